@@ -1,0 +1,49 @@
+//===- DsaPlanBase.td - dsaplan dialect definition ---------*- tablegen -*-===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSAPLAN_DIALECT_DSAPLANBASE_TD
+#define DSAPLAN_DIALECT_DSAPLANBASE_TD
+
+include "mlir/IR/OpBase.td"
+
+def DsaPlan_Dialect : Dialect {
+  let name = "dsaplan";
+  let cppNamespace = "::mlir::dsaplan";
+  let summary = "Static buffer placement and pipe synchronisation for Ascend NPUs";
+  let description = [{
+    The `dsaplan` dialect places every on-chip tile of an Ascend kernel (UB,
+    L1, L0A, L0B, L0C, BT) at a fixed byte offset. Its allocations carry live
+    ranges and offsets, its constraint ops say which buffers must never share
+    bytes or must share an offset, and its sync ops mirror the hardware's
+    set_flag/wait_flag/pipe_barrier between pipes.
+
+    Two discardable attributes are understood on other ops:
+    - `dsaplan.pipe = #dsaplan.pipe<...>`: the pipe an op runs on;
+    - `dsaplan.target = #dsaplan.target<...>`: on a module, the target.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Name of the discardable attribute giving an op's pipe.
+    static constexpr ::llvm::StringLiteral getPipeAttrName() {
+      return ::llvm::StringLiteral("dsaplan.pipe");
+    }
+    /// Name of the discardable module attribute giving the target.
+    static constexpr ::llvm::StringLiteral getTargetAttrName() {
+      return ::llvm::StringLiteral("dsaplan.target");
+    }
+    /// Name of the unit attribute an op carries when its outputs may reuse
+    /// its inputs' bytes (the op reads each element before writing it).
+    static constexpr ::llvm::StringLiteral getInPlaceAttrName() {
+      return ::llvm::StringLiteral("dsaplan.in_place");
+    }
+  }];
+}
+
+class DsaPlan_Op<string mnemonic, list<Trait> traits = []>
+    : Op<DsaPlan_Dialect, mnemonic, traits>;
+
+#endif // DSAPLAN_DIALECT_DSAPLANBASE_TD

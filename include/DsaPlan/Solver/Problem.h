@@ -1,0 +1,104 @@
+//===- Problem.h - The IR-free DSA placement problem ------------*- C++ -*-===//
+//
+// Part of dsaplan. The solver layer depends on the C++17 standard library only.
+//
+//===----------------------------------------------------------------------===//
+//
+// The Dynamic Storage Allocation problem as the solver sees it: pools (memory
+// spaces with a capacity, reserved address ranges and a minimum alignment),
+// buffers (a size, an alignment and one or more half-open live intervals in a
+// pool), and constraints between buffers (separations, colocations, pins).
+//
+// A placement gives every buffer a byte offset in its pool. It is valid when
+//   - every buffer is placed at a multiple of max(buffer, pool) alignment,
+//   - [offset, offset + size) lies inside [0, capacity) and outside every
+//     reserved range of its pool,
+//   - two buffers of one pool whose live intervals intersect do not overlap
+//     in address,
+//   - separated buffers never overlap in address (whatever their lifetimes),
+//   - colocated buffers share one offset,
+//   - pinned buffers sit at their pinned offset.
+// The peak of a pool is max(offset + size) over its buffers (0 when empty).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSAPLAN_SOLVER_PROBLEM_H
+#define DSAPLAN_SOLVER_PROBLEM_H
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dsaplan::solver {
+
+/// A half-open interval of program points [lower, upper).
+struct Interval {
+  int64_t lower = 0;
+  int64_t upper = 0;
+};
+
+/// A half-open byte range [begin, end).
+struct AddressRange {
+  int64_t begin = 0;
+  int64_t end = 0;
+};
+
+/// One memory space. Pools are solved independently of each other.
+struct Pool {
+  std::string id;   // as in the input ("0", "UB", ...)
+  std::string name; // human-readable ("Vec", "ub")
+  int64_t capacity = 0;
+  std::vector<AddressRange> reserved;
+  int64_t alignment = 1; // minimum alignment of every buffer in the pool
+};
+
+struct Buffer {
+  std::string id;   // as in the input; unique within the problem
+  std::string name; // for reports and diagnostics; may be empty
+  int64_t size = 0;
+  int64_t alignment = 1;
+  /// Sorted, disjoint, non-empty half-open intervals.
+  std::vector<Interval> live;
+  size_t pool = 0; // index into Problem::pools
+  std::optional<int64_t> pinnedOffset;
+};
+
+/// The two buffers must be address-disjoint even when their lifetimes are.
+struct Separation {
+  size_t first = 0;
+  size_t second = 0;
+  std::string reason; // generic, pipeline_stage, ...
+};
+
+/// The two buffers must be placed at the same offset.
+struct Colocation {
+  size_t first = 0;
+  size_t second = 0;
+};
+
+struct Problem {
+  std::vector<Pool> pools;
+  std::vector<Buffer> buffers;
+  std::vector<Separation> separations;
+  std::vector<Colocation> colocations;
+};
+
+/// Offsets indexed like Problem::buffers; kUnplaced where no offset exists.
+inline constexpr int64_t kUnplaced = -1;
+using Placement = std::vector<int64_t>;
+
+/// Effective alignment of buffer `b`: max(buffer alignment, pool alignment).
+int64_t effectiveAlignment(const Problem &problem, size_t b);
+
+/// Peak of `pool` under `placement`: max(offset + size) of its placed buffers.
+int64_t peakOf(const Problem &problem, const Placement &placement, size_t pool);
+
+/// Whether two sorted interval lists intersect.
+bool liveRangesOverlap(const std::vector<Interval> &a,
+                       const std::vector<Interval> &b);
+
+} // namespace dsaplan::solver
+
+#endif // DSAPLAN_SOLVER_PROBLEM_H

@@ -1,0 +1,235 @@
+//===- DsaPlanOps.cpp - dsaplan operations --------------------------------===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
+#include "DsaPlan/Dialect/DsaPlan/Target.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace mlir::dsaplan;
+
+#include "DsaPlan/Dialect/DsaPlan/DsaPlanInterfaces.cpp.inc"
+
+std::optional<Pipe> mlir::dsaplan::getOpPipe(Operation *op) {
+  if (auto attr =
+          op->getAttrOfType<PipeAttr>(DsaPlanDialect::getPipeAttrName()))
+    return attr.getValue();
+  if (auto iface = dyn_cast<PipeOpInterface>(op))
+    return iface.getPipe();
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Custom directives: `<src -> dst>` and `<pipe>`
+//===----------------------------------------------------------------------===//
+
+namespace {
+ParseResult parsePipeKeyword(OpAsmParser &parser, PipeAttr &pipe) {
+  StringRef keyword;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<Pipe> value = symbolizePipe(keyword);
+  if (!value)
+    return parser.emitError(loc)
+           << "unknown pipe '" << keyword
+           << "' (expected s, v, m, mte1, mte2, mte3 or fix)";
+  pipe = PipeAttr::get(parser.getContext(), *value);
+  return success();
+}
+} // namespace
+
+static ParseResult parsePipePair(OpAsmParser &parser, PipeAttr &src,
+                                 PipeAttr &dst) {
+  return failure(parser.parseLess() || parsePipeKeyword(parser, src) ||
+                 parser.parseArrow() || parsePipeKeyword(parser, dst) ||
+                 parser.parseGreater());
+}
+
+static void printPipePair(OpAsmPrinter &printer, Operation *, PipeAttr src,
+                          PipeAttr dst) {
+  printer << '<' << stringifyPipe(src.getValue()) << " -> "
+          << stringifyPipe(dst.getValue()) << '>';
+}
+
+static ParseResult parsePipe(OpAsmParser &parser, PipeAttr &pipe) {
+  return failure(parser.parseLess() || parsePipeKeyword(parser, pipe) ||
+                 parser.parseGreater());
+}
+
+static void printPipe(OpAsmPrinter &printer, Operation *, PipeAttr pipe) {
+  printer << '<' << stringifyPipe(pipe.getValue()) << '>';
+}
+
+#define GET_OP_CLASSES
+#include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// AllocOp
+//===----------------------------------------------------------------------===//
+
+void AllocOp::getAsmResultNames(function_ref<void(Value, StringRef)> setName) {
+  if (std::optional<StringRef> name = getName())
+    setName(getResult(), *name);
+}
+
+MemorySpace AllocOp::getSpace() { return *getMemorySpace(getType()); }
+
+int64_t AllocOp::getSizeInBytes() {
+  MemRefType type = getType();
+  return (type.getNumElements() * type.getElementTypeBitWidth() + 7) / 8;
+}
+
+int64_t AllocOp::getEffectiveAlignment() {
+  int64_t minimum =
+      TargetDescription::getForOp(*this).getSpace(getSpace()).alignment;
+  return std::max<int64_t>(minimum, getAlignment().value_or(minimum));
+}
+
+std::string AllocOp::getDisplayName() {
+  if (std::optional<StringRef> name = getName())
+    return name->str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "alloc@" << getLoc();
+  return text;
+}
+
+LogicalResult AllocOp::verify() {
+  MemRefType type = getType();
+  std::optional<MemorySpace> space = getMemorySpace(type);
+  if (!space)
+    return emitOpError() << "result memory space must be a "
+                            "#dsaplan.space<...>, got "
+                         << type;
+  if (!type.hasStaticShape())
+    return emitOpError() << "needs a static shape to be placed, got " << type;
+  if (!type.getLayout().isIdentity())
+    return emitOpError() << "needs the identity layout, got " << type;
+  if (!type.getElementType().isIntOrFloat())
+    return emitOpError() << "element type " << type.getElementType()
+                         << " has no fixed size in bytes";
+
+  const SpaceDescription &desc =
+      TargetDescription::getForOp(*this).getSpace(*space);
+  StringRef spaceName = stringifyMemorySpace(*space);
+  if (std::optional<uint64_t> alignment = getAlignment()) {
+    if (!llvm::isPowerOf2_64(*alignment))
+      return emitOpError() << "alignment " << *alignment
+                           << " is not a power of two";
+    if (static_cast<int64_t>(*alignment) < desc.alignment)
+      return emitOpError() << "alignment " << *alignment
+                           << " is below the minimum alignment "
+                           << desc.alignment << " of space " << spaceName;
+  }
+  if (std::optional<uint64_t> offset = getOffset()) {
+    int64_t alignment = getEffectiveAlignment();
+    if (static_cast<int64_t>(*offset) % alignment)
+      return emitOpError() << "offset " << *offset
+                           << " is not a multiple of the alignment "
+                           << alignment;
+    int64_t end = static_cast<int64_t>(*offset) + getSizeInBytes();
+    if (end > desc.capacity)
+      return emitOpError() << "bytes [" << *offset << ", " << end
+                           << ") exceed the " << spaceName << " capacity of "
+                           << desc.capacity << " bytes";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SeparateOp / ColocateOp
+//===----------------------------------------------------------------------===//
+
+/// Two or more distinct buffers of one dsaplan space.
+static LogicalResult verifyConstraintOperands(Operation *op, StringRef verb) {
+  if (op->getNumOperands() < 2)
+    return op->emitOpError() << "needs at least two buffers, got "
+                             << op->getNumOperands();
+  std::optional<MemorySpace> firstSpace;
+  llvm::DenseMap<Value, unsigned> firstIndex;
+  for (auto [index, buffer] : llvm::enumerate(op->getOperands())) {
+    std::optional<MemorySpace> space = getMemorySpace(buffer.getType());
+    if (!space)
+      return op->emitOpError() << "operand " << index
+                               << " is not in a dsaplan memory space: "
+                               << buffer.getType();
+    if (!firstSpace)
+      firstSpace = space;
+    if (*space != *firstSpace)
+      return op->emitOpError()
+             << "cannot " << verb << " buffers across spaces: operand 0 is in "
+             << stringifyMemorySpace(*firstSpace) << ", operand " << index
+             << " in " << stringifyMemorySpace(*space);
+    auto [it, inserted] = firstIndex.try_emplace(buffer, index);
+    if (!inserted)
+      return op->emitOpError() << "cannot " << verb
+                               << " a buffer with itself (operands "
+                               << it->second << " and " << index << ")";
+  }
+  return success();
+}
+
+LogicalResult SeparateOp::verify() {
+  return verifyConstraintOperands(*this, "separate");
+}
+
+LogicalResult ColocateOp::verify() {
+  return verifyConstraintOperands(*this, "colocate");
+}
+
+//===----------------------------------------------------------------------===//
+// ArenaOp
+//===----------------------------------------------------------------------===//
+
+void ArenaOp::getAsmResultNames(function_ref<void(Value, StringRef)> setName) {
+  setName(getResult(), stringifyMemorySpace(getSpace()));
+}
+
+LogicalResult ArenaOp::verify() {
+  MemRefType type = getResult().getType();
+  std::optional<MemorySpace> space = getMemorySpace(type);
+  if (!space || *space != getSpace())
+    return emitOpError() << "result must be in space "
+                         << stringifyMemorySpace(getSpace()) << ", got "
+                         << type;
+  int64_t capacity =
+      TargetDescription::getForOp(*this).getSpace(getSpace()).capacity;
+  if (!type.hasStaticShape() || type.getNumElements() != capacity)
+    return emitOpError() << "arena of " << stringifyMemorySpace(getSpace())
+                         << " must have the space's " << capacity
+                         << " bytes, got " << type;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SetFlagOp / WaitFlagOp
+//===----------------------------------------------------------------------===//
+
+/// Event ids per (src, dst) pair on the 910B.
+static constexpr int64_t kNumEventIds = 8;
+
+static LogicalResult verifyFlag(Operation *op, Pipe src, Pipe dst,
+                                int64_t event) {
+  if (src == dst)
+    return op->emitOpError() << "flag from pipe " << stringifyPipe(src)
+                             << " to itself; use dsaplan.pipe_barrier";
+  if (event >= kNumEventIds)
+    return op->emitOpError() << "event id " << event << " is outside 0-"
+                             << kNumEventIds - 1;
+  return success();
+}
+
+LogicalResult SetFlagOp::verify() {
+  return verifyFlag(*this, getSrc(), getDst(), getEvent());
+}
+
+LogicalResult WaitFlagOp::verify() {
+  return verifyFlag(*this, getSrc(), getDst(), getEvent());
+}

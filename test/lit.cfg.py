@@ -1,0 +1,35 @@
+# -*- Python -*-
+# The dsaplan lit suite: FileCheck tests of dsa-opt and dsa-solve, and the
+# GoogleTest units (through Unit/lit.cfg.py).
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "DSAPLAN"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.dsaplan_obj_root, "test")
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+config.substitutions.append(("%corpus", config.dsaplan_corpus_dir))
+config.substitutions.append(("%examples",
+                             os.path.join(config.dsaplan_src_root, "examples")))
+config.substitutions.append(("%python", "python3"))
+
+tool_dirs = [config.dsaplan_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["dsa-opt", "dsa-solve"], tool_dirs)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# Tests that read the shared corpus say so with `REQUIRES: corpus`; when the
+# corpus is missing they are reported UNSUPPORTED by name, never passed.
+if os.path.isdir(config.dsaplan_corpus_dir):
+    config.available_features.add("corpus")
+else:
+    lit_config.warning("shared corpus not found at %s: corpus tests will not run"
+                       % config.dsaplan_corpus_dir)

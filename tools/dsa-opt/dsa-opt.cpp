@@ -1,0 +1,36 @@
+//===- dsa-opt.cpp - The dsaplan optimizer driver -------------------------===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+//
+// mlir-opt with the dsaplan dialect and passes, and the dialects kernels are
+// written in: func, scf, memref, arith, cf and linalg.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
+#include "DsaPlan/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::dsaplan::DsaPlanDialect, mlir::arith::ArithDialect,
+                  mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
+                  mlir::linalg::LinalgDialect, mlir::memref::MemRefDialect,
+                  mlir::scf::SCFDialect>();
+  mlir::dsaplan::registerDsaPlanPasses();
+  mlir::dsaplan::registerDsaPlanPipeline();
+  mlir::registerCanonicalizerPass();
+  mlir::registerCSEPass();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "dsaplan optimizer driver\n", registry));
+}
