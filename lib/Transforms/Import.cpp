@@ -68,7 +68,7 @@ LogicalResult importAlloc(AllocLikeOp alloc) {
 }
 
 struct DsaPlanImportPass
-    : public dsaplan::impl::DsaPlanImportBase<DsaPlanImportPass> {
+    : public mlir::dsaplan::impl::DsaPlanImportBase<DsaPlanImportPass> {
   void runOnOperation() override {
     SmallVector<Operation *> candidates;
     getOperation().walk([&](Operation *op) {

@@ -13,16 +13,55 @@ using namespace mlir;
 using namespace mlir::dsaplan;
 
 namespace {
+/// The options of `--dsa-plan`, forwarded to the passes that own them.
 struct DsaPlanPipelineOptions
-    : public PassPipelineOptions<DsaPlanPipelineOptions> {};
+    : public PassPipelineOptions<DsaPlanPipelineOptions> {
+  Option<std::string> algorithm{
+      *this, "algorithm",
+      llvm::cl::desc("Solver algorithm: bump, first-fit, best-fit, "
+                     "multi-start, exact, auto"),
+      llvm::cl::init("auto")};
+  Option<uint64_t> nodeBudget{
+      *this, "node-budget",
+      llvm::cl::desc("Branch-and-bound nodes per space"),
+      llvm::cl::init(2000000)};
+  Option<std::string> exportProblem{
+      *this, "export-problem",
+      llvm::cl::desc("Directory to write each function's problem to")};
+  Option<std::string> importSolution{
+      *this, "import-solution",
+      llvm::cl::desc("schema-v1 solution (file or directory) to apply")};
+  Option<bool> summary{
+      *this, "summary",
+      llvm::cl::desc("Remark per function and space: peak, lower bound"),
+      llvm::cl::init(false)};
+  Option<bool> keepAllocs{
+      *this, "keep-allocs",
+      llvm::cl::desc("Keep placed dsaplan.alloc ops instead of arena views"),
+      llvm::cl::init(false)};
+};
+
+void buildDsaPlanPipeline(OpPassManager &pm,
+                          const DsaPlanPipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(createDsaPlanImport());
+  pm.addNestedPass<func::FuncOp>(createDsaPlanComputeLifetimes());
+  DsaPlanAssignOffsetsOptions assign;
+  assign.algorithm = options.algorithm;
+  assign.nodeBudget = options.nodeBudget;
+  assign.exportProblem = options.exportProblem;
+  assign.importSolution = options.importSolution;
+  assign.summary = options.summary;
+  pm.addPass(createDsaPlanAssignOffsets(assign));
+  DsaPlanMaterializeOptions materialize;
+  materialize.keepAllocs = options.keepAllocs;
+  pm.addNestedPass<func::FuncOp>(createDsaPlanMaterialize(materialize));
+}
 } // namespace
 
 void mlir::dsaplan::registerDsaPlanPipeline() {
   PassPipelineRegistration<DsaPlanPipelineOptions>(
       "dsa-plan",
-      "Place every on-chip tile at a fixed offset: import, lifetimes, "
-      "offsets, materialize",
-      [](OpPassManager &pm, const DsaPlanPipelineOptions &) {
-        pm.addNestedPass<func::FuncOp>(createDsaPlanImport());
-      });
+      "Place every on-chip tile at a fixed offset: import, compute-lifetimes, "
+      "assign-offsets, materialize",
+      buildDsaPlanPipeline);
 }

@@ -35,4 +35,162 @@ def DsaPlanImport : Pass<"dsaplan-import", "::mlir::func::FuncOp"> {
   ];
 }
 
+def DsaPlanComputeLifetimes
+    : Pass<"dsaplan-compute-lifetimes", "::mlir::func::FuncOp"> {
+  let summary = "Attach a live range to every dsaplan.alloc";
+  let description = [{
+    Numbers the ops of each function in pre-order, two points per op (its
+    reads at the first, its writes at the second), and attaches to every
+    `dsaplan.alloc` the half-open intervals of points where it is live:
+
+    ```mlir
+    %a = dsaplan.alloc : memref<256xf32, #dsaplan.space<ub>>       // op 0
+    %b = dsaplan.alloc : memref<256xf32, #dsaplan.space<ub>>       // op 1
+    memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} ...   // op 2: writes %a at 5
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a) outs(%b)  // op 3: reads %a at 6, writes %b at 7
+    // %a: live = #dsaplan.live<5 to 8>   (the read lasts through the op's write)
+    // %b: live = #dsaplan.live<7 to 8>   (co-live with %a: never shares its bytes)
+    ```
+
+    Rules:
+    - Accesses come from `MemoryEffectOpInterface` on the buffer or any of
+      its aliases. A read lasts through the op's write point, so an op's
+      inputs and outputs never share bytes, unless the op carries the unit
+      attribute `dsaplan.in_place` (it reads each element before writing it).
+    - Aliases are views and casts (`ViewLikeOpInterface`: subview, view,
+      cast, reinterpret_cast, collapse/expand_shape) and the values that
+      region-branch ops forward (`scf.for` iter_args and results, `scf.if`
+      results, `scf.while` before/after arguments), as found by MLIR's
+      `BufferViewFlowAnalysis`.
+    - A buffer accessed inside a loop (`scf.for`, `scf.while`, any
+      `LoopLikeOpInterface` or looping `RegionBranchOpInterface`) but
+      allocated outside it, or carried by it, is live over the whole loop; a
+      buffer allocated and used inside one iteration is live only there.
+    - Inside `scf.if`/`scf.index_switch` a branch that does not access a
+      buffer is a hole in its range unless the buffer is live both before and
+      after the op; so temporaries of different branches share bytes and a
+      buffer can have several intervals.
+    - A buffer passed to a call, returned, or used by an op with unknown
+      memory effects is live over the whole function, with a remark saying
+      why. Unstructured control flow (multi-block regions) is treated as one
+      span.
+    - `dsaplan.separate` and `dsaplan.colocate` are not uses.
+
+    Why not MLIR's `Liveness`: it answers per block which SSA values are live
+    in and out, without an order inside a block finer than ops, without the
+    read/write split, and without knowing that `scf.if` branches exclude
+    each other; a placement needs intervals of points. It is used in spirit
+    (live from first to last use) and `BufferViewFlowAnalysis` is used as is.
+  }];
+  let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect"];
+  let statistics = [
+    Statistic<"numRanges", "live-ranges", "Live ranges attached">,
+    Statistic<"numConservative", "conservative-ranges",
+              "Live ranges widened to the whole function">
+  ];
+}
+
+def DsaPlanAssignOffsets
+    : Pass<"dsaplan-assign-offsets", "::mlir::ModuleOp"> {
+  let summary = "Place every dsaplan.alloc at a byte offset in its space";
+  let description = [{
+    For each function and each memory space, builds the solver's problem
+    (sizes from the memref types, alignment from the op or the target,
+    capacity and reserved ranges from the module's `#dsaplan.target`,
+    separations and colocations from the constraint ops, an existing
+    `offset` as a pin), solves it, checks the placement with the solver's
+    independent validator, and attaches `offset`:
+
+    ```mlir
+    %a = dsaplan.alloc {live = #dsaplan.live<5 to 8>} : memref<256xf32, #dsaplan.space<ub>>
+    %b = dsaplan.alloc {live = #dsaplan.live<7 to 8>} : memref<256xf32, #dsaplan.space<ub>>
+    // becomes (the two are co-live: 1024 bytes each, side by side)
+    %a = dsaplan.alloc {live = ..., offset = 0 : i64} : ...
+    %b = dsaplan.alloc {live = ..., offset = 1024 : i64} : ...
+    ```
+
+    A space that cannot be placed within its capacity is an error on the
+    function naming the space, the peak and the capacity, with a note on
+    each buffer live at the peak point.
+
+    `mode=consult` leaves the IR as it is and emits one remark per function
+    and space comparing the peak with `bump` (no reuse) and with the lower
+    bound. `export-problem=DIR` writes each function's problem as
+    `DIR/<function>.json` (schema-v1, deterministic, fingerprinted).
+    `import-solution=FILE` applies an external schema-v1 solution to the
+    function whose problem has the solution's fingerprint, after validating
+    it; a function without a matching solution is an error.
+  }];
+  let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect"];
+  let options = [
+    Option<"algorithm", "algorithm", "std::string", /*default=*/"\"auto\"",
+           "Solver algorithm: bump, first-fit, best-fit, multi-start, exact, auto">,
+    Option<"nodeBudget", "node-budget", "uint64_t", /*default=*/"2000000",
+           "Branch-and-bound nodes per space for exact and auto">,
+    Option<"mode", "mode", "std::string", /*default=*/"\"plan\"",
+           "plan: attach offsets; consult: only report, as remarks">,
+    Option<"exportProblem", "export-problem", "std::string", /*default=*/"\"\"",
+           "Directory to write each function's schema-v1 problem to">,
+    Option<"importSolution", "import-solution", "std::string",
+           /*default=*/"\"\"",
+           "schema-v1 solution file to apply instead of solving">,
+    Option<"summary", "summary", "bool", /*default=*/"false",
+           "Emit a remark per function and space: buffers, peak, lower "
+           "bound, capacity, status">
+  ];
+  let statistics = [
+    Statistic<"numBuffers", "buffers", "Buffers placed (all spaces)">,
+    Statistic<"ubBuffers", "ub-buffers", "Buffers placed in UB">,
+    Statistic<"ubPeak", "ub-peak", "Largest UB peak of a function (bytes)">,
+    Statistic<"ubLowerBound", "ub-lower-bound", "Largest UB lower bound of a function (bytes)">,
+    Statistic<"l1Buffers", "l1-buffers", "Buffers placed in L1">,
+    Statistic<"l1Peak", "l1-peak", "Largest L1 peak of a function (bytes)">,
+    Statistic<"l1LowerBound", "l1-lower-bound", "Largest L1 lower bound of a function (bytes)">,
+    Statistic<"l0aBuffers", "l0a-buffers", "Buffers placed in L0A">,
+    Statistic<"l0aPeak", "l0a-peak", "Largest L0A peak of a function (bytes)">,
+    Statistic<"l0aLowerBound", "l0a-lower-bound", "Largest L0A lower bound of a function (bytes)">,
+    Statistic<"l0bBuffers", "l0b-buffers", "Buffers placed in L0B">,
+    Statistic<"l0bPeak", "l0b-peak", "Largest L0B peak of a function (bytes)">,
+    Statistic<"l0bLowerBound", "l0b-lower-bound", "Largest L0B lower bound of a function (bytes)">,
+    Statistic<"l0cBuffers", "l0c-buffers", "Buffers placed in L0C">,
+    Statistic<"l0cPeak", "l0c-peak", "Largest L0C peak of a function (bytes)">,
+    Statistic<"l0cLowerBound", "l0c-lower-bound", "Largest L0C lower bound of a function (bytes)">,
+    Statistic<"btBuffers", "bt-buffers", "Buffers placed in BT">,
+    Statistic<"btPeak", "bt-peak", "Largest BT peak of a function (bytes)">,
+    Statistic<"btLowerBound", "bt-lower-bound", "Largest BT lower bound of a function (bytes)">
+  ];
+}
+
+def DsaPlanMaterialize : Pass<"dsaplan-materialize", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite placed allocs into fixed-offset views of one arena per space";
+  let description = [{
+    Creates one `dsaplan.arena` per used space at the top of the function
+    and replaces each placed `dsaplan.alloc` by a `memref.view` of it at the
+    alloc's constant offset; constraint ops are erased:
+
+    ```mlir
+    %a = dsaplan.alloc {offset = 4096 : i64} : memref<32x32xf32, #dsaplan.space<ub>>
+    // becomes
+    %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+    %c4096 = arith.constant 4096 : index
+    %a = memref.view %ub[%c4096][] : memref<196608xi8, #dsaplan.space<ub>>
+        to memref<32x32xf32, #dsaplan.space<ub>>
+    ```
+
+    With `keep-allocs` the placed `dsaplan.alloc {offset}` ops stay, for
+    toolchains that read offsets; only the constraint ops are erased.
+  }];
+  let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"keepAllocs", "keep-allocs", "bool", /*default=*/"false",
+           "Keep the placed dsaplan.alloc ops instead of arena views">
+  ];
+  let statistics = [
+    Statistic<"numViews", "views", "Allocations rewritten into arena views">,
+    Statistic<"numArenas", "arenas", "Arenas created">
+  ];
+}
+
 #endif // DSAPLAN_TRANSFORMS_PASSES_TD

@@ -1,0 +1,89 @@
+//===- BufferLifetimes.h - Live ranges of dsaplan allocations ---*- C++ -*-===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+//
+// Program points and the live range of every `dsaplan.alloc` of a function,
+// as sorted, disjoint, half-open intervals of points. See the description of
+// `dsaplan-compute-lifetimes` in Passes.td for the rules.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSAPLAN_ANALYSIS_BUFFERLIFETIMES_H
+#define DSAPLAN_ANALYSIS_BUFFERLIFETIMES_H
+
+#include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+
+namespace mlir {
+namespace dsaplan {
+
+/// Two points per op, numbered in pre-order over the ops nested in a root:
+/// op number k reads at point 2k and writes at point 2k+1. An op with regions
+/// spans its own two points and those of every op nested in it.
+///
+///   func.func @f() {          // (root, not numbered)
+///     %a = dsaplan.alloc      // op 0: points 0, 1
+///     scf.for ... {           // op 1: points 2, 3; spans [2, 8)
+///       linalg.fill           // op 2: points 4, 5
+///       scf.yield             // op 3: points 6, 7
+///     }
+///     func.return             // op 4: points 8, 9
+///   }
+class ProgramPoints {
+public:
+  explicit ProgramPoints(Operation *root);
+
+  int64_t readPoint(Operation *op) const { return 2 * index.lookup(op); }
+  int64_t writePoint(Operation *op) const { return readPoint(op) + 1; }
+  /// First point of `op`'s subtree and one past its last point.
+  int64_t begin(Operation *op) const { return readPoint(op); }
+  int64_t end(Operation *op) const { return 2 * (lastNested.lookup(op) + 1); }
+  /// One past the last point of the root.
+  int64_t size() const { return 2 * numOps; }
+
+private:
+  llvm::DenseMap<Operation *, int64_t> index;
+  llvm::DenseMap<Operation *, int64_t> lastNested;
+  int64_t numOps = 0;
+};
+
+/// A half-open interval of program points.
+struct PointInterval {
+  int64_t lower = 0;
+  int64_t upper = 0;
+};
+
+/// Why a buffer was made live over a whole function.
+struct ConservativeUse {
+  Operation *user = nullptr;
+  std::string reason;
+};
+
+/// The live range of each dsaplan.alloc in one function.
+class BufferLifetimes {
+public:
+  explicit BufferLifetimes(Operation *function);
+
+  const ProgramPoints &getPoints() const { return points; }
+  /// Sorted, disjoint, non-empty intervals; empty when the buffer is never
+  /// accessed.
+  ArrayRef<PointInterval> getLiveRange(AllocOp alloc) const;
+  /// Set when the range was widened to the whole function.
+  const ConservativeUse *getConservativeUse(AllocOp alloc) const;
+
+private:
+  ProgramPoints points;
+  llvm::DenseMap<Operation *, SmallVector<PointInterval, 2>> ranges;
+  llvm::DenseMap<Operation *, ConservativeUse> conservative;
+};
+
+} // namespace dsaplan
+} // namespace mlir
+
+#endif // DSAPLAN_ANALYSIS_BUFFERLIFETIMES_H

@@ -1,0 +1,348 @@
+//===- BufferLifetimes.cpp - Live ranges of dsaplan allocations -----------===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+//
+// A buffer is live from its first access to its last one, in program order,
+// with three refinements:
+//
+//  - Views. Accesses through any alias count: views, casts, subviews and the
+//    values that region-branch ops forward (scf.for iter_args and results,
+//    scf.if results, scf.while arguments). Aliases come from MLIR's
+//    BufferViewFlowAnalysis.
+//
+//  - Loops. A buffer accessed inside a loop but allocated outside it is live
+//    over the whole loop: iteration i+1 may read what iteration i wrote. So is
+//    a buffer that the loop carries (an alias is an iter_arg or a result). A
+//    buffer allocated and accessed inside one iteration is live only there.
+//
+//  - Exclusive branches. Inside an scf.if, a branch that does not access the
+//    buffer is a hole in its range unless the buffer is live both before and
+//    after the if; a branch that accesses it is refined recursively. So
+//
+//      %t = dsaplan.alloc          // written before the if
+//      scf.if %c {
+//        use %t                    // [a, b)
+//        %x = dsaplan.alloc; use %x  // [b, c): may share bytes with %t
+//      } else {
+//        use %t                    // [d, e)
+//      }
+//
+//    gives %t the range [w, b) u [d, e) and %x [b, c).
+//
+// Reads happen at an op's first point and writes at its second, and a read
+// lasts through the op's write point unless the op carries `dsaplan.in_place`:
+// by default an op's inputs and outputs are co-live and never share bytes.
+//
+// A buffer that escapes (returned, passed to a call, used by an op with
+// unknown memory effects) is live over the whole function, and the reason is
+// recorded for a remark.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DsaPlan/Analysis/BufferLifetimes.h"
+
+#include "mlir/Dialect/Bufferization/Transforms/BufferViewFlowAnalysis.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+using namespace mlir::dsaplan;
+
+//===----------------------------------------------------------------------===//
+// ProgramPoints
+//===----------------------------------------------------------------------===//
+
+ProgramPoints::ProgramPoints(Operation *root) {
+  // Pre-order numbering; `lastNested` is filled on the way back up.
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == root)
+      return;
+    index[op] = numOps++;
+  });
+  root->walk<WalkOrder::PostOrder>([&](Operation *op) {
+    if (op == root)
+      return;
+    int64_t last = index[op];
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (!block.empty())
+          last = std::max(last, lastNested[&block.back()]);
+    lastNested[op] = last;
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Live range computation
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct Access {
+  Operation *op;
+  PointInterval points;
+};
+
+bool isLoop(Operation *op) {
+  if (isa<LoopLikeOpInterface>(op))
+    return true;
+  auto branch = dyn_cast<RegionBranchOpInterface>(op);
+  return branch && branch.hasLoop();
+}
+
+/// Ops whose regions run one at most, never one after another.
+bool hasExclusiveRegions(Operation *op) {
+  return isa<scf::IfOp, scf::IndexSwitchOp>(op);
+}
+
+/// Ops through which a buffer only flows to another SSA value (a view, a
+/// cast, a forwarded region value) without being read or written.
+bool onlyForwards(Operation *user, Value value) {
+  if (auto view = dyn_cast<ViewLikeOpInterface>(user))
+    return view.getViewSource() == value;
+  return isa<RegionBranchOpInterface, RegionBranchTerminatorOpInterface,
+             SeparateOp, ColocateOp>(user);
+}
+
+/// Computes the live range of one allocation.
+class LiveRangeBuilder {
+public:
+  LiveRangeBuilder(const ProgramPoints &points, AllocOp alloc)
+      : points(points), alloc(alloc) {}
+
+  /// Records the accesses of `alias`, and the uses that force a
+  /// whole-function range.
+  void addAccessesOf(Value alias);
+  void addCarryingLoops(Value alias);
+  SmallVector<PointInterval, 2> build(Region &body);
+  /// The earliest use that forces a whole-function range, if any.
+  std::optional<ConservativeUse> getEscape() const;
+
+private:
+  void addRegion(Region &region, bool liveIn, bool liveOut);
+  void addOp(Operation *op, bool liveIn, bool liveOut);
+  void add(int64_t lower, int64_t upper) {
+    if (lower < upper)
+      intervals.push_back({lower, upper});
+  }
+  /// Accesses whose op lies in [lower, upper), in point order.
+  ArrayRef<Access> accessesIn(int64_t lower, int64_t upper) const;
+  /// The op of `block` that is or contains `op`.
+  static Operation *ancestorIn(Block *block, Operation *op) {
+    return block->findAncestorOpInBlock(*op);
+  }
+
+  const ProgramPoints &points;
+  AllocOp alloc;
+  SmallVector<Access> accesses;
+  SmallVector<ConservativeUse> escapes;
+  llvm::SmallPtrSet<Operation *, 4> carryingLoops;
+  SmallVector<PointInterval, 2> intervals;
+};
+
+void LiveRangeBuilder::addAccessesOf(Value alias) {
+  for (OpOperand &use : alias.getUses()) {
+    Operation *user = use.getOwner();
+    if (onlyForwards(user, alias))
+      continue;
+    std::string userName = user->getName().getStringRef().str();
+    if (isa<CallOpInterface>(user) || user->hasTrait<OpTrait::ReturnLike>()) {
+      escapes.push_back({user, "escapes through '" + userName + "'"});
+      continue;
+    }
+    auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+    if (!effects) {
+      escapes.push_back({user, "is used by '" + userName +
+                                   "', which has unknown memory effects"});
+      continue;
+    }
+    bool reads = false, writes = false;
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &instance : instances) {
+      if (instance.getValue() != alias)
+        continue;
+      reads |= isa<MemoryEffects::Read>(instance.getEffect());
+      writes |= isa<MemoryEffects::Write>(instance.getEffect());
+    }
+    if (!reads && !writes)
+      continue;
+    bool inPlace = user->hasAttr(DsaPlanDialect::getInPlaceAttrName());
+    int64_t lower = reads ? points.readPoint(user) : points.writePoint(user);
+    int64_t upper = (reads && inPlace && !writes) ? points.writePoint(user)
+                                                  : points.end(user);
+    // An access by an op with regions (say a linalg.generic) ends at the
+    // op's own write point, not at the end of its body.
+    upper = std::min(upper, points.writePoint(user) + 1);
+    accesses.push_back({user, {lower, upper}});
+  }
+}
+
+std::optional<ConservativeUse> LiveRangeBuilder::getEscape() const {
+  if (escapes.empty())
+    return std::nullopt;
+  // The earliest in program order, so the remark does not depend on the
+  // (pointer) order in which aliases were visited.
+  return *llvm::min_element(escapes, [&](const ConservativeUse &a,
+                                         const ConservativeUse &b) {
+    return points.readPoint(a.user) < points.readPoint(b.user);
+  });
+}
+
+void LiveRangeBuilder::addCarryingLoops(Value alias) {
+  Operation *owner = nullptr;
+  if (auto arg = dyn_cast<BlockArgument>(alias))
+    owner = arg.getOwner()->getParentOp();
+  else
+    owner = alias.getDefiningOp();
+  if (owner && isLoop(owner))
+    carryingLoops.insert(owner);
+}
+
+ArrayRef<Access> LiveRangeBuilder::accessesIn(int64_t lower,
+                                              int64_t upper) const {
+  auto first = llvm::partition_point(accesses, [&](const Access &access) {
+    return access.points.lower < lower;
+  });
+  auto last = std::partition_point(first, accesses.end(),
+                                   [&](const Access &access) {
+                                     return access.points.lower < upper;
+                                   });
+  return ArrayRef<Access>(&*first, last - first);
+}
+
+SmallVector<PointInterval, 2> LiveRangeBuilder::build(Region &body) {
+  llvm::sort(accesses, [](const Access &a, const Access &b) {
+    return a.points.lower < b.points.lower;
+  });
+  if (accesses.empty()) {
+    // Never accessed: it still exists at its own op.
+    add(points.begin(alloc), points.end(alloc));
+  } else {
+    addRegion(body, /*liveIn=*/false, /*liveOut=*/false);
+  }
+  llvm::sort(intervals, [](PointInterval a, PointInterval b) {
+    return a.lower < b.lower;
+  });
+  SmallVector<PointInterval, 2> merged;
+  for (PointInterval interval : intervals) {
+    if (!merged.empty() && interval.lower <= merged.back().upper)
+      merged.back().upper = std::max(merged.back().upper, interval.upper);
+    else
+      merged.push_back(interval);
+  }
+  return merged;
+}
+
+/// Adds the live part of `region`, given whether the buffer is live when the
+/// region is entered and when it is left.
+void LiveRangeBuilder::addRegion(Region &region, bool liveIn, bool liveOut) {
+  if (region.empty() || region.front().empty())
+    return;
+  int64_t begin = points.begin(&region.front().front());
+  int64_t end = points.end(&region.back().back());
+  ArrayRef<Access> inside = accessesIn(begin, end);
+  if (inside.empty()) {
+    if (liveIn && liveOut)
+      add(begin, end);
+    return;
+  }
+  if (!region.hasOneBlock()) {
+    // Unstructured control flow: no order between blocks to rely on.
+    add(begin, end);
+    return;
+  }
+  Block *block = &region.front();
+  Operation *first = ancestorIn(block, inside.front().op);
+  Operation *last = ancestorIn(block, inside.back().op);
+  if (liveIn)
+    add(begin, points.begin(first));
+  if (first == last) {
+    addOp(first, liveIn, liveOut);
+  } else {
+    addOp(first, liveIn, /*liveOut=*/true);
+    add(points.end(first), points.begin(last));
+    addOp(last, /*liveIn=*/true, liveOut);
+  }
+  if (liveOut)
+    add(points.end(last), end);
+}
+
+/// Adds the live part of `op`, which contains at least one access.
+void LiveRangeBuilder::addOp(Operation *op, bool liveIn, bool liveOut) {
+  int64_t begin = points.begin(op), end = points.end(op);
+  if (op->getNumRegions() == 0) {
+    ArrayRef<Access> own = accessesIn(begin, end);
+    int64_t lower = liveIn ? begin : own.front().points.lower;
+    int64_t upper = liveOut ? end : own.front().points.upper;
+    for (const Access &access : own)
+      upper = std::max(upper, access.points.upper);
+    add(lower, upper);
+    return;
+  }
+  // Accesses by the op itself (not by ops nested in it) cover its own points.
+  bool accessedByOp = llvm::any_of(accessesIn(begin, begin + 2),
+                                   [&](const Access &a) { return a.op == op; });
+  if (isLoop(op)) {
+    bool allocInside = op->isProperAncestor(alloc);
+    if (!allocInside || carryingLoops.contains(op) || accessedByOp) {
+      add(begin, end);
+      return;
+    }
+    // Local to one iteration: refine inside the region holding the alloc.
+    for (Region &region : op->getRegions())
+      if (region.isAncestor(alloc->getParentRegion()))
+        addRegion(region, /*liveIn=*/false, /*liveOut=*/false);
+    return;
+  }
+  if (hasExclusiveRegions(op) && !accessedByOp) {
+    if (liveIn)
+      add(begin, begin + 2);
+    for (Region &region : op->getRegions())
+      addRegion(region, liveIn, liveOut);
+    return;
+  }
+  add(begin, end);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// BufferLifetimes
+//===----------------------------------------------------------------------===//
+
+BufferLifetimes::BufferLifetimes(Operation *function) : points(function) {
+  BufferViewFlowAnalysis aliases(function);
+  Region &body = function->getRegion(0);
+  function->walk([&](AllocOp alloc) {
+    LiveRangeBuilder builder(points, alloc);
+    for (Value alias : aliases.resolve(alloc.getResult())) {
+      builder.addCarryingLoops(alias);
+      builder.addAccessesOf(alias);
+    }
+    if (std::optional<ConservativeUse> escape = builder.getEscape()) {
+      conservative[alloc] = *escape;
+      ranges[alloc] = {{0, points.size()}};
+      return;
+    }
+    ranges[alloc] = builder.build(body);
+  });
+}
+
+ArrayRef<PointInterval> BufferLifetimes::getLiveRange(AllocOp alloc) const {
+  auto it = ranges.find(alloc);
+  if (it == ranges.end())
+    return {};
+  return it->second;
+}
+
+const ConservativeUse *
+BufferLifetimes::getConservativeUse(AllocOp alloc) const {
+  auto it = conservative.find(alloc);
+  return it == conservative.end() ? nullptr : &it->second;
+}

@@ -1,0 +1,295 @@
+//===- AssignOffsets.cpp - Place dsaplan.allocs with the solver -----------===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DsaPlan/Solver/IO.h"
+#include "DsaPlan/Solver/Solve.h"
+#include "DsaPlan/Solver/Validate.h"
+#include "DsaPlan/Transforms/Passes.h"
+#include "DsaPlan/Transforms/PlacementProblem.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir {
+namespace dsaplan {
+#define GEN_PASS_DEF_DSAPLANASSIGNOFFSETS
+#include "DsaPlan/Transforms/Passes.h.inc"
+} // namespace dsaplan
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::dsaplan;
+
+namespace {
+
+/// What was decided for one function: offsets and a result per pool.
+struct FunctionPlacement {
+  solver::Placement offsets;
+  std::vector<solver::PoolResult> pools;
+};
+
+LogicalResult writeTextFile(Operation *anchor, StringRef path,
+                            const std::string &text) {
+  if (std::error_code ec =
+          llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path)))
+    return anchor->emitError() << "cannot create the directory of '" << path
+                               << "': " << ec.message();
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return anchor->emitError() << "cannot write '" << path
+                               << "': " << ec.message();
+  os << text;
+  return success();
+}
+
+std::string instanceName(func::FuncOp func) {
+  auto module = func->getParentOfType<ModuleOp>();
+  std::string name = module && module.getSymName()
+                         ? module.getSymName()->str() + "::"
+                         : std::string();
+  return name + func.getSymName().str();
+}
+
+/// The file to import for `func`: `path` itself, or `path/<func>.json` when
+/// `path` is a directory (the layout export-problem writes).
+std::string solutionPathFor(func::FuncOp func, StringRef path) {
+  if (!llvm::sys::fs::is_directory(path))
+    return path.str();
+  SmallString<128> file(path);
+  llvm::sys::path::append(file, func.getSymName() + ".json");
+  return file.str().str();
+}
+
+void emitLiveAtPeakNotes(InFlightDiagnostic &diag, const PlacementProblem &pp,
+                         const solver::PoolResult &pool) {
+  for (size_t buffer : pool.liveAtPeak) {
+    AllocOp alloc(pp.allocs[buffer]);
+    diag.attachNote(alloc.getLoc())
+        << "'" << alloc.getDisplayName() << "' ("
+        << pp.problem.buffers[buffer].size << " B) is live at the peak";
+  }
+}
+
+struct DsaPlanAssignOffsetsPass
+    : public mlir::dsaplan::impl::DsaPlanAssignOffsetsBase<DsaPlanAssignOffsetsPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+private:
+  LogicalResult placeFunction(func::FuncOp func, const TargetDescription &target,
+                              solver::Algorithm algo);
+  FailureOr<FunctionPlacement> importPlacement(func::FuncOp func,
+                                               const PlacementProblem &pp);
+  FailureOr<FunctionPlacement> solvePlacement(func::FuncOp func,
+                                              const PlacementProblem &pp,
+                                              solver::Algorithm algo);
+  void report(func::FuncOp func, const PlacementProblem &pp,
+              const FunctionPlacement &placement);
+  void recordStatistics(MemorySpace space, const solver::PoolResult &pool);
+};
+
+void DsaPlanAssignOffsetsPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  std::optional<solver::Algorithm> algo = solver::parseAlgorithm(algorithm);
+  if (!algo) {
+    module.emitError() << "unknown algorithm '" << algorithm << "' (expected "
+                       << solver::algorithmNames() << ")";
+    return signalPassFailure();
+  }
+  if (mode != "plan" && mode != "consult") {
+    module.emitError() << "unknown mode '" << mode
+                       << "' (expected plan or consult)";
+    return signalPassFailure();
+  }
+  TargetDescription target = TargetDescription::getForOp(module);
+  bool failedAny = false;
+  module.walk([&](func::FuncOp func) {
+    failedAny |= failed(placeFunction(func, target, *algo));
+  });
+  if (failedAny)
+    signalPassFailure();
+}
+
+LogicalResult DsaPlanAssignOffsetsPass::placeFunction(
+    func::FuncOp func, const TargetDescription &target,
+    solver::Algorithm algo) {
+  FailureOr<PlacementProblem> built = buildPlacementProblem(func, target);
+  if (failed(built))
+    return failure();
+  const PlacementProblem &pp = *built;
+  if (pp.allocs.empty())
+    return success();
+
+  if (!exportProblem.empty()) {
+    SmallString<128> path(exportProblem);
+    llvm::sys::path::append(path, func.getSymName() + ".json");
+    if (failed(writeTextFile(func, path,
+                             solver::writeSchemaV1Problem(pp.problem,
+                                                          instanceName(func)))))
+      return failure();
+  }
+
+  std::vector<std::string> problems = solver::checkProblem(pp.problem);
+  if (!problems.empty()) {
+    InFlightDiagnostic diag = func.emitError()
+                              << "cannot place the buffers of @"
+                              << func.getSymName();
+    for (const std::string &problem : problems)
+      diag.attachNote() << problem;
+    return failure();
+  }
+
+  FailureOr<FunctionPlacement> placement =
+      importSolution.empty() ? solvePlacement(func, pp, algo)
+                             : importPlacement(func, pp);
+  if (failed(placement))
+    return failure();
+
+  // The solver's validator is independent of the algorithms: nothing is
+  // attached that it has not accepted.
+  std::vector<solver::Violation> violations =
+      solver::validate(pp.problem, placement->offsets);
+  if (!violations.empty()) {
+    InFlightDiagnostic diag = func.emitError()
+                              << "placement of @" << func.getSymName()
+                              << " is invalid (" << violations.size()
+                              << " violations)";
+    for (const solver::Violation &violation : violations)
+      diag.attachNote(violation.buffers.empty()
+                          ? func.getLoc()
+                          : AllocOp(pp.allocs[violation.buffers.front()])
+                                .getLoc())
+          << violation.message;
+    return failure();
+  }
+
+  report(func, pp, *placement);
+  if (mode == "plan")
+    for (auto [index, alloc] : llvm::enumerate(pp.allocs))
+      AllocOp(alloc).setOffset(
+          static_cast<uint64_t>(placement->offsets[index]));
+  return success();
+}
+
+FailureOr<FunctionPlacement>
+DsaPlanAssignOffsetsPass::solvePlacement(func::FuncOp func,
+                                         const PlacementProblem &pp,
+                                         solver::Algorithm algo) {
+  solver::SolveOptions options;
+  options.algorithm = algo;
+  options.nodeBudget = nodeBudget;
+  solver::Solution solution = solver::solve(pp.problem, options);
+  bool infeasible = false;
+  for (const solver::PoolResult &pool : solution.pools) {
+    if (pool.status != solver::PoolStatus::Infeasible)
+      continue;
+    infeasible = true;
+    const solver::Pool &desc = pp.problem.pools[pool.pool];
+    InFlightDiagnostic diag =
+        func.emitError() << "space " << desc.name << " of @"
+                         << func.getSymName() << " does not fit: peak "
+                         << pool.peak << " B > capacity " << desc.capacity
+                         << " B (lower bound " << pool.lowerBound
+                         << " B, over by " << pool.overflow << " B)";
+    emitLiveAtPeakNotes(diag, pp, pool);
+  }
+  if (infeasible)
+    return failure();
+  return FunctionPlacement{std::move(solution.offsets),
+                           std::move(solution.pools)};
+}
+
+FailureOr<FunctionPlacement>
+DsaPlanAssignOffsetsPass::importPlacement(func::FuncOp func,
+                                          const PlacementProblem &pp) {
+  std::string path = solutionPathFor(func, importSolution);
+  auto file = llvm::MemoryBuffer::getFile(path);
+  if (!file)
+    return func.emitError() << "cannot read solution '" << path
+                            << "': " << file.getError().message();
+  FunctionPlacement placement;
+  solver::ReadResult read = solver::readSchemaV1Solution(
+      (*file)->getBuffer().str(), pp.problem, placement.offsets);
+  if (!read.ok)
+    return func.emitError() << "cannot apply solution '" << path << "' to @"
+                            << func.getSymName() << ": " << read.error;
+  for (size_t pool = 0; pool < pp.problem.pools.size(); ++pool) {
+    solver::PoolResult result;
+    result.pool = pool;
+    result.peak = solver::peakOf(pp.problem, placement.offsets, pool);
+    result.lowerBound = solver::lowerBound(pp.problem, pool);
+    result.status = result.peak == result.lowerBound
+                        ? solver::PoolStatus::Optimal
+                        : solver::PoolStatus::Feasible;
+    for (const solver::Buffer &buffer : pp.problem.buffers)
+      result.buffers += buffer.pool == pool;
+    placement.pools.push_back(result);
+  }
+  return placement;
+}
+
+void DsaPlanAssignOffsetsPass::report(func::FuncOp func,
+                                      const PlacementProblem &pp,
+                                      const FunctionPlacement &placement) {
+  numBuffers += pp.allocs.size();
+  std::optional<solver::Solution> bump;
+  if (mode == "consult") {
+    solver::SolveOptions options;
+    options.algorithm = solver::Algorithm::Bump;
+    bump = solver::solve(pp.problem, options);
+  }
+  for (const solver::PoolResult &pool : placement.pools) {
+    MemorySpace space = pp.spaces[pool.pool];
+    StringRef name = stringifyMemorySpace(space);
+    recordStatistics(space, pool);
+    const SpaceDescription &desc =
+        TargetDescription::getForOp(func).getSpace(space);
+    if (bump) {
+      int64_t bumpPeak = bump->pools[pool.pool].peak;
+      func.emitRemark() << name << ": " << pool.buffers
+                        << " buffers, peak " << pool.peak << " B vs "
+                        << bumpPeak << " B without reuse, lower bound "
+                        << pool.lowerBound << " B ("
+                        << solver::poolStatusName(pool.status) << ")";
+    } else if (summary) {
+      func.emitRemark() << name << ": " << pool.buffers << " buffers, peak "
+                        << pool.peak << " B, lower bound " << pool.lowerBound
+                        << " B, capacity " << desc.usableBytes()
+                        << " B usable, "
+                        << solver::poolStatusName(pool.status);
+    }
+  }
+}
+
+void DsaPlanAssignOffsetsPass::recordStatistics(
+    MemorySpace space, const solver::PoolResult &pool) {
+  auto record = [&](Statistic &buffers, Statistic &peak, Statistic &bound) {
+    buffers += pool.buffers;
+    peak.updateMax(pool.peak);
+    bound.updateMax(pool.lowerBound);
+  };
+  switch (space) {
+  case MemorySpace::ub:
+    return record(ubBuffers, ubPeak, ubLowerBound);
+  case MemorySpace::l1:
+    return record(l1Buffers, l1Peak, l1LowerBound);
+  case MemorySpace::l0a:
+    return record(l0aBuffers, l0aPeak, l0aLowerBound);
+  case MemorySpace::l0b:
+    return record(l0bBuffers, l0bPeak, l0bLowerBound);
+  case MemorySpace::l0c:
+    return record(l0cBuffers, l0cPeak, l0cLowerBound);
+  case MemorySpace::bt:
+    return record(btBuffers, btPeak, btLowerBound);
+  }
+}
+
+} // namespace

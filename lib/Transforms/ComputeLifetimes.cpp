@@ -1,0 +1,51 @@
+//===- ComputeLifetimes.cpp - Attach live ranges to dsaplan.alloc ---------===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DsaPlan/Analysis/BufferLifetimes.h"
+#include "DsaPlan/Transforms/Passes.h"
+
+namespace mlir {
+namespace dsaplan {
+#define GEN_PASS_DEF_DSAPLANCOMPUTELIFETIMES
+#include "DsaPlan/Transforms/Passes.h.inc"
+} // namespace dsaplan
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::dsaplan;
+
+namespace {
+
+LiveAttr toLiveAttr(MLIRContext *context, ArrayRef<PointInterval> range) {
+  SmallVector<int64_t> bounds;
+  for (PointInterval interval : range)
+    bounds.append({interval.lower, interval.upper});
+  return LiveAttr::get(context, bounds);
+}
+
+struct DsaPlanComputeLifetimesPass
+    : public mlir::dsaplan::impl::DsaPlanComputeLifetimesBase<
+          DsaPlanComputeLifetimesPass> {
+  void runOnOperation() override {
+    const BufferLifetimes &lifetimes = getAnalysis<BufferLifetimes>();
+    getOperation().walk([&](AllocOp alloc) {
+      alloc.setLiveAttr(
+          toLiveAttr(&getContext(), lifetimes.getLiveRange(alloc)));
+      ++numRanges;
+      if (const ConservativeUse *use = lifetimes.getConservativeUse(alloc)) {
+        ++numConservative;
+        InFlightDiagnostic remark =
+            alloc.emitRemark()
+            << "'" << alloc.getDisplayName() << "' " << use->reason
+            << ": kept live over the whole function";
+        remark.attachNote(use->user->getLoc()) << "used here";
+      }
+    });
+    markAllAnalysesPreserved();
+  }
+};
+
+} // namespace

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs what is missing (Debian 12, as root), configures once and builds
+# incrementally. Sourced by run-example.sh and test.sh; safe to run again.
+set -euo pipefail
+
+DSAPLAN_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DSAPLAN_BUILD="${DSAPLAN_BUILD:-$DSAPLAN_ROOT/build}"
+LLVM_PREFIX=/usr/lib/llvm-22
+
+PACKAGES=(cmake ninja-build g++ python3 ccache
+          libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
+          libgtest-dev nlohmann-json3-dev libbenchmark-dev libxml2-utils)
+
+install_missing_packages() {
+  local missing=()
+  for pkg in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" ||
+      missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "== installing: ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+configure_and_build() {
+  if [ ! -f "$DSAPLAN_BUILD/build.ninja" ]; then
+    echo "== configuring $DSAPLAN_BUILD"
+    cmake -G Ninja -S "$DSAPLAN_ROOT" -B "$DSAPLAN_BUILD" \
+      -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+      -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
+      -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" >/dev/null
+  fi
+  echo "== building"
+  # Two jobs: MLIR translation units need ~1 GiB each and the machine has 2 cores.
+  ninja -C "$DSAPLAN_BUILD" --quiet -j"${DSAPLAN_JOBS:-2}" "$@"
+}
+
+install_missing_packages

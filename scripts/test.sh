@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs every test: the lit suite (FileCheck tests of dsa-opt and dsa-solve)
+# and the GoogleTest units, and ends with one summary line.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+configure_and_build dsaplan-test-depends
+
+if [ ! -d "$DSAPLAN_ROOT/../shared/corpus" ]; then
+  echo "WARNING: ../shared/corpus is missing: the corpus tests will be reported UNSUPPORTED, not passed"
+fi
+
+echo "== running tests"
+log="$DSAPLAN_BUILD/test-results.txt"
+set +e
+"$LLVM_PREFIX/bin/lit" -v -j"${DSAPLAN_JOBS:-2}" "$DSAPLAN_BUILD/test" >"$log" 2>&1
+status=$?
+set -e
+grep -E "^(FAIL|XPASS|UNRESOLVED|TIMEOUT):" "$log" || true
+[ $status -eq 0 ] || grep -A40 -E "^\*{20} TEST .* FAILED" "$log" | head -200
+count() { grep -cE "^$1: " "$log" || true; }
+passed=$(( $(count PASS) + $(count XFAIL) ))
+failed=$(( $(count FAIL) + $(count XPASS) + $(count UNRESOLVED) + $(count TIMEOUT) ))
+unsupported=$(count UNSUPPORTED)
+echo "$passed passed, $failed failed, $unsupported unsupported (log: $log)"
+[ $status -eq 0 ] && [ "$failed" -eq 0 ]
