@@ -46,6 +46,7 @@
 #include "mlir/Dialect/Bufferization/Transforms/BufferViewFlowAnalysis.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -59,22 +60,28 @@ using namespace mlir::dsaplan;
 //===----------------------------------------------------------------------===//
 
 ProgramPoints::ProgramPoints(Operation *root) {
-  // Pre-order numbering; `lastNested` is filled on the way back up.
-  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (op == root)
-      return;
-    index[op] = numOps++;
-  });
-  root->walk<WalkOrder::PostOrder>([&](Operation *op) {
-    if (op == root)
-      return;
-    int64_t last = index[op];
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        if (!block.empty())
-          last = std::max(last, lastNested[&block.back()]);
-    lastNested[op] = last;
-  });
+  for (Region &region : root->getRegions())
+    numberRegion(region);
+}
+
+void ProgramPoints::numberRegion(Region &region) {
+  for (Block &block : region)
+    for (Operation &op : block) {
+      index[&op] = numOps++;
+      // Only control flow is looked into: the body of a linalg op (scalar
+      // code) is part of the op.
+      if (isa<RegionBranchOpInterface>(op))
+        for (Region &nested : op.getRegions())
+          numberRegion(nested);
+      lastNested[&op] = numOps - 1;
+    }
+}
+
+Operation *ProgramPoints::numbered(Operation *op) const {
+  while (op && !index.count(op))
+    op = op->getParentOp();
+  assert(op && "op is not nested in the numbered root");
+  return op;
 }
 
 //===----------------------------------------------------------------------===//
@@ -98,6 +105,12 @@ bool isLoop(Operation *op) {
 /// Ops whose regions run one at most, never one after another.
 bool hasExclusiveRegions(Operation *op) {
   return isa<scf::IfOp, scf::IndexSwitchOp>(op);
+}
+
+/// A terminator that leaves the function (func.return, not scf.yield).
+bool returnsFromFunction(Operation *op) {
+  return op->hasTrait<OpTrait::ReturnLike>() &&
+         isa_and_nonnull<FunctionOpInterface>(op->getParentOp());
 }
 
 /// Ops through which a buffer only flows to another SSA value (a view, a
@@ -148,13 +161,13 @@ private:
 void LiveRangeBuilder::addAccessesOf(Value alias) {
   for (OpOperand &use : alias.getUses()) {
     Operation *user = use.getOwner();
-    if (onlyForwards(user, alias))
-      continue;
     std::string userName = user->getName().getStringRef().str();
-    if (isa<CallOpInterface>(user) || user->hasTrait<OpTrait::ReturnLike>()) {
+    if (isa<CallOpInterface>(user) || returnsFromFunction(user)) {
       escapes.push_back({user, "escapes through '" + userName + "'"});
       continue;
     }
+    if (onlyForwards(user, alias))
+      continue;
     auto effects = dyn_cast<MemoryEffectOpInterface>(user);
     if (!effects) {
       escapes.push_back({user, "is used by '" + userName +
@@ -276,7 +289,8 @@ void LiveRangeBuilder::addRegion(Region &region, bool liveIn, bool liveOut) {
 /// Adds the live part of `op`, which contains at least one access.
 void LiveRangeBuilder::addOp(Operation *op, bool liveIn, bool liveOut) {
   int64_t begin = points.begin(op), end = points.end(op);
-  if (op->getNumRegions() == 0) {
+  // Ops that are not control flow are leaves, even with regions (linalg).
+  if (!isa<RegionBranchOpInterface>(op)) {
     ArrayRef<Access> own = accessesIn(begin, end);
     int64_t lower = liveIn ? begin : own.front().points.lower;
     int64_t upper = liveOut ? end : own.front().points.upper;

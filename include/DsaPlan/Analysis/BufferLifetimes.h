@@ -24,8 +24,10 @@ namespace mlir {
 namespace dsaplan {
 
 /// Two points per op, numbered in pre-order over the ops nested in a root:
-/// op number k reads at point 2k and writes at point 2k+1. An op with regions
-/// spans its own two points and those of every op nested in it.
+/// op number k reads at point 2k and writes at point 2k+1. Control-flow ops
+/// (RegionBranchOpInterface) span their own two points and those of the ops
+/// nested in them; the regions of other ops (a linalg body) are not
+/// numbered, and their ops share the points of the op that holds them.
 ///
 ///   func.func @f() {          // (root, not numbered)
 ///     %a = dsaplan.alloc      // op 0: points 0, 1
@@ -39,15 +41,23 @@ class ProgramPoints {
 public:
   explicit ProgramPoints(Operation *root);
 
-  int64_t readPoint(Operation *op) const { return 2 * index.lookup(op); }
+  int64_t readPoint(Operation *op) const {
+    return 2 * index.lookup(numbered(op));
+  }
   int64_t writePoint(Operation *op) const { return readPoint(op) + 1; }
   /// First point of `op`'s subtree and one past its last point.
   int64_t begin(Operation *op) const { return readPoint(op); }
-  int64_t end(Operation *op) const { return 2 * (lastNested.lookup(op) + 1); }
+  int64_t end(Operation *op) const {
+    return 2 * (lastNested.lookup(numbered(op)) + 1);
+  }
   /// One past the last point of the root.
   int64_t size() const { return 2 * numOps; }
 
 private:
+  void numberRegion(Region &region);
+  /// `op` or its closest numbered ancestor.
+  Operation *numbered(Operation *op) const;
+
   llvm::DenseMap<Operation *, int64_t> index;
   llvm::DenseMap<Operation *, int64_t> lastNested;
   int64_t numOps = 0;
