@@ -193,12 +193,16 @@ DsaPlanAssignOffsetsPass::solvePlacement(func::FuncOp func,
       continue;
     infeasible = true;
     const solver::Pool &desc = pp.problem.pools[pool.pool];
+    int64_t usable = TargetDescription::getForOp(func)
+                         .getSpace(pp.spaces[pool.pool])
+                         .usableBytes();
     InFlightDiagnostic diag =
         func.emitError() << "space " << desc.name << " of @"
                          << func.getSymName() << " does not fit: peak "
-                         << pool.peak << " B > capacity " << desc.capacity
-                         << " B (lower bound " << pool.lowerBound
-                         << " B, over by " << pool.overflow << " B)";
+                         << pool.peak << " B, lower bound " << pool.lowerBound
+                         << " B, usable " << usable << " B of "
+                         << desc.capacity << " B (over by " << pool.overflow
+                         << " B)";
     emitLiveAtPeakNotes(diag, pp, pool);
   }
   if (infeasible)

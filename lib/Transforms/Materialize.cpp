@@ -47,24 +47,25 @@ struct DsaPlanMaterializePass
     if (keepAllocs || allocs.empty())
       return;
 
+    // All arenas first: the rewrite below erases ops, possibly the one the
+    // entry builder would insert before.
     TargetDescription target = TargetDescription::getForOp(func);
     OpBuilder entry = OpBuilder::atBlockBegin(&func.getBody().front());
     DenseMap<unsigned, Value> arenas;
-    auto arenaFor = [&](AllocOp alloc) {
+    for (AllocOp alloc : allocs) {
       MemorySpace space = alloc.getSpace();
       Value &arena = arenas[static_cast<unsigned>(space)];
-      if (!arena) {
-        int64_t capacity = target.getSpace(space).capacity;
-        auto type = MemRefType::get({capacity}, entry.getI8Type(), nullptr,
-                                    alloc.getType().getMemorySpace());
-        arena = ArenaOp::create(entry, func.getLoc(), type,
-                                MemorySpaceAttr::get(&getContext(), space));
-        ++numArenas;
-      }
-      return arena;
-    };
+      if (arena)
+        continue;
+      int64_t capacity = target.getSpace(space).capacity;
+      auto type = MemRefType::get({capacity}, entry.getI8Type(), nullptr,
+                                  alloc.getType().getMemorySpace());
+      arena = ArenaOp::create(entry, func.getLoc(), type,
+                              MemorySpaceAttr::get(&getContext(), space));
+      ++numArenas;
+    }
     for (AllocOp alloc : allocs) {
-      Value arena = arenaFor(alloc);
+      Value arena = arenas.lookup(static_cast<unsigned>(alloc.getSpace()));
       OpBuilder builder(alloc);
       Value offset = arith::ConstantIndexOp::create(builder, alloc.getLoc(),
                                                     *alloc.getOffset());

@@ -42,6 +42,8 @@ public:
   ProblemBuilder(const TargetDescription &target) : target(target) {}
   LogicalResult addAlloc(AllocOp alloc);
   LogicalResult addConstraint(Operation *op);
+  /// Colocated buffers share bytes, so they must never be live together.
+  LogicalResult checkColocatable(Operation *op, size_t first, size_t second);
   PlacementProblem take() { return std::move(result); }
 
 private:
@@ -83,6 +85,19 @@ LogicalResult ProblemBuilder::addAlloc(AllocOp alloc) {
   return success();
 }
 
+LogicalResult ProblemBuilder::checkColocatable(Operation *op, size_t first,
+                                               size_t second) {
+  const solver::Buffer &a = result.problem.buffers[first];
+  const solver::Buffer &b = result.problem.buffers[second];
+  if (!solver::liveRangesOverlap(a.live, b.live))
+    return success();
+  return op->emitOpError()
+         << "cannot colocate '" << a.name << "' (live "
+         << result.allocs[first].getLiveAttr() << ") and '" << b.name
+         << "' (live " << result.allocs[second].getLiveAttr()
+         << "): they are live at the same time";
+}
+
 LogicalResult ProblemBuilder::addConstraint(Operation *op) {
   SmallVector<size_t> members;
   for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
@@ -104,6 +119,8 @@ LogicalResult ProblemBuilder::addConstraint(Operation *op) {
                                  << " are views of the same allocation '"
                                  << result.allocs[members[i]].getDisplayName()
                                  << "'";
+      if (colocate && failed(checkColocatable(op, members[i], members[j])))
+        return failure();
       if (colocate)
         result.problem.colocations.push_back({members[i], members[j]});
       else

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Times `dsa-opt --dsa-plan` on synthetic kernels of N allocations.
+
+Prints one row per N: wall time (best of R runs), peak RSS of dsa-opt, and
+the ratio time(N) / time(smallest N). Goal (issue 4): 10,000 allocs in under
+2 s and 1 GiB, and time(10k) / time(1k) at most 15.
+
+  bench/pipeline/run.py [--dsa-opt build/bin/dsa-opt] [--sizes 1000 10000] [--repeat 3]
+"""
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+gen = __import__("gen-kernel")
+
+
+def run_once(dsa_opt, path, extra):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    proc = subprocess.run([dsa_opt, path, "--dsa-plan" + extra, "-o", os.devnull],
+                          stderr=subprocess.PIPE, text=True)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit(f"dsa-opt failed on {path}:\n{proc.stderr[:2000]}")
+    # ru_maxrss of children is the max over all children so far; each run is
+    # at least as large as the previous sizes, so it is this run's peak.
+    return elapsed, max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--dsa-opt", default=os.path.join(HERE, "../../build/bin/dsa-opt"))
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--algorithm", default="auto")
+    args = parser.parse_args()
+    extra = f"=algorithm={args.algorithm}"
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in sorted(args.sizes):
+            path = os.path.join(tmp, f"k{n}.mlir")
+            with open(path, "w") as f:
+                f.write(gen.generate(n, seed=1))
+            best, rss = min(run_once(args.dsa_opt, path, extra) for _ in range(args.repeat))
+            rows.append((n, best, rss))
+    base = rows[0][1]
+    print(f"{'allocs':>8} {'time (s)':>10} {'peak RSS (MiB)':>15} {'time / time(' + str(rows[0][0]) + ')':>18}")
+    for n, t, rss in rows:
+        print(f"{n:>8} {t:>10.3f} {rss / 1024:>15.1f} {t / base:>18.2f}")
+
+
+if __name__ == "__main__":
+    main()
