@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DsaPlan/Solver/IO.h"
+#include "DsaPlan/Solver/Report.h"
 #include "DsaPlan/Solver/Solve.h"
 #include "DsaPlan/Solver/Validate.h"
 #include "DsaPlan/Transforms/Passes.h"
@@ -93,6 +94,8 @@ private:
                                               solver::Algorithm algo);
   void report(func::FuncOp func, const PlacementProblem &pp,
               const FunctionPlacement &placement);
+  LogicalResult writeReports(func::FuncOp func, const PlacementProblem &pp,
+                             const FunctionPlacement &placement);
   void recordStatistics(MemorySpace space, const solver::PoolResult &pool);
 };
 
@@ -172,6 +175,8 @@ LogicalResult DsaPlanAssignOffsetsPass::placeFunction(
   }
 
   report(func, pp, *placement);
+  if (!reportDir.empty() && failed(writeReports(func, pp, *placement)))
+    return failure();
   if (mode == "plan")
     for (auto [index, alloc] : llvm::enumerate(pp.allocs))
       AllocOp(alloc).setOffset(
@@ -271,6 +276,28 @@ void DsaPlanAssignOffsetsPass::report(func::FuncOp func,
                         << solver::poolStatusName(pool.status);
     }
   }
+}
+
+LogicalResult DsaPlanAssignOffsetsPass::writeReports(
+    func::FuncOp func, const PlacementProblem &pp,
+    const FunctionPlacement &placement) {
+  std::string instance = instanceName(func);
+  for (const solver::PoolResult &pool : placement.pools) {
+    SmallString<128> path(reportDir);
+    llvm::sys::path::append(path, func.getSymName() + "." +
+                                      pp.problem.pools[pool.pool].name +
+                                      ".svg");
+    std::string title = instance + " - " + pp.problem.pools[pool.pool].name;
+    if (failed(writeTextFile(func, path,
+                             solver::writeMemoryMapSvg(
+                                 pp.problem, placement.offsets, pool, title))))
+      return failure();
+  }
+  SmallString<128> path(reportDir);
+  llvm::sys::path::append(path, func.getSymName() + ".json");
+  return writeTextFile(func, path,
+                       solver::writeReportJson(pp.problem, placement.offsets,
+                                               placement.pools, instance));
 }
 
 void DsaPlanAssignOffsetsPass::recordStatistics(

@@ -35,6 +35,9 @@ struct DsaPlanPipelineOptions
       *this, "summary",
       llvm::cl::desc("Remark per function and space: peak, lower bound"),
       llvm::cl::init(false)};
+  Option<std::string> reportDir{
+      *this, "report-dir",
+      llvm::cl::desc("Directory for memory-map SVGs and JSON reports")};
   Option<bool> keepAllocs{
       *this, "keep-allocs",
       llvm::cl::desc("Keep placed dsaplan.alloc ops instead of arena views"),
@@ -51,6 +54,7 @@ void buildDsaPlanPipeline(OpPassManager &pm,
   assign.exportProblem = options.exportProblem;
   assign.importSolution = options.importSolution;
   assign.summary = options.summary;
+  assign.reportDir = options.reportDir;
   pm.addPass(createDsaPlanAssignOffsets(assign));
   DsaPlanMaterializeOptions materialize;
   materialize.keepAllocs = options.keepAllocs;

@@ -119,7 +119,13 @@ def DsaPlanAssignOffsets
     `DIR/<function>.json` (schema-v1, deterministic, fingerprinted).
     `import-solution=FILE` applies an external schema-v1 solution to the
     function whose problem has the solution's fingerprint, after validating
-    it; a function without a matching solution is an error.
+    it; a function without a matching solution is an error. With a
+    directory, `DIR/<function>.json` is read for each function.
+    `report-dir=DIR` writes a memory map per function and space
+    (`DIR/<function>.<space>.svg`: program points across, addresses up, a
+    rectangle per live interval, capacity, reserved ranges, peak and lower
+    bound marked, partial reuses of expired buffers outlined in red) and a
+    JSON report per function (`DIR/<function>.json`).
   }];
   let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect"];
   let options = [
@@ -136,7 +142,10 @@ def DsaPlanAssignOffsets
            "schema-v1 solution file to apply instead of solving">,
     Option<"summary", "summary", "bool", /*default=*/"false",
            "Emit a remark per function and space: buffers, peak, lower "
-           "bound, capacity, status">
+           "bound, capacity, status">,
+    Option<"reportDir", "report-dir", "std::string", /*default=*/"\"\"",
+           "Directory to write <function>.<space>.svg memory maps and "
+           "<function>.json reports to">
   ];
   let statistics = [
     Statistic<"numBuffers", "buffers", "Buffers placed (all spaces)">,
