@@ -50,6 +50,14 @@ LogicalResult writeTextFile(Operation *anchor, StringRef path,
   return success();
 }
 
+/// Writes `dir/<function><suffix>`.
+LogicalResult writeFunctionFile(func::FuncOp func, StringRef dir,
+                                const Twine &suffix, const std::string &text) {
+  SmallString<128> path(dir);
+  llvm::sys::path::append(path, func.getSymName() + suffix);
+  return writeTextFile(func, path, text);
+}
+
 std::string instanceName(func::FuncOp func) {
   auto module = func->getParentOfType<ModuleOp>();
   std::string name = module && module.getSymName()
@@ -131,14 +139,11 @@ LogicalResult DsaPlanAssignOffsetsPass::placeFunction(
   if (pp.allocs.empty())
     return success();
 
-  if (!exportProblem.empty()) {
-    SmallString<128> path(exportProblem);
-    llvm::sys::path::append(path, func.getSymName() + ".json");
-    if (failed(writeTextFile(func, path,
-                             solver::writeSchemaV1Problem(pp.problem,
-                                                          instanceName(func)))))
-      return failure();
-  }
+  if (!exportProblem.empty() &&
+      failed(writeFunctionFile(
+          func, exportProblem, ".json",
+          solver::writeSchemaV1Problem(pp.problem, instanceName(func)))))
+    return failure();
 
   std::vector<std::string> problems = solver::checkProblem(pp.problem);
   if (!problems.empty()) {
@@ -176,6 +181,11 @@ LogicalResult DsaPlanAssignOffsetsPass::placeFunction(
 
   report(func, pp, *placement);
   if (!reportDir.empty() && failed(writeReports(func, pp, *placement)))
+    return failure();
+  if (!exportSolution.empty() &&
+      failed(writeFunctionFile(
+          func, exportSolution, ".json",
+          solver::writeSchemaV1Solution(pp.problem, placement->offsets))))
     return failure();
   if (mode == "plan")
     for (auto [index, alloc] : llvm::enumerate(pp.allocs))
@@ -283,21 +293,17 @@ LogicalResult DsaPlanAssignOffsetsPass::writeReports(
     const FunctionPlacement &placement) {
   std::string instance = instanceName(func);
   for (const solver::PoolResult &pool : placement.pools) {
-    SmallString<128> path(reportDir);
-    llvm::sys::path::append(path, func.getSymName() + "." +
-                                      pp.problem.pools[pool.pool].name +
-                                      ".svg");
-    std::string title = instance + " - " + pp.problem.pools[pool.pool].name;
-    if (failed(writeTextFile(func, path,
-                             solver::writeMemoryMapSvg(
-                                 pp.problem, placement.offsets, pool, title))))
+    const std::string &space = pp.problem.pools[pool.pool].name;
+    if (failed(writeFunctionFile(
+            func, reportDir, "." + space + ".svg",
+            solver::writeMemoryMapSvg(pp.problem, placement.offsets, pool,
+                                      instance + " - " + space))))
       return failure();
   }
-  SmallString<128> path(reportDir);
-  llvm::sys::path::append(path, func.getSymName() + ".json");
-  return writeTextFile(func, path,
-                       solver::writeReportJson(pp.problem, placement.offsets,
-                                               placement.pools, instance));
+  return writeFunctionFile(func, reportDir, ".json",
+                           solver::writeReportJson(pp.problem,
+                                                   placement.offsets,
+                                                   placement.pools, instance));
 }
 
 void DsaPlanAssignOffsetsPass::recordStatistics(

@@ -116,7 +116,9 @@ def DsaPlanAssignOffsets
     `mode=consult` leaves the IR as it is and emits one remark per function
     and space comparing the peak with `bump` (no reuse) and with the lower
     bound. `export-problem=DIR` writes each function's problem as
-    `DIR/<function>.json` (schema-v1, deterministic, fingerprinted).
+    `DIR/<function>.json` (schema-v1, deterministic, fingerprinted), and
+    `export-solution=DIR` the placement it attaches, as a schema-v1
+    solution of that problem (so any tool can re-validate it).
     `import-solution=FILE` applies an external schema-v1 solution to the
     function whose problem has the solution's fingerprint, after validating
     it; a function without a matching solution is an error. With a
@@ -137,6 +139,9 @@ def DsaPlanAssignOffsets
            "plan: attach offsets; consult: only report, as remarks">,
     Option<"exportProblem", "export-problem", "std::string", /*default=*/"\"\"",
            "Directory to write each function's schema-v1 problem to">,
+    Option<"exportSolution", "export-solution", "std::string",
+           /*default=*/"\"\"",
+           "Directory to write each function's schema-v1 solution to">,
     Option<"importSolution", "import-solution", "std::string",
            /*default=*/"\"\"",
            "schema-v1 solution file to apply instead of solving">,
