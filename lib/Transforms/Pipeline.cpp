@@ -28,6 +28,9 @@ struct DsaPlanPipelineOptions
   Option<std::string> exportProblem{
       *this, "export-problem",
       llvm::cl::desc("Directory to write each function's problem to")};
+  Option<std::string> exportSolution{
+      *this, "export-solution",
+      llvm::cl::desc("Directory to write each function's solution to")};
   Option<std::string> importSolution{
       *this, "import-solution",
       llvm::cl::desc("schema-v1 solution (file or directory) to apply")};
@@ -52,6 +55,7 @@ void buildDsaPlanPipeline(OpPassManager &pm,
   assign.algorithm = options.algorithm;
   assign.nodeBudget = options.nodeBudget;
   assign.exportProblem = options.exportProblem;
+  assign.exportSolution = options.exportSolution;
   assign.importSolution = options.importSolution;
   assign.summary = options.summary;
   assign.reportDir = options.reportDir;
