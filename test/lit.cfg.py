@@ -10,7 +10,8 @@ from lit.llvm import llvm_config
 config.name = "DSAPLAN"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
+                   "solver-consumer", "mlir-consumer"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.dsaplan_obj_root, "test")
 
@@ -21,6 +22,7 @@ config.substitutions.append(("%corpus", config.dsaplan_corpus_dir))
 config.substitutions.append(("%examples",
                              os.path.join(config.dsaplan_src_root, "examples")))
 config.substitutions.append(("%python", "python3"))
+config.substitutions.append(("%dsaplan_obj_root", config.dsaplan_obj_root))
 
 tool_dirs = [config.dsaplan_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["dsa-opt", "dsa-solve"], tool_dirs)
