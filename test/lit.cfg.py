@@ -23,6 +23,7 @@ config.substitutions.append(("%examples",
                              os.path.join(config.dsaplan_src_root, "examples")))
 config.substitutions.append(("%python", "python3"))
 config.substitutions.append(("%dsaplan_obj_root", config.dsaplan_obj_root))
+config.substitutions.append(("%dsaplan_src_root", config.dsaplan_src_root))
 
 tool_dirs = [config.dsaplan_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["dsa-opt", "dsa-solve"], tool_dirs)
