@@ -1,0 +1,242 @@
+//===- Heuristics.cpp - Constructive placement ----------------------------===//
+//
+// Part of dsaplan. Standard C++ only.
+//
+//===----------------------------------------------------------------------===//
+//
+// All heuristics place items one at a time, each at a position that avoids
+// its already placed neighbours (and the reserved ranges): first fit takes
+// the lowest such offset, best fit the smallest gap. They differ in the
+// order. The default, multi-start, tries several orders and then repairs the
+// best one: the items that reach the peak are moved to the front of the
+// order and everything is placed again, as long as that helps (a
+// deterministic "squeaky wheel").
+//
+//===----------------------------------------------------------------------===//
+
+#include "PoolInstance.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace dsaplan::solver;
+using namespace dsaplan::solver::detail;
+
+namespace {
+
+int64_t roundUp(int64_t value, int64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+/// Byte ranges an item must avoid: reserved ranges and placed neighbours,
+/// sorted by begin.
+std::vector<AddressRange> blockedRanges(const PoolInstance &instance,
+                                        const ItemOffsets &offsets,
+                                        uint32_t item) {
+  std::vector<AddressRange> blocked = instance.reserved;
+  for (uint32_t n : instance.conflicts[item])
+    if (offsets[n] != kUnplaced)
+      blocked.push_back({offsets[n], offsets[n] + instance.items[n].size});
+  std::sort(blocked.begin(), blocked.end(),
+            [](const AddressRange &a, const AddressRange &b) {
+              return a.begin < b.begin;
+            });
+  return blocked;
+}
+
+/// The lowest aligned offset at or above `start` clear of `blocked`.
+int64_t firstFit(const std::vector<AddressRange> &blocked, int64_t size,
+                 int64_t alignment, int64_t start = 0) {
+  int64_t candidate = roundUp(start, alignment);
+  for (const AddressRange &range : blocked) {
+    if (range.end <= candidate)
+      continue;
+    if (range.begin >= candidate + size)
+      break;
+    candidate = roundUp(range.end, alignment);
+  }
+  return candidate;
+}
+
+int64_t bestFit(const std::vector<AddressRange> &blocked, int64_t size,
+                int64_t alignment) {
+  int64_t best = -1, bestGap = 0, cursor = 0;
+  for (const AddressRange &range : blocked) {
+    if (range.begin > cursor) {
+      int64_t start = roundUp(cursor, alignment);
+      int64_t gap = range.begin - cursor;
+      if (start + size <= range.begin && (best < 0 || gap < bestGap)) {
+        best = start;
+        bestGap = gap;
+      }
+    }
+    cursor = std::max(cursor, range.end);
+  }
+  return best >= 0 ? best : roundUp(cursor, alignment);
+}
+
+/// The largest number of bytes live at once during each item's lifetime:
+/// items in the busiest stretch are hardest to place.
+std::vector<int64_t> pressureOf(const PoolInstance &instance) {
+  std::vector<std::pair<int64_t, int64_t>> events;
+  for (const Item &item : instance.items)
+    for (const Interval &interval : item.live) {
+      events.push_back({interval.lower, item.size});
+      events.push_back({interval.upper, -item.size});
+    }
+  std::sort(events.begin(), events.end());
+  std::vector<int64_t> points, load;
+  int64_t live = 0;
+  for (const auto &event : events) {
+    live += event.second;
+    if (!points.empty() && points.back() == event.first)
+      load.back() = live;
+    else {
+      points.push_back(event.first);
+      load.push_back(live);
+    }
+  }
+  std::vector<int64_t> pressure(instance.items.size(), 0);
+  for (size_t i = 0; i < instance.items.size(); ++i)
+    for (const Interval &interval : instance.items[i].live) {
+      auto first = std::lower_bound(points.begin(), points.end(),
+                                    interval.lower) - points.begin();
+      for (auto p = first; p < static_cast<ptrdiff_t>(points.size()) &&
+                           points[p] < interval.upper;
+           ++p)
+        pressure[i] = std::max(pressure[i], load[p]);
+    }
+  return pressure;
+}
+
+template <typename Key>
+std::vector<uint32_t> orderBy(const PoolInstance &instance, Key key) {
+  std::vector<uint32_t> order(instance.items.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return key(a) > key(b);
+  });
+  return order;
+}
+
+/// The orders multi-start begins from; each is a strong heuristic on some
+/// family of instances.
+std::vector<std::vector<uint32_t>> startingOrders(const PoolInstance &instance) {
+  const std::vector<Item> &items = instance.items;
+  std::vector<int64_t> pressure = pressureOf(instance);
+  using Key = std::pair<int64_t, int64_t>;
+  return {
+      orderBy(instance, [&](uint32_t i) { return Key(items[i].size, items[i].length()); }),
+      orderBy(instance, [&](uint32_t i) {
+        return Key(items[i].size * items[i].length(), items[i].size);
+      }),
+      orderBy(instance, [&](uint32_t i) { return Key(pressure[i], items[i].size); }),
+      orderBy(instance, [&](uint32_t i) { return Key(items[i].length(), items[i].size); }),
+      orderBy(instance, [&](uint32_t i) { return Key(-items[i].start(), items[i].size); }),
+  };
+}
+
+/// Items that end at the peak, in order.
+std::vector<uint32_t> itemsAtPeak(const PoolInstance &instance,
+                                  const ItemOffsets &offsets, int64_t peak) {
+  std::vector<uint32_t> top;
+  for (uint32_t i = 0; i < instance.items.size(); ++i)
+    if (offsets[i] + instance.items[i].size == peak)
+      top.push_back(i);
+  return top;
+}
+
+/// `order` with `first` moved to the front, the rest in their order.
+std::vector<uint32_t> promote(const std::vector<uint32_t> &order,
+                              const std::vector<uint32_t> &first) {
+  std::vector<char> moved(order.size(), 0);
+  std::vector<uint32_t> result;
+  for (uint32_t i : first)
+    if (!moved[i]) {
+      moved[i] = 1;
+      result.push_back(i);
+    }
+  for (uint32_t i : order)
+    if (!moved[i])
+      result.push_back(i);
+  return result;
+}
+
+} // namespace
+
+ItemOffsets dsaplan::solver::detail::placeInOrder(
+    const PoolInstance &instance, const std::vector<uint32_t> &order,
+    FitRule rule) {
+  ItemOffsets offsets(instance.items.size(), kUnplaced);
+  for (uint32_t i = 0; i < instance.items.size(); ++i)
+    if (instance.items[i].pin)
+      offsets[i] = *instance.items[i].pin;
+  for (uint32_t i : order) {
+    if (offsets[i] != kUnplaced)
+      continue;
+    const Item &item = instance.items[i];
+    std::vector<AddressRange> blocked = blockedRanges(instance, offsets, i);
+    offsets[i] = rule == FitRule::First
+                     ? firstFit(blocked, item.size, item.alignment)
+                     : bestFit(blocked, item.size, item.alignment);
+  }
+  return offsets;
+}
+
+ItemOffsets dsaplan::solver::detail::placeBump(const PoolInstance &instance) {
+  ItemOffsets offsets(instance.items.size(), kUnplaced);
+  std::vector<AddressRange> blocked = instance.reserved;
+  int64_t top = 0;
+  for (uint32_t i = 0; i < instance.items.size(); ++i)
+    if (instance.items[i].pin) {
+      offsets[i] = *instance.items[i].pin;
+      blocked.push_back({offsets[i], offsets[i] + instance.items[i].size});
+      top = std::max(top, offsets[i] + instance.items[i].size);
+    }
+  std::sort(blocked.begin(), blocked.end(),
+            [](const AddressRange &a, const AddressRange &b) {
+              return a.begin < b.begin;
+            });
+  // Every item above the previous one: no reuse at all.
+  for (uint32_t i = 0; i < instance.items.size(); ++i) {
+    if (offsets[i] != kUnplaced)
+      continue;
+    const Item &item = instance.items[i];
+    offsets[i] = firstFit(blocked, item.size, item.alignment, top);
+    top = offsets[i] + item.size;
+  }
+  return offsets;
+}
+
+ItemOffsets dsaplan::solver::detail::placeMultiStart(
+    const PoolInstance &instance, int rounds) {
+  ItemOffsets best;
+  int64_t bestPeak = 0;
+  std::vector<uint32_t> bestOrder;
+  auto consider = [&](const std::vector<uint32_t> &order, FitRule rule) {
+    ItemOffsets offsets = placeInOrder(instance, order, rule);
+    int64_t peak = itemPeak(instance, offsets);
+    if (best.empty() || peak < bestPeak) {
+      best = std::move(offsets);
+      bestPeak = peak;
+      bestOrder = order;
+      return true;
+    }
+    return false;
+  };
+  for (const std::vector<uint32_t> &order : startingOrders(instance)) {
+    consider(order, FitRule::First);
+    consider(order, FitRule::Best);
+  }
+  // Repair: place the items that reach the peak earlier.
+  std::vector<uint32_t> order = bestOrder;
+  ItemOffsets current = best;
+  for (int round = 0; round < rounds && !instance.items.empty(); ++round) {
+    std::vector<uint32_t> top =
+        itemsAtPeak(instance, current, itemPeak(instance, current));
+    order = promote(order, top);
+    current = placeInOrder(instance, order, FitRule::First);
+    consider(order, FitRule::First);
+  }
+  return best;
+}

@@ -1,0 +1,526 @@
+//===- IO.cpp - schema-v1 JSON and MiniMalloc CSV -------------------------===//
+//
+// Part of dsaplan. The only solver file that uses nlohmann_json.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DsaPlan/Solver/IO.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+using namespace dsaplan::solver;
+using json = nlohmann::json;
+
+namespace {
+
+/// Reading fails by throwing this, with the JSON path or file line.
+struct InputError {
+  std::string message;
+};
+
+[[noreturn]] void fail(const std::string &where, const std::string &what) {
+  throw InputError{where + ": " + what};
+}
+
+std::string idText(const json &value, const std::string &where) {
+  if (value.is_number_integer())
+    return std::to_string(value.get<int64_t>());
+  if (value.is_string())
+    return value.get<std::string>();
+  fail(where, "must be an integer or a string");
+}
+
+json idValue(const std::string &id) {
+  bool digits = !id.empty() && id.size() < 18 &&
+                std::all_of(id.begin(), id.end(),
+                            [](char c) { return std::isdigit(c); });
+  return digits ? json(std::stoll(id)) : json(id);
+}
+
+const json &member(const json &object, const char *key,
+                   const std::string &where) {
+  if (!object.is_object() || !object.contains(key))
+    fail(where, std::string("missing '") + key + "'");
+  return object.at(key);
+}
+
+int64_t integer(const json &value, const std::string &where) {
+  if (!value.is_number_integer())
+    fail(where, "must be an integer");
+  return value.get<int64_t>();
+}
+
+const json &array(const json &value, const std::string &where) {
+  if (!value.is_array())
+    fail(where, "must be an array");
+  return value;
+}
+
+bool isPowerOfTwo(int64_t value) { return value > 0 && !(value & (value - 1)); }
+
+/// Sorts and merges a buffer's intervals (the same set of points).
+std::vector<Interval> normalised(std::vector<Interval> intervals) {
+  std::sort(intervals.begin(), intervals.end(),
+            [](const Interval &a, const Interval &b) {
+              return a.lower < b.lower;
+            });
+  std::vector<Interval> merged;
+  for (const Interval &interval : intervals) {
+    if (!merged.empty() && interval.lower <= merged.back().upper)
+      merged.back().upper = std::max(merged.back().upper, interval.upper);
+    else
+      merged.push_back(interval);
+  }
+  return merged;
+}
+
+void readPools(const json &pools, Problem &problem,
+               std::map<std::string, size_t> &poolIndex, ReadResult &result) {
+  array(pools, "problem.pools");
+  for (size_t p = 0; p < pools.size(); ++p) {
+    std::string where = "problem.pools[" + std::to_string(p) + "]";
+    const json &entry = pools[p];
+    Pool pool;
+    pool.id = idText(member(entry, "id", where), where + ".id");
+    pool.name = entry.value("name", pool.id);
+    const json &capacity = entry.contains("capacity") ? entry["capacity"] : json();
+    // No capacity: the pool is unbounded (placement only minimises the peak).
+    pool.capacity = capacity.is_null() ? (int64_t(1) << 60)
+                                       : integer(capacity, where + ".capacity");
+    if (pool.capacity <= 0)
+      fail(where + ".capacity", "must be positive");
+    if (entry.contains("reserved_ranges"))
+      for (size_t r = 0; r < array(entry["reserved_ranges"], where + ".reserved_ranges").size(); ++r) {
+        std::string at = where + ".reserved_ranges[" + std::to_string(r) + "]";
+        const json &range = entry["reserved_ranges"][r];
+        AddressRange reserved{integer(member(range, "begin", at), at + ".begin"),
+                              integer(member(range, "end", at), at + ".end")};
+        if (reserved.end <= reserved.begin || reserved.begin < 0)
+          fail(at, "must be a non-empty range with 0 <= begin < end");
+        pool.reserved.push_back(reserved);
+      }
+    if (entry.contains("bank_geometry") && !entry["bank_geometry"].is_null())
+      result.unsupported.push_back(where + ".bank_geometry (bank conflicts are not modelled)");
+    if (!poolIndex.emplace(pool.id, problem.pools.size()).second)
+      fail(where + ".id", "pool id " + pool.id + " appears twice");
+    problem.pools.push_back(std::move(pool));
+  }
+}
+
+void readBuffers(const json &buffers, Problem &problem,
+                 const std::map<std::string, size_t> &poolIndex,
+                 std::map<std::string, size_t> &bufferIndex,
+                 ReadResult &result) {
+  array(buffers, "problem.buffers");
+  for (size_t b = 0; b < buffers.size(); ++b) {
+    std::string where = "problem.buffers[" + std::to_string(b) + "]";
+    const json &entry = buffers[b];
+    Buffer buffer;
+    buffer.id = idText(member(entry, "id", where), where + ".id");
+    buffer.name = entry.value("name", std::string());
+    buffer.size = integer(member(entry, "size", where), where + ".size");
+    if (buffer.size <= 0)
+      fail(where + ".size", "must be positive, got " + std::to_string(buffer.size));
+    buffer.alignment = entry.contains("alignment")
+                           ? integer(entry["alignment"], where + ".alignment")
+                           : 1;
+    if (!isPowerOfTwo(buffer.alignment))
+      fail(where + ".alignment", "must be a positive power of two, got " +
+                                     std::to_string(buffer.alignment));
+    const json &live = array(member(entry, "live_intervals", where), where + ".live_intervals");
+    if (live.empty())
+      fail(where + ".live_intervals", "must not be empty");
+    for (size_t i = 0; i < live.size(); ++i) {
+      std::string at = where + ".live_intervals[" + std::to_string(i) + "]";
+      Interval interval{integer(member(live[i], "lower", at), at + ".lower"),
+                        integer(member(live[i], "upper", at), at + ".upper")};
+      if (interval.upper <= interval.lower)
+        fail(at, "upper " + std::to_string(interval.upper) + " <= lower " +
+                     std::to_string(interval.lower));
+      buffer.live.push_back(interval);
+    }
+    buffer.live = normalised(std::move(buffer.live));
+    const json &allowed = array(member(entry, "allowed_pools", where), where + ".allowed_pools");
+    if (allowed.empty())
+      fail(where + ".allowed_pools", "must name a pool");
+    std::string pool = idText(allowed[0], where + ".allowed_pools[0]");
+    auto it = poolIndex.find(pool);
+    if (it == poolIndex.end())
+      fail(where + ".allowed_pools[0]", "unknown pool " + pool);
+    buffer.pool = it->second;
+    if (allowed.size() > 1)
+      result.unsupported.push_back(where + ".allowed_pools: " +
+                                   std::to_string(allowed.size()) +
+                                   " pools allowed, placed in the first (" + pool + ")");
+    if (!bufferIndex.emplace(buffer.id, problem.buffers.size()).second)
+      fail(where + ".id", "buffer id " + buffer.id + " appears twice");
+    problem.buffers.push_back(std::move(buffer));
+  }
+}
+
+size_t bufferRef(const json &value, const std::string &where,
+                 const std::map<std::string, size_t> &bufferIndex) {
+  std::string id = idText(value, where);
+  auto it = bufferIndex.find(id);
+  if (it == bufferIndex.end())
+    fail(where, "unknown buffer id " + id);
+  return it->second;
+}
+
+void readConstraints(const json &constraints, Problem &problem,
+                     const std::map<std::string, size_t> &bufferIndex,
+                     ReadResult &result) {
+  const std::string where = "problem.constraints";
+  if (constraints.contains("colocations"))
+    for (size_t i = 0; i < array(constraints["colocations"], where + ".colocations").size(); ++i) {
+      std::string at = where + ".colocations[" + std::to_string(i) + "]";
+      const json &c = constraints["colocations"][i];
+      problem.colocations.push_back(
+          {bufferRef(member(c, "first", at), at + ".first", bufferIndex),
+           bufferRef(member(c, "second", at), at + ".second", bufferIndex)});
+    }
+  if (constraints.contains("separations"))
+    for (size_t i = 0; i < array(constraints["separations"], where + ".separations").size(); ++i) {
+      std::string at = where + ".separations[" + std::to_string(i) + "]";
+      const json &s = constraints["separations"][i];
+      Separation separation{bufferRef(member(s, "first", at), at + ".first", bufferIndex),
+                            bufferRef(member(s, "second", at), at + ".second", bufferIndex),
+                            "generic"};
+      if (s.contains("reasons") && s["reasons"].is_array() && !s["reasons"].empty() &&
+          s["reasons"][0].is_string())
+        separation.reason = s["reasons"][0].get<std::string>();
+      problem.separations.push_back(separation);
+    }
+  if (constraints.contains("pinned_allocations"))
+    for (size_t i = 0; i < array(constraints["pinned_allocations"], where + ".pinned_allocations").size(); ++i) {
+      std::string at = where + ".pinned_allocations[" + std::to_string(i) + "]";
+      const json &p = constraints["pinned_allocations"][i];
+      size_t b = bufferRef(member(p, "buffer", at), at + ".buffer", bufferIndex);
+      int64_t offset = integer(member(p, "offset", at), at + ".offset");
+      if (offset < 0)
+        fail(at + ".offset", "must not be negative");
+      problem.buffers[b].pinnedOffset = offset;
+      if (p.value("exclusive_for_all_time", false))
+        result.unsupported.push_back(at + ".exclusive_for_all_time (the pin is "
+                                          "honoured, the exclusivity is not)");
+    }
+  if (constraints.contains("temporal_exclusions") &&
+      !constraints["temporal_exclusions"].empty())
+    result.unsupported.push_back(where + ".temporal_exclusions (" +
+                                 std::to_string(constraints["temporal_exclusions"].size()) +
+                                 " ignored)");
+}
+
+void readExtras(const json &document, ReadResult &result) {
+  const json &problem = document["problem"];
+  if (problem.contains("cost_model") && !problem["cost_model"].is_null())
+    result.unsupported.push_back("problem.cost_model (reuse penalties are not optimised)");
+  if (document.contains("objective") && document["objective"].contains("terms"))
+    for (const json &term : document["objective"]["terms"])
+      if (term.is_string() && term != "max_peak" && term != "total_peak" &&
+          term != "capacity_overflow")
+        result.unsupported.push_back("objective.terms: " + term.get<std::string>());
+}
+
+std::string hex64(uint64_t value) {
+  char buffer[17];
+  std::snprintf(buffer, sizeof(buffer), "%016llx",
+                static_cast<unsigned long long>(value));
+  return buffer;
+}
+
+json problemJson(const Problem &problem) {
+  json pools = json::array();
+  for (const Pool &pool : problem.pools) {
+    json reserved = json::array();
+    for (const AddressRange &range : pool.reserved)
+      reserved.push_back({{"begin", range.begin}, {"end", range.end}});
+    pools.push_back({{"id", idValue(pool.id)},
+                     {"name", pool.name},
+                     {"capacity", pool.capacity},
+                     {"reserved_ranges", reserved}});
+  }
+  json buffers = json::array();
+  for (const Buffer &buffer : problem.buffers) {
+    json live = json::array();
+    for (const Interval &interval : buffer.live)
+      live.push_back({{"lower", interval.lower}, {"upper", interval.upper}});
+    buffers.push_back({{"id", idValue(buffer.id)},
+                       {"name", buffer.name},
+                       {"size", buffer.size},
+                       {"alignment", std::max(buffer.alignment,
+                                              problem.pools[buffer.pool].alignment)},
+                       {"live_intervals", live},
+                       {"allowed_pools", json::array({idValue(problem.pools[buffer.pool].id)})}});
+  }
+  json colocations = json::array(), separations = json::array(),
+       pins = json::array();
+  for (const Colocation &c : problem.colocations)
+    colocations.push_back({{"first", idValue(problem.buffers[c.first].id)},
+                           {"second", idValue(problem.buffers[c.second].id)}});
+  for (const Separation &s : problem.separations)
+    separations.push_back({{"first", idValue(problem.buffers[s.first].id)},
+                           {"second", idValue(problem.buffers[s.second].id)},
+                           {"reasons", json::array({s.reason.empty() ? "generic" : s.reason})}});
+  for (const Buffer &buffer : problem.buffers)
+    if (buffer.pinnedOffset)
+      pins.push_back({{"buffer", idValue(buffer.id)},
+                      {"pool", idValue(problem.pools[buffer.pool].id)},
+                      {"offset", *buffer.pinnedOffset},
+                      {"exclusive_for_all_time", false}});
+  return {{"pools", pools},
+          {"buffers", buffers},
+          {"constraints",
+           {{"colocations", colocations},
+            {"separations", separations},
+            {"pinned_allocations", pins},
+            {"temporal_exclusions", json::array()}}}};
+}
+
+std::vector<std::string> splitCsvLine(const std::string &line) {
+  std::vector<std::string> fields;
+  std::string field;
+  std::istringstream stream(line);
+  while (std::getline(stream, field, ',')) {
+    size_t begin = field.find_first_not_of(" \t\r");
+    size_t end = field.find_last_not_of(" \t\r");
+    fields.push_back(begin == std::string::npos ? "" : field.substr(begin, end - begin + 1));
+  }
+  if (!line.empty() && line.back() == ',')
+    fields.push_back("");
+  return fields;
+}
+
+int64_t csvInteger(const std::string &text, const std::string &where,
+                   const std::string &column) {
+  size_t used = 0;
+  int64_t value = 0;
+  try {
+    value = std::stoll(text, &used);
+  } catch (...) {
+    used = 0;
+  }
+  if (text.empty() || used != text.size())
+    fail(where, column + " '" + text + "' is not an integer");
+  return value;
+}
+
+} // namespace
+
+ReadResult dsaplan::solver::readSchemaV1Problem(const std::string &text,
+                                                Problem &problem) {
+  ReadResult result;
+  problem = Problem();
+  try {
+    json document = json::parse(text);
+    if (!document.is_object())
+      fail("$", "the document must be a JSON object");
+    if (integer(member(document, "schema_version", "$"), "schema_version") != 1)
+      fail("schema_version", "only version 1 is supported");
+    const json &body = member(document, "problem", "$");
+    std::map<std::string, size_t> poolIndex, bufferIndex;
+    readPools(member(body, "pools", "problem"), problem, poolIndex, result);
+    readBuffers(member(body, "buffers", "problem"), problem, poolIndex,
+                bufferIndex, result);
+    if (body.contains("constraints"))
+      readConstraints(body["constraints"], problem, bufferIndex, result);
+    readExtras(document, result);
+    // Each pool's alignment: the smallest alignment of its buffers.
+    for (size_t p = 0; p < problem.pools.size(); ++p) {
+      int64_t alignment = 0;
+      for (const Buffer &buffer : problem.buffers)
+        if (buffer.pool == p)
+          alignment = alignment ? std::min(alignment, buffer.alignment)
+                                : buffer.alignment;
+      problem.pools[p].alignment = alignment ? alignment : 1;
+    }
+    result.ok = true;
+  } catch (const json::exception &error) {
+    result.error = std::string("malformed JSON: ") + error.what();
+  } catch (const InputError &error) {
+    result.error = error.message;
+  }
+  return result;
+}
+
+std::string dsaplan::solver::writeSchemaV1Problem(const Problem &problem,
+                                                  const std::string &instance) {
+  json document = {{"schema_version", 1},
+                   {"profile", "standard_dsa"},
+                   {"instance", instance},
+                   {"metadata",
+                    {{"producer", "dsaplan"},
+                     {"problem_fingerprint_fnv1a64", problemFingerprint(problem)}}},
+                   {"problem", problemJson(problem)}};
+  return document.dump(1) + "\n";
+}
+
+std::string dsaplan::solver::problemFingerprint(const Problem &problem) {
+  std::string canonical = problemJson(problem).dump();
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  for (unsigned char c : canonical) {
+    hash ^= c;
+    hash *= 0x100000001b3ULL;
+  }
+  return hex64(hash);
+}
+
+std::string dsaplan::solver::writeSchemaV1Solution(const Problem &problem,
+                                                   const Placement &placement) {
+  json placements = json::array();
+  for (size_t b = 0; b < problem.buffers.size(); ++b)
+    if (b < placement.size() && placement[b] != kUnplaced)
+      placements.push_back({{"buffer", idValue(problem.buffers[b].id)},
+                            {"pool", idValue(problem.pools[problem.buffers[b].pool].id)},
+                            {"offset", placement[b]}});
+  json document = {{"schema_version", 1},
+                   {"problem_fingerprint_fnv1a64", problemFingerprint(problem)},
+                   {"placements", placements}};
+  return document.dump(1) + "\n";
+}
+
+ReadResult dsaplan::solver::readSchemaV1Solution(const std::string &text,
+                                                 const Problem &problem,
+                                                 Placement &placement) {
+  ReadResult result;
+  placement.assign(problem.buffers.size(), kUnplaced);
+  try {
+    json document = json::parse(text);
+    if (document.contains("problem_fingerprint_fnv1a64")) {
+      std::string expected = problemFingerprint(problem);
+      std::string found = document["problem_fingerprint_fnv1a64"].get<std::string>();
+      if (found != expected)
+        fail("problem_fingerprint_fnv1a64",
+             "the solution is for problem " + found + ", not " + expected);
+    }
+    std::map<std::string, size_t> bufferIndex;
+    for (size_t b = 0; b < problem.buffers.size(); ++b)
+      bufferIndex[problem.buffers[b].id] = b;
+    const json &placements = array(member(document, "placements", "$"), "placements");
+    for (size_t i = 0; i < placements.size(); ++i) {
+      std::string at = "placements[" + std::to_string(i) + "]";
+      size_t b = bufferRef(member(placements[i], "buffer", at), at + ".buffer", bufferIndex);
+      std::string pool = idText(member(placements[i], "pool", at), at + ".pool");
+      if (pool != problem.pools[problem.buffers[b].pool].id)
+        fail(at + ".pool", "buffer " + problem.buffers[b].id + " is in pool " +
+                               problem.pools[problem.buffers[b].pool].id + ", not " + pool);
+      if (placement[b] != kUnplaced)
+        fail(at + ".buffer", "buffer " + problem.buffers[b].id + " is placed twice");
+      placement[b] = integer(member(placements[i], "offset", at), at + ".offset");
+      if (placement[b] < 0)
+        fail(at + ".offset", "must not be negative");
+    }
+    result.ok = true;
+  } catch (const json::exception &error) {
+    result.error = std::string("malformed JSON: ") + error.what();
+  } catch (const InputError &error) {
+    result.error = error.message;
+  }
+  return result;
+}
+
+ReadResult dsaplan::solver::readMiniMallocCsv(const std::string &text,
+                                              int64_t capacity,
+                                              Problem &problem,
+                                              Placement &offsets) {
+  ReadResult result;
+  problem = Problem();
+  offsets.clear();
+  try {
+    std::istringstream stream(text);
+    std::string line;
+    if (!std::getline(stream, line))
+      fail("line 1", "missing the header");
+    std::vector<std::string> header = splitCsvLine(line);
+    std::map<std::string, size_t> column;
+    bool inclusiveEnd = false;
+    for (size_t c = 0; c < header.size(); ++c) {
+      std::string name = header[c];
+      if (name == "start" || name == "begin")
+        name = "lower";
+      else if (name == "buffer" || name == "buffer_id")
+        name = "id";
+      else if (name == "end") {
+        name = "upper";
+        inclusiveEnd = true;
+      }
+      if (name != "id" && name != "lower" && name != "upper" && name != "size" &&
+          name != "alignment" && name != "offset") {
+        result.unsupported.push_back("column '" + header[c] + "' is ignored");
+        continue;
+      }
+      column[name] = c;
+    }
+    for (const char *required : {"id", "lower", "upper", "size"})
+      if (!column.count(required))
+        fail("line 1", std::string("the header has no '") + required + "' column");
+    if (capacity <= 0)
+      fail("capacity", "must be positive");
+    problem.pools.push_back({"0", "memory", capacity, {}, 1});
+    std::map<std::string, size_t> seen;
+    for (size_t lineNumber = 2; std::getline(stream, line); ++lineNumber) {
+      if (line.find_first_not_of(" \t\r") == std::string::npos)
+        continue;
+      std::string where = "line " + std::to_string(lineNumber);
+      std::vector<std::string> fields = splitCsvLine(line);
+      if (fields.size() != header.size())
+        fail(where, std::to_string(fields.size()) + " fields, the header has " +
+                        std::to_string(header.size()));
+      Buffer buffer;
+      buffer.id = fields[column["id"]];
+      buffer.name = buffer.id;
+      int64_t lower = csvInteger(fields[column["lower"]], where, "lower");
+      int64_t upper = csvInteger(fields[column["upper"]], where, "upper") +
+                      (inclusiveEnd ? 1 : 0);
+      if (upper <= lower)
+        fail(where, "upper " + std::to_string(upper) + " <= lower " + std::to_string(lower));
+      buffer.live.push_back({lower, upper});
+      buffer.size = csvInteger(fields[column["size"]], where, "size");
+      if (buffer.size <= 0)
+        fail(where, "size " + std::to_string(buffer.size) + " is not positive");
+      if (column.count("alignment") && !fields[column["alignment"]].empty()) {
+        buffer.alignment = csvInteger(fields[column["alignment"]], where, "alignment");
+        if (!isPowerOfTwo(buffer.alignment))
+          fail(where, "alignment " + std::to_string(buffer.alignment) +
+                          " is not a positive power of two");
+      }
+      if (buffer.size > capacity)
+        fail(where, "buffer " + buffer.id + " of " + std::to_string(buffer.size) +
+                        " bytes is larger than the capacity " + std::to_string(capacity));
+      if (!seen.emplace(buffer.id, problem.buffers.size()).second)
+        fail(where, "buffer id " + buffer.id + " appears twice");
+      int64_t offset = kUnplaced;
+      if (column.count("offset") && !fields[column["offset"]].empty())
+        offset = csvInteger(fields[column["offset"]], where, "offset");
+      offsets.push_back(offset);
+      problem.buffers.push_back(std::move(buffer));
+    }
+    result.ok = true;
+  } catch (const InputError &error) {
+    result.error = error.message;
+  }
+  return result;
+}
+
+std::string dsaplan::solver::writeMiniMallocCsv(const Problem &problem,
+                                                const Placement &placement) {
+  bool aligned = std::any_of(problem.buffers.begin(), problem.buffers.end(),
+                             [](const Buffer &b) { return b.alignment != 1; });
+  std::ostringstream os;
+  os << "id,lower,upper,size" << (aligned ? ",alignment" : "") << ",offset\n";
+  for (size_t b = 0; b < problem.buffers.size(); ++b) {
+    const Buffer &buffer = problem.buffers[b];
+    os << buffer.id << ',' << buffer.live.front().lower << ','
+       << buffer.live.back().upper << ',' << buffer.size;
+    if (aligned)
+      os << ',' << buffer.alignment;
+    os << ',' << placement[b] << '\n';
+  }
+  return os.str();
+}

@@ -1,0 +1,138 @@
+//===- PoolInstance.cpp - One pool, ready for the algorithms --------------===//
+//
+// Part of dsaplan. Standard C++ only.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PoolInstance.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace dsaplan::solver;
+using namespace dsaplan::solver::detail;
+
+namespace {
+
+size_t findRoot(std::vector<size_t> &parent, size_t x) {
+  while (parent[x] != x)
+    x = parent[x] = parent[parent[x]];
+  return x;
+}
+
+std::vector<Interval> unionOf(std::vector<Interval> intervals) {
+  std::sort(intervals.begin(), intervals.end(),
+            [](const Interval &a, const Interval &b) {
+              return a.lower < b.lower;
+            });
+  std::vector<Interval> merged;
+  for (const Interval &interval : intervals) {
+    if (!merged.empty() && interval.lower <= merged.back().upper)
+      merged.back().upper = std::max(merged.back().upper, interval.upper);
+    else
+      merged.push_back(interval);
+  }
+  return merged;
+}
+
+/// Items whose lifetimes intersect, by a sweep over intervals in time order.
+void addTimeConflicts(PoolInstance &instance) {
+  struct Event {
+    int64_t lower, upper;
+    uint32_t item;
+  };
+  std::vector<Event> events;
+  for (uint32_t i = 0; i < instance.items.size(); ++i)
+    for (const Interval &interval : instance.items[i].live)
+      events.push_back({interval.lower, interval.upper, i});
+  std::sort(events.begin(), events.end(), [](const Event &a, const Event &b) {
+    return a.lower != b.lower ? a.lower < b.lower : a.item < b.item;
+  });
+  std::vector<Event> open;
+  for (const Event &event : events) {
+    open.erase(std::remove_if(open.begin(), open.end(),
+                              [&](const Event &o) {
+                                return o.upper <= event.lower;
+                              }),
+               open.end());
+    for (const Event &other : open)
+      if (other.item != event.item) {
+        instance.conflicts[event.item].push_back(other.item);
+        instance.conflicts[other.item].push_back(event.item);
+      }
+    open.push_back(event);
+  }
+}
+
+} // namespace
+
+PoolInstance dsaplan::solver::detail::buildPoolInstance(const Problem &problem,
+                                                         size_t pool) {
+  PoolInstance instance;
+  instance.pool = pool;
+  instance.capacity = problem.pools[pool].capacity;
+  instance.reserved = problem.pools[pool].reserved;
+
+  // Colocated buffers become one item.
+  std::vector<size_t> parent(problem.buffers.size());
+  std::iota(parent.begin(), parent.end(), 0);
+  for (const Colocation &c : problem.colocations)
+    if (problem.buffers[c.first].pool == pool)
+      parent[findRoot(parent, c.first)] = findRoot(parent, c.second);
+  std::vector<int64_t> itemOf(problem.buffers.size(), -1);
+  std::vector<std::vector<Interval>> intervals;
+  for (size_t b = 0; b < problem.buffers.size(); ++b) {
+    const Buffer &buffer = problem.buffers[b];
+    if (buffer.pool != pool)
+      continue;
+    size_t root = findRoot(parent, b);
+    if (itemOf[root] < 0) {
+      itemOf[root] = static_cast<int64_t>(instance.items.size());
+      instance.items.emplace_back();
+      intervals.emplace_back();
+    }
+    itemOf[b] = itemOf[root];
+    Item &item = instance.items[itemOf[b]];
+    item.members.push_back(b);
+    item.size = std::max(item.size, buffer.size);
+    item.alignment =
+        std::max(item.alignment, effectiveAlignment(problem, b));
+    if (buffer.pinnedOffset) {
+      if (item.pin && *item.pin != *buffer.pinnedOffset)
+        instance.contradictoryPins = true;
+      item.pin = buffer.pinnedOffset;
+    }
+    intervals[itemOf[b]].insert(intervals[itemOf[b]].end(), buffer.live.begin(),
+                                buffer.live.end());
+  }
+  for (size_t i = 0; i < instance.items.size(); ++i)
+    instance.items[i].live = unionOf(std::move(intervals[i]));
+
+  instance.conflicts.assign(instance.items.size(), {});
+  addTimeConflicts(instance);
+  for (const Separation &s : problem.separations) {
+    if (problem.buffers[s.first].pool != pool)
+      continue;
+    auto a = static_cast<uint32_t>(itemOf[s.first]);
+    auto b = static_cast<uint32_t>(itemOf[s.second]);
+    if (a == b)
+      continue;
+    instance.conflicts[a].push_back(b);
+    instance.conflicts[b].push_back(a);
+  }
+  for (std::vector<uint32_t> &neighbours : instance.conflicts) {
+    std::sort(neighbours.begin(), neighbours.end());
+    neighbours.erase(std::unique(neighbours.begin(), neighbours.end()),
+                     neighbours.end());
+  }
+  return instance;
+}
+
+int64_t dsaplan::solver::detail::itemPeak(const PoolInstance &instance,
+                                          const ItemOffsets &offsets) {
+  int64_t peak = 0;
+  for (size_t i = 0; i < instance.items.size(); ++i)
+    if (offsets[i] != kUnplaced)
+      peak = std::max(peak, offsets[i] + instance.items[i].size);
+  return peak;
+}

@@ -1,0 +1,98 @@
+//===- PoolInstance.h - One pool, ready for the algorithms ------*- C++ -*-===//
+//
+// Part of dsaplan. Internal to lib/Solver. Standard C++ only.
+//
+//===----------------------------------------------------------------------===//
+//
+// The algorithms work on items, not buffers: colocated buffers are merged
+// into one item (the union of their lifetimes, the largest size and
+// alignment), and two items conflict when their lifetimes intersect or a
+// separation joins them. Reserved ranges are fixed blocks every item avoids.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSAPLAN_LIB_SOLVER_POOLINSTANCE_H
+#define DSAPLAN_LIB_SOLVER_POOLINSTANCE_H
+
+#include "DsaPlan/Solver/Problem.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace dsaplan::solver::detail {
+
+struct Item {
+  int64_t size = 0;
+  int64_t alignment = 1;
+  std::vector<Interval> live; // sorted, disjoint
+  std::vector<size_t> members; // buffer indices
+  std::optional<int64_t> pin;
+  int64_t start() const { return live.front().lower; }
+  int64_t end() const { return live.back().upper; }
+  int64_t length() const {
+    int64_t total = 0;
+    for (const Interval &interval : live)
+      total += interval.upper - interval.lower;
+    return total;
+  }
+};
+
+struct PoolInstance {
+  size_t pool = 0;
+  int64_t capacity = 0;
+  std::vector<AddressRange> reserved;
+  std::vector<Item> items;
+  /// Sorted neighbour lists: items that may not share bytes.
+  std::vector<std::vector<uint32_t>> conflicts;
+  /// Set when two members of one colocation group are pinned differently.
+  bool contradictoryPins = false;
+};
+
+/// Builds the instance of `pool`: merges colocations, builds conflicts.
+PoolInstance buildPoolInstance(const Problem &problem, size_t pool);
+
+/// Offsets per item; kUnplaced where an item has none.
+using ItemOffsets = std::vector<int64_t>;
+
+int64_t itemPeak(const PoolInstance &instance, const ItemOffsets &offsets);
+
+/// Lower bound on the peak of any valid placement of `instance`.
+int64_t itemLowerBound(const PoolInstance &instance);
+
+/// Where each item goes given its neighbours already placed: the lowest
+/// aligned offset that fits (first fit) or the offset of the smallest gap
+/// that fits (best fit).
+enum class FitRule { First, Best };
+
+/// Places items one by one in `order`. Pinned items are placed first.
+ItemOffsets placeInOrder(const PoolInstance &instance,
+                         const std::vector<uint32_t> &order, FitRule rule);
+
+/// Bump: every item above the previous one, no reuse.
+ItemOffsets placeBump(const PoolInstance &instance);
+
+/// The default heuristic: several orderings and an iterated repair of the
+/// items that reach the peak. Deterministic; `rounds` bounds the repair.
+ItemOffsets placeMultiStart(const PoolInstance &instance, int rounds);
+
+struct ExactResult {
+  ItemOffsets offsets; // best placement found (may be the incumbent)
+  int64_t peak = 0;
+  bool provedOptimal = false; // no placement below `peak` exists
+  bool provedInfeasible = false; // nothing fits under the capacity
+  uint64_t nodes = 0;
+};
+
+/// Branch-and-bound for the smallest peak, starting from `incumbent`
+/// (may be empty), never searching below `lowerBound`, within `nodeBudget`
+/// nodes. Placements above `limit` are not solutions; with
+/// `stopWithinLimit` the first one found ends the search.
+ExactResult searchExact(const PoolInstance &instance,
+                        const ItemOffsets &incumbent, int64_t lowerBound,
+                        int64_t limit, bool stopWithinLimit,
+                        uint64_t nodeBudget);
+
+} // namespace dsaplan::solver::detail
+
+#endif // DSAPLAN_LIB_SOLVER_POOLINSTANCE_H

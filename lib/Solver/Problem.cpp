@@ -1,0 +1,43 @@
+//===- Problem.cpp - Small queries on the placement problem ---------------===//
+//
+// Part of dsaplan. Standard C++ only.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DsaPlan/Solver/Problem.h"
+
+#include <algorithm>
+
+using namespace dsaplan::solver;
+
+int64_t dsaplan::solver::effectiveAlignment(const Problem &problem, size_t b) {
+  const Buffer &buffer = problem.buffers[b];
+  int64_t poolAlignment =
+      buffer.pool < problem.pools.size() ? problem.pools[buffer.pool].alignment
+                                         : 1;
+  return std::max<int64_t>({buffer.alignment, poolAlignment, 1});
+}
+
+int64_t dsaplan::solver::peakOf(const Problem &problem,
+                                const Placement &placement, size_t pool) {
+  int64_t peak = 0;
+  for (size_t b = 0; b < problem.buffers.size(); ++b)
+    if (problem.buffers[b].pool == pool && b < placement.size() &&
+        placement[b] != kUnplaced)
+      peak = std::max(peak, placement[b] + problem.buffers[b].size);
+  return peak;
+}
+
+bool dsaplan::solver::liveRangesOverlap(const std::vector<Interval> &a,
+                                        const std::vector<Interval> &b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (a[i].lower < b[j].upper && b[j].lower < a[i].upper)
+      return true;
+    if (a[i].upper <= b[j].upper)
+      ++i;
+    else
+      ++j;
+  }
+  return false;
+}

@@ -1,0 +1,285 @@
+//===- Solve.cpp - The solver driver --------------------------------------===//
+//
+// Part of dsaplan. Standard C++ only.
+//
+//===----------------------------------------------------------------------===//
+//
+// For each pool: build the item instance (colocations merged), split it into
+// independent components (no conflict joins two of them, so they may share
+// addresses), place each component with the selected algorithm, and report
+// the peak against the lower bound.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DsaPlan/Solver/Solve.h"
+#include "DsaPlan/Solver/Validate.h"
+#include "PoolInstance.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+using namespace dsaplan::solver;
+using namespace dsaplan::solver::detail;
+
+namespace {
+
+struct AlgorithmName {
+  Algorithm algorithm;
+  const char *name;
+};
+constexpr AlgorithmName kAlgorithms[] = {
+    {Algorithm::Bump, "bump"},
+    {Algorithm::FirstFit, "first-fit"},
+    {Algorithm::BestFit, "best-fit"},
+    {Algorithm::MultiStart, "multi-start"},
+    {Algorithm::Exact, "exact"},
+    {Algorithm::Auto, "auto"},
+};
+
+/// Repair rounds of multi-start: generous on kernel-sized pools, a few on
+/// huge ones so that the heuristic stays close to n log n.
+int repairRounds(size_t items) {
+  if (items <= 2000)
+    return 64;
+  return items <= 20000 ? 8 : 2;
+}
+
+/// Components of the conflict graph, each listed in increasing item order.
+std::vector<std::vector<uint32_t>> components(const PoolInstance &instance) {
+  size_t n = instance.items.size();
+  std::vector<int> component(n, -1);
+  std::vector<std::vector<uint32_t>> result;
+  for (uint32_t start = 0; start < n; ++start) {
+    if (component[start] >= 0)
+      continue;
+    int id = static_cast<int>(result.size());
+    result.emplace_back();
+    std::vector<uint32_t> stack = {start};
+    component[start] = id;
+    while (!stack.empty()) {
+      uint32_t item = stack.back();
+      stack.pop_back();
+      result.back().push_back(item);
+      for (uint32_t n2 : instance.conflicts[item])
+        if (component[n2] < 0) {
+          component[n2] = id;
+          stack.push_back(n2);
+        }
+    }
+    std::sort(result.back().begin(), result.back().end());
+  }
+  return result;
+}
+
+PoolInstance subInstance(const PoolInstance &instance,
+                         const std::vector<uint32_t> &items) {
+  PoolInstance sub;
+  sub.pool = instance.pool;
+  sub.capacity = instance.capacity;
+  sub.reserved = instance.reserved;
+  std::vector<int64_t> local(instance.items.size(), -1);
+  for (uint32_t i = 0; i < items.size(); ++i) {
+    local[items[i]] = i;
+    sub.items.push_back(instance.items[items[i]]);
+  }
+  sub.conflicts.resize(items.size());
+  for (uint32_t i = 0; i < items.size(); ++i)
+    for (uint32_t n : instance.conflicts[items[i]])
+      sub.conflicts[i].push_back(static_cast<uint32_t>(local[n]));
+  return sub;
+}
+
+std::vector<uint32_t> bySizeDescending(const PoolInstance &instance) {
+  std::vector<uint32_t> order(instance.items.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return instance.items[a].size > instance.items[b].size;
+  });
+  return order;
+}
+
+struct ComponentResult {
+  ItemOffsets offsets;
+  uint64_t nodes = 0;
+  bool provedOptimal = false;
+};
+
+/// Components larger than this keep their heuristic placement: a search
+/// node costs time linear in the component size.
+constexpr size_t kExactMaxItems = 1000;
+
+ComponentResult placeComponent(const PoolInstance &instance,
+                               const SolveOptions &options,
+                               uint64_t nodeBudget) {
+  ComponentResult result;
+  int64_t bound = itemLowerBound(instance);
+  switch (options.algorithm) {
+  case Algorithm::Bump:
+    result.offsets = placeBump(instance);
+    break;
+  case Algorithm::FirstFit:
+    result.offsets =
+        placeInOrder(instance, bySizeDescending(instance), FitRule::First);
+    break;
+  case Algorithm::BestFit:
+    result.offsets =
+        placeInOrder(instance, bySizeDescending(instance), FitRule::Best);
+    break;
+  case Algorithm::MultiStart:
+    result.offsets = placeMultiStart(instance, repairRounds(instance.items.size()));
+    break;
+  case Algorithm::Exact:
+  case Algorithm::Auto: {
+    result.offsets =
+        options.algorithm == Algorithm::Exact
+            ? placeInOrder(instance, bySizeDescending(instance), FitRule::First)
+            : placeMultiStart(instance, repairRounds(instance.items.size()));
+    if (instance.items.size() > kExactMaxItems)
+      break;
+    int64_t limit = options.minimizeCapacity
+                        ? std::numeric_limits<int64_t>::max() / 4
+                        : instance.capacity;
+    bool overLimit = itemPeak(instance, result.offsets) > limit;
+    ExactResult exact =
+        searchExact(instance, result.offsets, bound, limit,
+                    /*stopWithinLimit=*/overLimit && !options.minimizeCapacity,
+                    nodeBudget);
+    if (exact.peak >= 0 && !exact.offsets.empty())
+      result.offsets = exact.offsets;
+    result.nodes = exact.nodes;
+    result.provedOptimal = exact.provedOptimal;
+    break;
+  }
+  }
+  if (itemPeak(instance, result.offsets) <= bound)
+    result.provedOptimal = true;
+  return result;
+}
+
+/// The buffers live where the most bytes are live, for diagnostics.
+std::vector<size_t> buffersAtBusiestPoint(const Problem &problem, size_t pool) {
+  std::vector<std::pair<int64_t, int64_t>> events;
+  for (const Buffer &buffer : problem.buffers)
+    if (buffer.pool == pool)
+      for (const Interval &interval : buffer.live) {
+        events.push_back({interval.lower, buffer.size});
+        events.push_back({interval.upper, -buffer.size});
+      }
+  std::sort(events.begin(), events.end());
+  int64_t live = 0, most = -1, point = 0;
+  for (const auto &event : events) {
+    live += event.second;
+    if (live > most) {
+      most = live;
+      point = event.first;
+    }
+  }
+  std::vector<size_t> result;
+  for (size_t b = 0; b < problem.buffers.size(); ++b)
+    if (problem.buffers[b].pool == pool)
+      for (const Interval &interval : problem.buffers[b].live)
+        if (interval.lower <= point && point < interval.upper)
+          result.push_back(b);
+  return result;
+}
+
+PoolResult solvePool(const Problem &problem, size_t pool,
+                     const SolveOptions &options, Placement &offsets) {
+  PoolInstance instance = buildPoolInstance(problem, pool);
+  PoolResult result;
+  result.pool = pool;
+  for (const Item &item : instance.items)
+    result.buffers += item.members.size();
+  result.lowerBound = itemLowerBound(instance);
+
+  ItemOffsets itemOffsets(instance.items.size(), kUnplaced);
+  bool optimal = true;
+  int64_t worstPeak = -1;
+  uint64_t budgetLeft = options.nodeBudget;
+  if (options.algorithm == Algorithm::Bump) {
+    itemOffsets = placeBump(instance);
+  } else {
+    for (const std::vector<uint32_t> &items : components(instance)) {
+      PoolInstance sub = subInstance(instance, items);
+      ComponentResult placed = placeComponent(sub, options, budgetLeft);
+      budgetLeft -= std::min(budgetLeft, placed.nodes);
+      result.nodes += placed.nodes;
+      int64_t peak = itemPeak(sub, placed.offsets);
+      // The pool's peak is proved optimal when its highest component is.
+      if (peak > worstPeak)
+        optimal = placed.provedOptimal;
+      else if (peak == worstPeak)
+        optimal = optimal || placed.provedOptimal;
+      worstPeak = std::max(worstPeak, peak);
+      for (uint32_t i = 0; i < items.size(); ++i)
+        itemOffsets[items[i]] = placed.offsets[i];
+    }
+  }
+  for (size_t i = 0; i < instance.items.size(); ++i)
+    for (size_t member : instance.items[i].members)
+      offsets[member] = itemOffsets[i];
+
+  result.peak = itemPeak(instance, itemOffsets);
+  if (instance.contradictoryPins || result.peak > instance.capacity) {
+    result.status = PoolStatus::Infeasible;
+    result.overflow = std::max<int64_t>(0, result.peak - instance.capacity);
+    result.liveAtPeak = buffersAtBusiestPoint(problem, pool);
+  } else if (result.peak <= result.lowerBound ||
+             (optimal && options.algorithm != Algorithm::Bump)) {
+    result.status = PoolStatus::Optimal;
+  } else {
+    result.status = PoolStatus::Feasible;
+  }
+  return result;
+}
+
+} // namespace
+
+std::optional<Algorithm> dsaplan::solver::parseAlgorithm(std::string_view name) {
+  for (const AlgorithmName &entry : kAlgorithms)
+    if (name == entry.name)
+      return entry.algorithm;
+  return std::nullopt;
+}
+
+const char *dsaplan::solver::algorithmName(Algorithm algorithm) {
+  for (const AlgorithmName &entry : kAlgorithms)
+    if (entry.algorithm == algorithm)
+      return entry.name;
+  return "unknown";
+}
+
+const char *dsaplan::solver::algorithmNames() {
+  return "bump, first-fit, best-fit, multi-start, exact, auto";
+}
+
+const char *dsaplan::solver::poolStatusName(PoolStatus status) {
+  switch (status) {
+  case PoolStatus::Optimal:
+    return "optimal";
+  case PoolStatus::Feasible:
+    return "feasible";
+  case PoolStatus::Infeasible:
+    return "infeasible";
+  }
+  return "unknown";
+}
+
+Solution dsaplan::solver::solve(const Problem &problem,
+                                const SolveOptions &options) {
+  Solution solution;
+  solution.offsets.assign(problem.buffers.size(), kUnplaced);
+  bool malformed = !checkProblem(problem).empty();
+  for (size_t pool = 0; pool < problem.pools.size(); ++pool) {
+    if (malformed) {
+      PoolResult result;
+      result.pool = pool;
+      result.status = PoolStatus::Infeasible;
+      solution.pools.push_back(result);
+      continue;
+    }
+    solution.pools.push_back(solvePool(problem, pool, options, solution.offsets));
+  }
+  return solution;
+}

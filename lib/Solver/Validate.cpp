@@ -1,0 +1,223 @@
+//===- Validate.cpp - Independent checks of problems and placements -------===//
+//
+// Part of dsaplan. Standard C++ only.
+//
+//===----------------------------------------------------------------------===//
+//
+// Shares nothing with the algorithms: no item merging, no conflict graph, no
+// placement routine. Overlaps are found by a sweep over the live intervals
+// of each pool, in time order, comparing each interval with those still
+// open.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DsaPlan/Solver/Validate.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+using namespace dsaplan::solver;
+
+namespace {
+
+std::string nameOf(const Problem &problem, size_t b) {
+  const Buffer &buffer = problem.buffers[b];
+  return "buffer " + buffer.id +
+         (buffer.name.empty() || buffer.name == buffer.id
+              ? std::string()
+              : " ('" + buffer.name + "')");
+}
+
+std::string rangeText(int64_t begin, int64_t end) {
+  return "[" + std::to_string(begin) + ", " + std::to_string(end) + ")";
+}
+
+bool isPowerOfTwo(int64_t value) {
+  return value > 0 && (value & (value - 1)) == 0;
+}
+
+void checkSingleBuffers(const Problem &problem, const Placement &placement,
+                        std::vector<Violation> &out) {
+  for (size_t b = 0; b < problem.buffers.size(); ++b) {
+    const Buffer &buffer = problem.buffers[b];
+    const Pool &pool = problem.pools[buffer.pool];
+    int64_t offset = b < placement.size() ? placement[b] : kUnplaced;
+    if (offset == kUnplaced || offset < 0) {
+      out.push_back({Violation::Kind::Unplaced, {b},
+                     nameOf(problem, b) + " has no offset"});
+      continue;
+    }
+    int64_t alignment = std::max(buffer.alignment, pool.alignment);
+    if (alignment > 0 && offset % alignment != 0)
+      out.push_back({Violation::Kind::Misaligned, {b},
+                     nameOf(problem, b) + " at offset " +
+                         std::to_string(offset) +
+                         " is not a multiple of its alignment " +
+                         std::to_string(alignment)});
+    int64_t end = offset + buffer.size;
+    if (end > pool.capacity)
+      out.push_back({Violation::Kind::OutOfCapacity, {b},
+                     nameOf(problem, b) + " occupies " +
+                         rangeText(offset, end) + ", beyond the capacity " +
+                         std::to_string(pool.capacity) + " of pool " +
+                         pool.id});
+    for (const AddressRange &reserved : pool.reserved)
+      if (offset < reserved.end && reserved.begin < end)
+        out.push_back({Violation::Kind::InReservedRange, {b},
+                       nameOf(problem, b) + " occupies " +
+                           rangeText(offset, end) + ", which meets the reserved " +
+                           rangeText(reserved.begin, reserved.end) +
+                           " of pool " + pool.id});
+    if (buffer.pinnedOffset && *buffer.pinnedOffset != offset)
+      out.push_back({Violation::Kind::Pin, {b},
+                     nameOf(problem, b) + " is pinned at " +
+                         std::to_string(*buffer.pinnedOffset) +
+                         " but placed at " + std::to_string(offset)});
+  }
+}
+
+bool addressesOverlap(const Problem &problem, const Placement &placement,
+                      size_t a, size_t b) {
+  return placement[a] < placement[b] + problem.buffers[b].size &&
+         placement[b] < placement[a] + problem.buffers[a].size;
+}
+
+/// Pairs of placed buffers of one pool that are live at the same time and
+/// share bytes, by a sweep over intervals in time order.
+void checkOverlaps(const Problem &problem, const Placement &placement,
+                   std::vector<Violation> &out) {
+  struct Event {
+    int64_t lower, upper;
+    size_t buffer;
+  };
+  std::vector<Event> events;
+  for (size_t b = 0; b < problem.buffers.size(); ++b)
+    if (b < placement.size() && placement[b] >= 0)
+      for (const Interval &interval : problem.buffers[b].live)
+        events.push_back({interval.lower, interval.upper, b});
+  std::sort(events.begin(), events.end(), [](const Event &x, const Event &y) {
+    return x.lower != y.lower ? x.lower < y.lower : x.buffer < y.buffer;
+  });
+  std::vector<Event> open;
+  std::set<std::pair<size_t, size_t>> reported;
+  for (const Event &event : events) {
+    open.erase(std::remove_if(open.begin(), open.end(),
+                              [&](const Event &o) {
+                                return o.upper <= event.lower;
+                              }),
+               open.end());
+    for (const Event &other : open) {
+      size_t a = std::min(other.buffer, event.buffer);
+      size_t b = std::max(other.buffer, event.buffer);
+      if (a == b || problem.buffers[a].pool != problem.buffers[b].pool ||
+          !addressesOverlap(problem, placement, a, b) ||
+          !reported.insert({a, b}).second)
+        continue;
+      out.push_back({Violation::Kind::Overlap, {a, b},
+                     nameOf(problem, a) + " " +
+                         rangeText(placement[a],
+                                   placement[a] + problem.buffers[a].size) +
+                         " and " + nameOf(problem, b) + " " +
+                         rangeText(placement[b],
+                                   placement[b] + problem.buffers[b].size) +
+                         " share bytes while both are live at point " +
+                         std::to_string(event.lower)});
+    }
+    open.push_back(event);
+  }
+}
+
+void checkConstraints(const Problem &problem, const Placement &placement,
+                      std::vector<Violation> &out) {
+  auto placed = [&](size_t b) {
+    return b < placement.size() && placement[b] >= 0;
+  };
+  for (const Separation &s : problem.separations)
+    if (placed(s.first) && placed(s.second) &&
+        addressesOverlap(problem, placement, s.first, s.second))
+      out.push_back({Violation::Kind::Separation, {s.first, s.second},
+                     nameOf(problem, s.first) + " and " +
+                         nameOf(problem, s.second) +
+                         " must be separated but share bytes"});
+  for (const Colocation &c : problem.colocations)
+    if (placed(c.first) && placed(c.second) &&
+        placement[c.first] != placement[c.second])
+      out.push_back({Violation::Kind::Colocation, {c.first, c.second},
+                     nameOf(problem, c.first) + " at " +
+                         std::to_string(placement[c.first]) + " and " +
+                         nameOf(problem, c.second) + " at " +
+                         std::to_string(placement[c.second]) +
+                         " must be colocated"});
+}
+
+} // namespace
+
+std::vector<Violation> dsaplan::solver::validate(const Problem &problem,
+                                                 const Placement &placement) {
+  std::vector<Violation> violations;
+  checkSingleBuffers(problem, placement, violations);
+  checkOverlaps(problem, placement, violations);
+  checkConstraints(problem, placement, violations);
+  return violations;
+}
+
+std::vector<std::string> dsaplan::solver::checkProblem(const Problem &problem) {
+  std::vector<std::string> errors;
+  for (const Pool &pool : problem.pools) {
+    if (pool.capacity <= 0)
+      errors.push_back("pool " + pool.id + ": capacity " +
+                       std::to_string(pool.capacity) + " is not positive");
+    if (!isPowerOfTwo(pool.alignment))
+      errors.push_back("pool " + pool.id + ": alignment " +
+                       std::to_string(pool.alignment) +
+                       " is not a power of two");
+  }
+  for (size_t b = 0; b < problem.buffers.size(); ++b) {
+    const Buffer &buffer = problem.buffers[b];
+    std::string who = nameOf(problem, b);
+    if (buffer.pool >= problem.pools.size()) {
+      errors.push_back(who + ": unknown pool");
+      continue;
+    }
+    if (buffer.size <= 0)
+      errors.push_back(who + ": size " + std::to_string(buffer.size) +
+                       " is not positive");
+    if (!isPowerOfTwo(buffer.alignment))
+      errors.push_back(who + ": alignment " +
+                       std::to_string(buffer.alignment) +
+                       " is not a power of two");
+    if (buffer.live.empty())
+      errors.push_back(who + ": no live interval");
+    for (size_t i = 0; i < buffer.live.size(); ++i) {
+      const Interval &interval = buffer.live[i];
+      if (interval.upper <= interval.lower)
+        errors.push_back(who + ": live interval " +
+                         rangeText(interval.lower, interval.upper) +
+                         " is empty (upper <= lower)");
+      else if (i && interval.lower < buffer.live[i - 1].upper)
+        errors.push_back(who + ": live intervals are not sorted and disjoint");
+    }
+    const Pool &pool = problem.pools[buffer.pool];
+    if (buffer.size > pool.capacity)
+      errors.push_back(who + ": size " + std::to_string(buffer.size) +
+                       " is larger than pool " + pool.id + " (" +
+                       std::to_string(pool.capacity) + " bytes)");
+  }
+  auto checkPair = [&](size_t first, size_t second, const char *what) {
+    if (first >= problem.buffers.size() || second >= problem.buffers.size())
+      errors.push_back(std::string(what) + " names an unknown buffer");
+    else if (first == second)
+      errors.push_back(std::string(what) + " of " + nameOf(problem, first) +
+                       " with itself");
+    else if (problem.buffers[first].pool != problem.buffers[second].pool)
+      errors.push_back(std::string(what) + " of " + nameOf(problem, first) +
+                       " and " + nameOf(problem, second) +
+                       " across pools");
+  };
+  for (const Separation &s : problem.separations)
+    checkPair(s.first, s.second, "separation");
+  for (const Colocation &c : problem.colocations)
+    checkPair(c.first, c.second, "colocation");
+  return errors;
+}
