@@ -6,25 +6,26 @@
 //
 // The search enumerates canonical placements: every placement can be pushed
 // down until each item rests on a neighbour (or on 0, or on a reserved or
-// pinned range), without raising the peak. Listing the items of such a
-// placement by (offset, index) gives a sequence in which each item sits at
-// its "gravity" position: the lowest aligned offset above every neighbour
-// listed before it. The search builds these sequences: at each node it
-// places one more item at its gravity position, which must not be below the
-// previous item's offset (ties broken by index, so each placement is built
-// once).
+// pinned range), without raising the peak. Time is cut into sections between
+// interval endpoints; each section has a floor, the top of what is placed
+// in it. At each node the search takes the lowest section that still has
+// unplaced items and branches:
+//  - one branch per unplaced item of that section whose gravity position
+//    (the highest floor over its sections, aligned, clear of pinned and
+//    separated neighbours and reserved ranges) is exactly that floor: it is
+//    placed there;
+//  - one more branch where nothing starts at that floor: the floor is raised
+//    to the lowest gravity position of the section's unplaced items (floors
+//    only rise, so none of them could start lower later).
+// Every canonical placement is reached exactly once.
 //
-// Pruning, per node:
-//  - an unplaced item whose gravity position already puts it above the
-//    target can never fit: its position only grows;
-//  - time is cut into sections between interval endpoints; the unplaced
-//    items of a section are co-live, so they stack above both the highest
-//    placed item of the section and the previous offset. If that stack
-//    exceeds the target in some section, no completion fits.
+// Pruning: the unplaced items of a section are co-live, so they stack above
+// its floor; if that stack exceeds the target in some section, or an item's
+// gravity position already puts it above the target, no completion fits.
 //
 // The search is bounded by a node budget and is deterministic. When it ends
 // within the budget, the best placement found is optimal (or none exists
-// under the capacity).
+// under the limit).
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,12 +50,17 @@ public:
 
 private:
   void buildSections();
-  int64_t gravityPosition(uint32_t item) const;
-  bool sectionsFit(int64_t lastOffset) const;
+  /// The item's gravity position; with `ignoredSection`, as if that
+  /// section's floor were 0.
+  int64_t gravityPosition(uint32_t item, int64_t ignoredSection = -1) const;
+  bool sectionsFit() const;
+  /// The lowest section with unplaced items, or -1.
+  int64_t lowestOpenSection() const;
   void place(uint32_t item, int64_t offset);
   void unplace(uint32_t item);
+  void restoreFloors(size_t mark);
   /// Returns false when the search must stop (budget spent or optimum).
-  bool search(int64_t lastOffset, uint32_t lastItem, size_t placed);
+  bool search(size_t placed);
 
   const PoolInstance &instance;
   int64_t lowerBound;
@@ -67,10 +73,10 @@ private:
 
   ItemOffsets offsets;
   size_t numFree = 0;                       // items not pinned
-  std::vector<int64_t> base;                // max end of placed neighbours
   std::vector<std::vector<uint32_t>> sectionsOf;
+  std::vector<std::vector<uint32_t>> itemsOf; // per section
   std::vector<int64_t> floorOf, remainingOf; // per section
-  std::vector<std::pair<uint32_t, int64_t>> undoBase, undoFloor;
+  std::vector<std::pair<uint32_t, int64_t>> undoFloor;
   std::vector<AddressRange> fixedBlocks;    // reserved ranges
   int64_t target = 0;
   ItemOffsets best;
@@ -84,7 +90,6 @@ GravitySearch::GravitySearch(const PoolInstance &instance, int64_t lowerBound,
       stopWithinLimit(stopWithinLimit), nodeBudget(nodeBudget) {
   size_t n = instance.items.size();
   offsets.assign(n, kUnplaced);
-  base.assign(n, 0);
   grain = n ? instance.items.front().alignment : 1;
   for (const Item &item : instance.items)
     grain = std::min(grain, item.alignment);
@@ -117,13 +122,17 @@ void GravitySearch::buildSections() {
   floorOf.assign(numSections, 0);
   remainingOf.assign(numSections, 0);
   sectionsOf.assign(instance.items.size(), {});
+  itemsOf.assign(numSections, {});
   for (uint32_t i = 0; i < instance.items.size(); ++i) {
     const Item &item = instance.items[i];
     for (const Interval &interval : item.live) {
       size_t first = std::lower_bound(points.begin(), points.end(),
                                       interval.lower) - points.begin();
       for (size_t s = first; s < numSections && points[s] < interval.upper; ++s)
+      {
         sectionsOf[i].push_back(static_cast<uint32_t>(s));
+        itemsOf[s].push_back(i);
+      }
     }
     if (!item.pin)
       for (uint32_t s : sectionsOf[i])
@@ -131,11 +140,16 @@ void GravitySearch::buildSections() {
   }
 }
 
-int64_t GravitySearch::gravityPosition(uint32_t item) const {
+int64_t GravitySearch::gravityPosition(uint32_t item,
+                                       int64_t ignoredSection) const {
   const Item &it = instance.items[item];
-  int64_t candidate = roundUp(base[item], it.alignment);
-  // Pinned neighbours and reserved ranges are the only things that can lie
-  // above `base`: step over them.
+  int64_t floor = 0;
+  for (uint32_t s : sectionsOf[item])
+    if (s != ignoredSection)
+      floor = std::max(floor, floorOf[s]);
+  int64_t candidate = roundUp(floor, it.alignment);
+  // Reserved ranges, pinned neighbours and separated neighbours can lie
+  // above the floors: step over them.
   bool moved = true;
   while (moved) {
     moved = false;
@@ -145,7 +159,7 @@ int64_t GravitySearch::gravityPosition(uint32_t item) const {
         moved = true;
       }
     for (uint32_t n : instance.conflicts[item])
-      if (instance.items[n].pin && offsets[n] < candidate + it.size &&
+      if (offsets[n] != kUnplaced && offsets[n] < candidate + it.size &&
           candidate < offsets[n] + instance.items[n].size) {
         candidate = roundUp(offsets[n] + instance.items[n].size, it.alignment);
         moved = true;
@@ -154,27 +168,36 @@ int64_t GravitySearch::gravityPosition(uint32_t item) const {
   return candidate;
 }
 
-bool GravitySearch::sectionsFit(int64_t lastOffset) const {
+bool GravitySearch::sectionsFit() const {
   for (size_t s = 0; s < floorOf.size(); ++s)
-    if (remainingOf[s] &&
-        std::max(floorOf[s], lastOffset) + remainingOf[s] - maxPadding > target)
+    if (remainingOf[s] && floorOf[s] + remainingOf[s] - maxPadding > target)
       return false;
   return true;
+}
+
+int64_t GravitySearch::lowestOpenSection() const {
+  int64_t lowest = -1;
+  for (size_t s = 0; s < floorOf.size(); ++s)
+    if (remainingOf[s] && (lowest < 0 || floorOf[s] < floorOf[lowest]))
+      lowest = static_cast<int64_t>(s);
+  return lowest;
 }
 
 void GravitySearch::place(uint32_t item, int64_t offset) {
   const Item &it = instance.items[item];
   offsets[item] = offset;
   int64_t end = offset + it.size;
-  for (uint32_t n : instance.conflicts[item])
-    if (offsets[n] == kUnplaced && base[n] < end) {
-      undoBase.push_back({n, base[n]});
-      base[n] = end;
-    }
   for (uint32_t s : sectionsOf[item]) {
     undoFloor.push_back({s, floorOf[s]});
     floorOf[s] = std::max(floorOf[s], end);
     remainingOf[s] -= roundUp(it.size, grain);
+  }
+}
+
+void GravitySearch::restoreFloors(size_t mark) {
+  while (undoFloor.size() > mark) {
+    floorOf[undoFloor.back().first] = undoFloor.back().second;
+    undoFloor.pop_back();
   }
 }
 
@@ -185,8 +208,7 @@ void GravitySearch::unplace(uint32_t item) {
   offsets[item] = kUnplaced;
 }
 
-bool GravitySearch::search(int64_t lastOffset, uint32_t lastItem,
-                           size_t placed) {
+bool GravitySearch::search(size_t placed) {
   if (++nodes > nodeBudget) {
     exhausted = true;
     return false;
@@ -197,50 +219,64 @@ bool GravitySearch::search(int64_t lastOffset, uint32_t lastItem,
     target = bestPeak - 1;
     return bestPeak > lowerBound && !stopWithinLimit;
   }
-  if (!sectionsFit(lastOffset))
+  if (!sectionsFit())
     return true;
+  int64_t section = lowestOpenSection();
+  int64_t floor = floorOf[section];
   struct Candidate {
     int64_t offset;
     uint32_t item;
   };
-  std::vector<Candidate> candidates;
-  for (uint32_t i = 0; i < instance.items.size(); ++i) {
+  std::vector<Candidate> atFloor;
+  for (uint32_t i : itemsOf[section]) {
     if (offsets[i] != kUnplaced)
       continue;
     int64_t position = gravityPosition(i);
     if (position + instance.items[i].size > target)
       return true; // it never fits: positions only grow
-    if (position < lastOffset || (position == lastOffset && i < lastItem))
-      continue;
-    candidates.push_back({position, i});
+    if (position == roundUp(floor, instance.items[i].alignment))
+      atFloor.push_back({position, i});
   }
-  std::sort(candidates.begin(), candidates.end(),
+  // Larger items first: they are the hardest to fit later.
+  std::sort(atFloor.begin(), atFloor.end(),
             [&](const Candidate &a, const Candidate &b) {
-              if (a.offset != b.offset)
-                return a.offset < b.offset;
-              if (instance.items[a.item].size != instance.items[b.item].size)
-                return instance.items[a.item].size > instance.items[b.item].size;
+              const Item &x = instance.items[a.item], &y = instance.items[b.item];
+              if (x.size != y.size)
+                return x.size > y.size;
+              if (x.length() != y.length())
+                return x.length() > y.length();
               return a.item < b.item;
             });
-  for (const Candidate &candidate : candidates) {
+  for (const Candidate &candidate : atFloor) {
     if (candidate.offset + instance.items[candidate.item].size > target)
       continue; // the target dropped since the list was made
-    size_t baseMark = undoBase.size(), floorMark = undoFloor.size();
+    size_t floorMark = undoFloor.size();
     place(candidate.item, candidate.offset);
-    bool keepGoing = search(candidate.offset, candidate.item, placed + 1);
+    bool keepGoing = search(placed + 1);
     unplace(candidate.item);
-    while (undoBase.size() > baseMark) {
-      base[undoBase.back().first] = undoBase.back().second;
-      undoBase.pop_back();
-    }
-    while (undoFloor.size() > floorMark) {
-      floorOf[undoFloor.back().first] = undoFloor.back().second;
-      undoFloor.pop_back();
-    }
+    restoreFloors(floorMark);
     if (!keepGoing)
       return false;
   }
-  return true;
+  // Nothing starts at this floor. The first item to start in this section
+  // later rests on something outside it: raise the floor to the lowest such
+  // position above it, or give up if there is none.
+  int64_t raised = -1;
+  for (uint32_t i : itemsOf[section]) {
+    if (offsets[i] != kUnplaced)
+      continue;
+    int64_t position = gravityPosition(i, section);
+    if (position > floor && (raised < 0 || position < raised))
+      raised = position;
+  }
+  if (raised < 0)
+    return true;
+  size_t floorMark = undoFloor.size();
+  undoFloor.push_back({static_cast<uint32_t>(section), floor});
+  floorOf[section] = raised;
+  bool keepGoing = search(placed);
+  restoreFloors(floorMark);
+  return keepGoing;
 }
 
 ExactResult GravitySearch::run(const ItemOffsets &incumbent) {
@@ -250,13 +286,13 @@ ExactResult GravitySearch::run(const ItemOffsets &incumbent) {
   target = limit;
   if (incumbentPeak >= 0 && incumbentPeak <= limit)
     target = incumbentPeak - 1;
-  // Pinned items are in place from the start: they raise their neighbours'
-  // gravity positions only where they sit, so they are not in `base`.
+  // Pinned items are in place from the start; they are blocks for their
+  // neighbours, not floors of their sections.
   ExactResult result;
   bool incumbentDone = incumbentPeak >= 0 && incumbentPeak <= limit &&
                        (incumbentPeak <= lowerBound || stopWithinLimit);
   if (!incumbentDone)
-    search(/*lastOffset=*/0, /*lastItem=*/0, /*placed=*/0);
+    search(/*placed=*/0);
   result.nodes = nodes;
   if (bestPeak >= 0) {
     result.offsets = best;
