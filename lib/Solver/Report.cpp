@@ -25,6 +25,13 @@ std::string fmt(double value) {
   return buffer;
 }
 
+/// Scales keep their precision, so that a checker recomputes coordinates.
+std::string fmtScale(double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), "%.12g", value);
+  return buffer;
+}
+
 std::string escapeXml(const std::string &text) {
   std::string out;
   for (char c : text) {
@@ -280,9 +287,9 @@ std::string dsaplan::solver::writeMemoryMapSvg(
      << "\" viewBox=\"0 0 " << fmt(Canvas::kWidth) << " "
      << fmt(Canvas::kHeight) << "\" data-pool=\"" << escapeXml(pool.id)
      << "\" data-first-point=\"" << c.firstPoint << "\" data-x0=\""
-     << fmt(c.x0()) << "\" data-x-scale=\"" << fmt(c.xScale())
+     << fmt(c.x0()) << "\" data-x-scale=\"" << fmtScale(c.xScale())
      << "\" data-y0=\"" << fmt(c.y0()) << "\" data-y-scale=\""
-     << std::to_string(c.yScale()) << "\">\n";
+     << fmtScale(c.yScale()) << "\">\n";
   os << "<title>" << escapeXml(title) << "</title>\n" << kStyle;
   os << "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
   os << "<text x=\"" << fmt(Canvas::kLeft) << "\" y=\"22\" font-size=\"14\">"

@@ -273,14 +273,19 @@ void DsaPlanAssignOffsetsPass::report(func::FuncOp func,
         TargetDescription::getForOp(func).getSpace(space);
     if (bump) {
       int64_t bumpPeak = bump->pools[pool.pool].peak;
-      func.emitRemark() << name << ": " << pool.buffers
-                        << " buffers, peak " << pool.peak << " B vs "
+      // Location-based, so that the remark does not print the function.
+      mlir::emitRemark(func.getLoc())
+                        << "@" << func.getSymName() << " " << name << ": "
+                        << pool.buffers << " buffers, peak " << pool.peak
+                        << " B vs "
                         << bumpPeak << " B without reuse, lower bound "
                         << pool.lowerBound << " B ("
                         << solver::poolStatusName(pool.status) << ")";
     } else if (summary) {
-      func.emitRemark() << name << ": " << pool.buffers << " buffers, peak "
-                        << pool.peak << " B, lower bound " << pool.lowerBound
+      mlir::emitRemark(func.getLoc())
+                        << "@" << func.getSymName() << " " << name << ": "
+                        << pool.buffers << " buffers, peak " << pool.peak
+                        << " B, lower bound " << pool.lowerBound
                         << " B, capacity " << desc.usableBytes()
                         << " B usable, "
                         << solver::poolStatusName(pool.status);

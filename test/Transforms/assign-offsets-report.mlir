@@ -1,0 +1,19 @@
+// The memory map and the JSON report agree with each other and with the IR:
+// one rectangle per live interval at the coordinates the placement gives,
+// partial reuses marked.
+//
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: dsa-opt %examples/gather.mlir --dsaplan-import --dsaplan-compute-lifetimes --dsaplan-assign-offsets="report-dir=%t" -o %t/placed.mlir
+// RUN: %python %S/Inputs/check_report.py %t gather_scale %t/placed.mlir | FileCheck %s
+// RUN: FileCheck %s --check-prefix=JSON < %t/gather_scale.json
+// RUN: FileCheck %s --check-prefix=SVG < %t/gather_scale.ub.svg
+
+// CHECK: ub: 6 buffers, 6 rectangles, peak 4128, lower bound 4128: ok
+// The 32-byte row tiles take bytes of the expired 4 KiB table.
+// JSON: "name": "table_ub", {{.*}}"partial_reuse": false
+// JSON: "name": "row0", {{.*}}"partial_reuse": true
+// SVG: <svg xmlns="http://www.w3.org/2000/svg"
+// The UB capacity is far above what is used: the chart zooms and says so.
+// SVG: capacity 196608 B, optimal (capacity above the chart)
+// SVG: class="buffer partial-reuse" data-buffer="2"
+// SVG: class="peak"
