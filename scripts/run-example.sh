@@ -7,6 +7,27 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 configure_and_build dsa-opt dsa-solve
 
 example="${1:-$DSAPLAN_ROOT/examples/matmul.mlir}"
+dsa_opt="$DSAPLAN_BUILD/bin/dsa-opt"
+remarks="$(mktemp)"
+trap 'rm -f "$remarks"' EXIT
+
 echo "== dsa-opt --dsa-plan $example"
-"$DSAPLAN_BUILD/bin/dsa-opt" "$example" \
-  --dsa-plan="summary=true" 2> >(sed 's/^/   /' >&2)
+"$dsa_opt" "$example" --dsa-plan="summary=true" 2>"$remarks" || {
+  cat "$remarks" >&2
+  exit 1
+}
+
+echo "== summary (bytes per memory space)"
+printf '%-22s %-5s %8s %10s %12s %12s  %s\n' \
+  function space buffers peak "lower bound" "usable" status
+# remark: @f ub: 8 buffers, peak 98304 B, lower bound 98304 B, capacity 188416 B usable, optimal
+sed -n 's/.*remark: @\([^ ]*\) \([a-z0-9]*\): \([0-9]*\) buffers, peak \([0-9]*\) B, lower bound \([0-9]*\) B, capacity \([0-9]*\) B usable, \([a-z]*\)$/\1 \2 \3 \4 \5 \6 \7/p' "$remarks" |
+  while read -r fn space buffers peak bound usable status; do
+    printf '%-22s %-5s %8s %10s %12s %12s  %s\n' \
+      "$fn" "$space" "$buffers" "$peak" "$bound" "$usable" "$status"
+  done
+
+for pass in dsaplan-insert-sync dsaplan-verify-sync; do
+  "$dsa_opt" --help | grep -q -- "--$pass" ||
+    echo "note: $pass is not built yet: the output above has no synchronisation"
+done
