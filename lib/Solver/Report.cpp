@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
 using namespace dsaplan::solver;
@@ -162,9 +163,11 @@ void writeAxes(std::ostringstream &os, const Canvas &c) {
      << "\">address (B)</text>\n</g>\n";
 }
 
-/// A horizontal line across the plot with a label at its right end.
+/// A horizontal line across the plot with a label at its right end (or its
+/// left end, so that two levels at the same address stay readable).
 void writeLevel(std::ostringstream &os, const Canvas &c, const char *cls,
-                double address, const std::string &label) {
+                double address, const std::string &label,
+                bool labelLeft = false) {
   if (address > c.topAddress)
     return;
   double y = c.y(address);
@@ -172,8 +175,11 @@ void writeLevel(std::ostringstream &os, const Canvas &c, const char *cls,
      << fmt(y) << "\" x2=\"" << fmt(Canvas::kWidth - Canvas::kRight)
      << "\" y2=\"" << fmt(y) << "\"/>\n";
   os << "<text class=\"" << cls << "-label\" x=\""
-     << fmt(Canvas::kWidth - Canvas::kRight - 2) << "\" y=\"" << fmt(y - 3)
-     << "\" text-anchor=\"end\">" << escapeXml(label) << "</text>\n";
+     << fmt(labelLeft ? c.x0() + 4 : Canvas::kWidth - Canvas::kRight - 2)
+     << "\" y=\"" << fmt(std::strcmp(cls, "capacity") ? y - 3 : y + 11)
+     << "\" text-anchor=\""
+     << (labelLeft ? "start" : "end") << "\">" << escapeXml(label)
+     << "</text>\n";
 }
 
 void writeReserved(std::ostringstream &os, const Canvas &c, const Pool &pool) {
@@ -309,7 +315,8 @@ std::string dsaplan::solver::writeMemoryMapSvg(
   writeLevel(os, c, "peak", static_cast<double>(result.peak),
              "peak " + std::to_string(result.peak));
   writeLevel(os, c, "lower-bound", static_cast<double>(result.lowerBound),
-             "lower bound " + std::to_string(result.lowerBound));
+             "lower bound " + std::to_string(result.lowerBound),
+             /*labelLeft=*/true);
   writeSyncs(os, c, syncs);
   os << "</svg>\n";
   return os.str();
