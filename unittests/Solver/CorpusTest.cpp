@@ -1,0 +1,137 @@
+//===- CorpusTest.cpp - Solve and validate every shared corpus instance ---===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every schema-v1 problem under shared/corpus/pypto and every MiniMalloc CSV
+// under shared/corpus/minimalloc is read, solved by `auto`, `multi-start` and
+// `first-fit`, and validated. A pool may be reported infeasible only when its
+// lower bound exceeds the capacity, and then its placement may break nothing
+// but the capacity. `auto` is never worse than `first-fit`.
+//
+// The corpus lives outside the repository (DSAPLAN_CORPUS_DIR); when it is
+// missing the tests fail, they do not skip.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DsaPlan/Solver/IO.h"
+
+#include "TestProblems.h"
+
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace dsaplan::solver;
+using namespace dsaplan::solver::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kCorpus = DSAPLAN_CORPUS_DIR;
+
+/// Files under `dir` (recursively) ending in `extension`, sorted so that
+/// the test reads them in the same order everywhere. Architecture
+/// descriptions are not problems.
+std::vector<fs::path> filesUnder(const fs::path &dir,
+                                 const std::string &extension) {
+  std::vector<fs::path> files;
+  for (const fs::directory_entry &entry : fs::recursive_directory_iterator(dir))
+    if (entry.is_regular_file() && entry.path().extension() == extension &&
+        entry.path().parent_path().filename() != "architectures")
+      files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string contentsOf(const fs::path &path) {
+  std::ifstream stream(path);
+  std::stringstream text;
+  text << stream.rdbuf();
+  return text.str();
+}
+
+/// The capacity in a MiniMalloc file name: `A.1048576.csv` -> 1048576.
+int64_t capacityFromName(const fs::path &path) {
+  std::string stem = path.stem().string();
+  std::string digits = stem.substr(stem.find_last_of('.') + 1);
+  return std::stoll(digits);
+}
+
+/// Solves `problem` with each algorithm and checks the rules in the file
+/// comment; `name` prefixes failures.
+void solveAndCheck(const std::string &name, const Problem &problem) {
+  std::vector<std::string> malformed = checkProblem(problem);
+  ASSERT_TRUE(malformed.empty()) << name << ": " << malformed.front();
+  std::vector<int64_t> firstFitPeaks;
+  for (Algorithm algorithm :
+       {Algorithm::FirstFit, Algorithm::MultiStart, Algorithm::Auto}) {
+    Solution solution = solveWith(problem, algorithm);
+    std::vector<Violation> violations = validate(problem, solution.offsets);
+    for (const PoolResult &result : solution.pools) {
+      const Pool &pool = problem.pools[result.pool];
+      std::string where = name + " pool " + pool.id + " " +
+                          algorithmName(algorithm);
+      EXPECT_GE(result.peak, result.lowerBound) << where;
+      if (algorithm == Algorithm::FirstFit) {
+        firstFitPeaks.push_back(result.peak);
+      } else if (algorithm == Algorithm::Auto) {
+        EXPECT_LE(result.peak, firstFitPeaks[result.pool]) << where;
+      }
+      if (result.status != PoolStatus::Infeasible)
+        continue;
+      EXPECT_GT(result.lowerBound, pool.capacity)
+          << where << ": infeasible, but the lower bound fits";
+      EXPECT_EQ(result.overflow, result.peak - pool.capacity) << where;
+      EXPECT_FALSE(result.liveAtPeak.empty()) << where;
+    }
+    for (const Violation &violation : violations) {
+      const PoolResult &result =
+          solution.pools[problem.buffers[violation.buffers.front()].pool];
+      bool excused = result.status == PoolStatus::Infeasible &&
+                     violation.kind == Violation::Kind::OutOfCapacity;
+      EXPECT_TRUE(excused) << name << " " << algorithmName(algorithm) << ": "
+                           << violation.message;
+    }
+  }
+}
+
+TEST(Corpus, DirectoryExists) {
+  ASSERT_TRUE(fs::is_directory(kCorpus))
+      << "the shared corpus is missing: " << kCorpus
+      << " (DSAPLAN_CORPUS_DIR); the corpus tests cannot run without it";
+}
+
+TEST(Corpus, EveryPyptoProblemSolvesAndValidates) {
+  ASSERT_TRUE(fs::is_directory(kCorpus / "pypto"))
+      << "missing " << kCorpus / "pypto";
+  std::vector<fs::path> files = filesUnder(kCorpus / "pypto", ".json");
+  ASSERT_FALSE(files.empty()) << "no schema-v1 problems under " << kCorpus;
+  for (const fs::path &file : files) {
+    Problem problem;
+    ReadResult read = readSchemaV1Problem(contentsOf(file), problem);
+    ASSERT_TRUE(read.ok) << file << ": " << read.error;
+    solveAndCheck(file.string(), problem);
+  }
+}
+
+TEST(Corpus, EveryMiniMallocProblemSolvesAndValidates) {
+  ASSERT_TRUE(fs::is_directory(kCorpus / "minimalloc"))
+      << "missing " << kCorpus / "minimalloc";
+  std::vector<fs::path> files = filesUnder(kCorpus / "minimalloc", ".csv");
+  ASSERT_FALSE(files.empty()) << "no MiniMalloc CSV under " << kCorpus;
+  for (const fs::path &file : files) {
+    Problem problem;
+    Placement given;
+    ReadResult read = readMiniMallocCsv(contentsOf(file),
+                                        capacityFromName(file), problem, given);
+    ASSERT_TRUE(read.ok) << file << ": " << read.error;
+    solveAndCheck(file.string(), problem);
+  }
+}
+
+} // namespace

@@ -1,0 +1,465 @@
+//===- PropertyTest.cpp - Seeded random problems against a brute force ----===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+//
+// Thousands of small random problems (pins, reserved ranges, alignments,
+// separations, colocations, several intervals per buffer, two pools) are
+// solved by every algorithm and checked:
+//  - whatever an algorithm does not call infeasible validates;
+//  - the lower bound never exceeds the optimum;
+//  - `exact` and `auto` (minimising the peak) reach the optimum, and claim
+//    optimality only when the peak is the optimum;
+//  - with the capacity set to the optimum they place everything, one byte
+//    below it everybody reports the pool infeasible.
+// The optimum comes from a brute force written here, sharing nothing with
+// the solver: every order of the buffers, each placed at its lowest free
+// offset. Any placement is reached that way without raising its peak (list
+// its buffers by offset; placing them in that order at their lowest free
+// offsets moves none of them up), so the best order gives the optimum.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestProblems.h"
+
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <optional>
+
+using namespace dsaplan::solver;
+using namespace dsaplan::solver::test;
+
+namespace {
+
+/// A small deterministic generator (the standard distributions are not
+/// specified bit for bit, so they would differ between libraries).
+class Random {
+public:
+  explicit Random(uint64_t seed) : state(seed * 2654435761ULL + 1) {}
+  int64_t below(int64_t bound) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int64_t>((state >> 33) % static_cast<uint64_t>(bound));
+  }
+  bool chance(int percent) { return below(100) < percent; }
+
+private:
+  uint64_t state;
+};
+
+//===----------------------------------------------------------------------===//
+// Brute force
+//===----------------------------------------------------------------------===//
+
+/// A colocation group of the brute force: members share one offset.
+struct Group {
+  int64_t size = 0;
+  int64_t alignment = 1;
+  std::vector<size_t> members;
+  std::optional<int64_t> pin;
+  bool contradictoryPin = false;
+};
+
+bool intervalsMeet(const std::vector<Interval> &a,
+                   const std::vector<Interval> &b) {
+  for (const Interval &x : a)
+    for (const Interval &y : b)
+      if (x.lower < y.upper && y.lower < x.upper)
+        return true;
+  return false;
+}
+
+class BruteForce {
+public:
+  BruteForce(const Problem &problem, size_t pool)
+      : problem(problem), pool(problem.pools[pool]) {
+    buildGroups(pool);
+    buildConflicts();
+  }
+
+  /// The smallest peak of any valid placement, ignoring the capacity;
+  /// nullopt when no valid placement exists at all.
+  std::optional<int64_t> optimum() {
+    offsets.assign(groups.size(), -1);
+    int64_t fixedPeak = 0;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      if (groups[g].contradictoryPin)
+        return std::nullopt;
+      if (!groups[g].pin)
+        continue;
+      if (lowestFreeOffset(g, *groups[g].pin) != *groups[g].pin)
+        return std::nullopt;
+      offsets[g] = *groups[g].pin;
+      fixedPeak = std::max(fixedPeak, offsets[g] + groups[g].size);
+    }
+    for (const Group &group : groups)
+      for (size_t a : group.members)
+        for (size_t b : group.members)
+          if (a < b && (separated(a, b) ||
+                        intervalsMeet(problem.buffers[a].live,
+                                      problem.buffers[b].live)))
+            return std::nullopt; // one offset, yet they may not share bytes
+    best = std::numeric_limits<int64_t>::max();
+    search(fixedPeak);
+    return best;
+  }
+
+  /// The placement that reached the optimum (members of a group share the
+  /// group's offset); buffers of other pools stay unplaced.
+  Placement bestPlacement() const {
+    Placement placement(problem.buffers.size(), kUnplaced);
+    for (size_t g = 0; g < groups.size(); ++g)
+      for (size_t b : groups[g].members)
+        placement[b] = bestOffsets[g];
+    return placement;
+  }
+
+private:
+  void buildGroups(size_t poolIndex) {
+    std::vector<size_t> root(problem.buffers.size());
+    std::iota(root.begin(), root.end(), 0);
+    auto find = [&](size_t b) {
+      while (root[b] != b)
+        b = root[b];
+      return b;
+    };
+    for (const Colocation &c : problem.colocations)
+      root[find(c.first)] = find(c.second);
+    std::vector<int64_t> groupOf(problem.buffers.size(), -1);
+    for (size_t b = 0; b < problem.buffers.size(); ++b) {
+      const Buffer &buffer = problem.buffers[b];
+      if (buffer.pool != poolIndex)
+        continue;
+      size_t r = find(b);
+      if (groupOf[r] < 0) {
+        groupOf[r] = static_cast<int64_t>(groups.size());
+        groups.emplace_back();
+      }
+      Group &group = groups[groupOf[r]];
+      group.members.push_back(b);
+      group.size = std::max(group.size, buffer.size);
+      group.alignment =
+          std::max({group.alignment, buffer.alignment, pool.alignment});
+      if (buffer.pinnedOffset) {
+        if (group.pin && *group.pin != *buffer.pinnedOffset)
+          group.contradictoryPin = true;
+        group.pin = buffer.pinnedOffset;
+      }
+    }
+  }
+
+  bool separated(size_t a, size_t b) const {
+    for (const Separation &s : problem.separations)
+      if ((s.first == a && s.second == b) || (s.first == b && s.second == a))
+        return true;
+    return false;
+  }
+
+  /// Groups conflict when any two members are live together or separated.
+  void buildConflicts() {
+    conflict.assign(groups.size(), std::vector<bool>(groups.size(), false));
+    for (size_t g = 0; g < groups.size(); ++g)
+      for (size_t h = g + 1; h < groups.size(); ++h)
+        for (size_t a : groups[g].members)
+          for (size_t b : groups[h].members)
+            if (separated(a, b) || intervalsMeet(problem.buffers[a].live,
+                                                 problem.buffers[b].live))
+              conflict[g][h] = conflict[h][g] = true;
+  }
+
+  bool blockedAt(size_t g, int64_t offset) const {
+    int64_t end = offset + groups[g].size;
+    for (const AddressRange &range : pool.reserved)
+      if (offset < range.end && range.begin < end)
+        return true;
+    for (size_t h = 0; h < groups.size(); ++h)
+      if (h != g && offsets[h] >= 0 && conflict[g][h] &&
+          offset < offsets[h] + groups[h].size && offsets[h] < end)
+        return true;
+    return false;
+  }
+
+  /// The lowest aligned offset >= `from` where `g` meets nothing placed.
+  int64_t lowestFreeOffset(size_t g, int64_t from) const {
+    int64_t alignment = groups[g].alignment;
+    int64_t offset = (from + alignment - 1) / alignment * alignment;
+    while (blockedAt(g, offset))
+      offset += alignment;
+    return offset;
+  }
+
+  void search(int64_t peak) {
+    if (peak >= best)
+      return;
+    bool complete = true;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      if (offsets[g] >= 0)
+        continue;
+      complete = false;
+      offsets[g] = lowestFreeOffset(g, 0);
+      search(std::max(peak, offsets[g] + groups[g].size));
+      offsets[g] = -1;
+    }
+    if (complete) {
+      best = peak;
+      bestOffsets = offsets;
+    }
+  }
+
+  const Problem &problem;
+  const Pool &pool;
+  std::vector<Group> groups;
+  std::vector<std::vector<bool>> conflict;
+  std::vector<int64_t> offsets, bestOffsets;
+  int64_t best = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// Random problems
+//===----------------------------------------------------------------------===//
+
+std::vector<Interval> randomLifetime(Random &random, int64_t horizon) {
+  int64_t lower = random.below(horizon);
+  std::vector<Interval> live = {{lower, lower + 1 + random.below(5)}};
+  if (random.chance(20)) {
+    int64_t next = live[0].upper + 1 + random.below(3);
+    live.push_back({next, next + 1 + random.below(3)});
+  }
+  return live;
+}
+
+/// Up to `maxBuffers` buffers over one or two pools.
+Problem randomProblem(Random &random, size_t maxBuffers, int64_t horizon) {
+  const int64_t alignments[] = {1, 1, 1, 2, 4};
+  ProblemBuilder builder(int64_t(1) << 30, alignments[random.below(5)]);
+  if (random.chance(20))
+    builder.addPool(int64_t(1) << 30, alignments[random.below(5)]);
+  for (size_t p = 0; p < builder.problem.pools.size(); ++p)
+    if (random.chance(15)) {
+      int64_t begin = random.below(9);
+      builder.reserve(begin, begin + 1 + random.below(4), p);
+    }
+  size_t count = 1 + random.below(static_cast<int64_t>(maxBuffers));
+  for (size_t b = 0; b < count; ++b) {
+    size_t pool = random.below(static_cast<int64_t>(builder.problem.pools.size()));
+    builder.add(1 + random.below(10), randomLifetime(random, horizon),
+                alignments[random.below(5)], pool);
+  }
+  Problem &problem = builder.problem;
+  auto samePool = [&](size_t a, size_t b) {
+    return a != b && problem.buffers[a].pool == problem.buffers[b].pool;
+  };
+  for (int64_t s = random.below(3); s > 0; --s) {
+    size_t a = random.below(count), b = random.below(count);
+    if (samePool(a, b))
+      builder.separate(a, b);
+  }
+  // Colocated buffers get one size: then merging them into one block with
+  // the union of their lifetimes is exact, and the brute force may treat
+  // them as one group.
+  if (random.chance(15)) {
+    size_t a = random.below(count), b = random.below(count);
+    bool separated = std::any_of(
+        problem.separations.begin(), problem.separations.end(),
+        [&](const Separation &s) {
+          return (s.first == a && s.second == b) ||
+                 (s.first == b && s.second == a);
+        });
+    if (samePool(a, b) && !separated &&
+        !intervalsMeet(problem.buffers[a].live, problem.buffers[b].live)) {
+      problem.buffers[b].size = problem.buffers[a].size;
+      builder.colocate(a, b);
+    }
+  }
+  if (random.chance(12)) {
+    size_t b = random.below(count);
+    int64_t alignment = effectiveAlignment(problem, b);
+    builder.pin(b, alignment * random.below(12 / alignment + 1));
+  }
+  return problem;
+}
+
+/// Violations of `solution` that involve a buffer of `pool`.
+std::vector<Violation> violationsIn(const Problem &problem,
+                                    const Solution &solution, size_t pool) {
+  std::vector<Violation> result;
+  for (const Violation &violation : validate(problem, solution.offsets))
+    if (std::any_of(violation.buffers.begin(), violation.buffers.end(),
+                    [&](size_t b) { return problem.buffers[b].pool == pool; }))
+      result.push_back(violation);
+  return result;
+}
+
+struct Failure {
+  std::string text;
+  void add(uint64_t seed, size_t pool, Algorithm algorithm,
+           const std::string &what) {
+    if (count++ < 20)
+      text += "seed " + std::to_string(seed) + " pool " +
+              std::to_string(pool) + " " + algorithmName(algorithm) + ": " +
+              what + "\n";
+  }
+  int count = 0;
+};
+
+/// Checks every algorithm on `problem` against the brute-force optima.
+void checkAgainstBruteForce(uint64_t seed, const Problem &problem,
+                            Failure &failure) {
+  std::vector<std::optional<int64_t>> optimum;
+  for (size_t p = 0; p < problem.pools.size(); ++p) {
+    BruteForce bruteForce(problem, p);
+    optimum.push_back(bruteForce.optimum());
+    if (!optimum.back())
+      continue;
+    // The brute force is checked too: its best placement must validate.
+    Solution reference;
+    reference.offsets = bruteForce.bestPlacement();
+    reference.pools.resize(problem.pools.size());
+    std::vector<Violation> violations = violationsIn(problem, reference, p);
+    if (!violations.empty() ||
+        peakOf(problem, reference.offsets, p) != *optimum.back())
+      failure.add(seed, p, Algorithm::Exact,
+                  "the brute force itself is wrong: " +
+                      (violations.empty() ? std::string("peak")
+                                          : violations.front().message));
+  }
+
+  for (Algorithm algorithm : allAlgorithms())
+    for (bool minimize : {false, true}) {
+      if (minimize && algorithm != Algorithm::Exact &&
+          algorithm != Algorithm::Auto)
+        continue;
+      Solution solution = solveWith(problem, algorithm, minimize);
+      for (size_t p = 0; p < problem.pools.size(); ++p) {
+        const PoolResult &result = solution.pools[p];
+        if (result.status == PoolStatus::Infeasible) {
+          if (optimum[p])
+            failure.add(seed, p, algorithm, "infeasible, optimum " +
+                                                std::to_string(*optimum[p]));
+          continue;
+        }
+        if (!optimum[p]) {
+          failure.add(seed, p, algorithm,
+                      "claims a placement where none is valid");
+          continue;
+        }
+        std::vector<Violation> violations = violationsIn(problem, solution, p);
+        if (!violations.empty())
+          failure.add(seed, p, algorithm, violations.front().message);
+        if (result.lowerBound > *optimum[p] ||
+            lowerBound(problem, p) > *optimum[p])
+          failure.add(seed, p, algorithm,
+                      "lower bound " + std::to_string(result.lowerBound) +
+                          " > optimum " + std::to_string(*optimum[p]));
+        if (result.status == PoolStatus::Optimal && result.peak != *optimum[p])
+          failure.add(seed, p, algorithm,
+                      "claims optimal peak " + std::to_string(result.peak) +
+                          ", optimum " + std::to_string(*optimum[p]));
+        if (minimize && (result.peak != *optimum[p] ||
+                         result.status != PoolStatus::Optimal))
+          failure.add(seed, p, algorithm,
+                      "peak " + std::to_string(result.peak) + " (" +
+                          poolStatusName(result.status) + "), optimum " +
+                          std::to_string(*optimum[p]));
+      }
+    }
+}
+
+/// With the capacity at the optimum, exact and auto fit; one byte below,
+/// every algorithm reports the pool infeasible and says why.
+void checkCapacityTargets(uint64_t seed, Problem problem, Failure &failure) {
+  std::optional<int64_t> optimum = BruteForce(problem, 0).optimum();
+  if (!optimum)
+    return;
+  int64_t largest = 0;
+  for (const Buffer &buffer : problem.buffers)
+    if (buffer.pool == 0)
+      largest = std::max(largest, buffer.size);
+  if (largest == 0)
+    return;
+
+  problem.pools[0].capacity = *optimum;
+  for (Algorithm algorithm : {Algorithm::Exact, Algorithm::Auto}) {
+    Solution solution = solveWith(problem, algorithm);
+    if (solution.pools[0].status == PoolStatus::Infeasible ||
+        !violationsIn(problem, solution, 0).empty())
+      failure.add(seed, 0, algorithm,
+                  "no valid placement within capacity " +
+                      std::to_string(*optimum));
+  }
+
+  if (*optimum - 1 < largest)
+    return; // the problem would be malformed, not infeasible
+  problem.pools[0].capacity = *optimum - 1;
+  for (Algorithm algorithm : allAlgorithms()) {
+    Solution solution = solveWith(problem, algorithm);
+    const PoolResult &result = solution.pools[0];
+    if (result.status != PoolStatus::Infeasible)
+      failure.add(seed, 0, algorithm,
+                  "placed below the optimum " + std::to_string(*optimum));
+    else if (result.overflow <= 0 || result.liveAtPeak.empty())
+      failure.add(seed, 0, algorithm, "infeasible without overflow or culprits");
+  }
+}
+
+TEST(Property, SmallProblemsAgainstBruteForce) {
+  Failure failure;
+  const uint64_t kInstances = 3000;
+  for (uint64_t seed = 1; seed <= kInstances; ++seed) {
+    Random random(seed);
+    Problem problem = randomProblem(random, 8, 10);
+    ASSERT_TRUE(checkProblem(problem).empty())
+        << "seed " << seed << ": " << checkProblem(problem).front();
+    checkAgainstBruteForce(seed, problem, failure);
+    checkCapacityTargets(seed, problem, failure);
+  }
+  EXPECT_EQ(failure.count, 0) << failure.text;
+}
+
+TEST(Property, BruteForceAgreesWithHandCountedOptima) {
+  // The brute force itself: three mutually live buffers stack (sum); two
+  // buffers that never meet share bytes (max); a pin fixes the peak.
+  ProblemBuilder stack(1024);
+  for (int64_t size : {3, 5, 7})
+    stack.add(size, {{0, 4}});
+  EXPECT_EQ(BruteForce(stack.problem, 0).optimum(), 15);
+  ProblemBuilder apart(1024);
+  apart.add(3, {{0, 2}});
+  apart.add(5, {{2, 4}});
+  EXPECT_EQ(BruteForce(apart.problem, 0).optimum(), 5);
+  apart.pin(0, 40);
+  EXPECT_EQ(BruteForce(apart.problem, 0).optimum(), 43);
+  ProblemBuilder clash(1024);
+  clash.add(8, {{0, 2}});
+  clash.add(8, {{1, 3}});
+  clash.pin(0, 0).pin(1, 4);
+  EXPECT_EQ(BruteForce(clash.problem, 0).optimum(), std::nullopt);
+}
+
+TEST(Property, MediumProblemsValidateForEveryAlgorithm) {
+  Failure failure;
+  for (uint64_t seed = 1; seed <= 150; ++seed) {
+    Random random(seed + 1'000'000);
+    Problem problem = randomProblem(random, 60, 40);
+    for (Pool &pool : problem.pools)
+      pool.capacity = int64_t(1) << 30;
+    for (Algorithm algorithm : allAlgorithms()) {
+      Solution solution = solveWith(problem, algorithm, false, 20'000);
+      for (size_t p = 0; p < problem.pools.size(); ++p) {
+        if (solution.pools[p].status == PoolStatus::Infeasible)
+          continue; // a clashing pin; the small test checks those
+        std::vector<Violation> violations = violationsIn(problem, solution, p);
+        if (!violations.empty())
+          failure.add(seed, p, algorithm, violations.front().message);
+        if (solution.pools[p].peak < solution.pools[p].lowerBound)
+          failure.add(seed, p, algorithm, "peak below the lower bound");
+      }
+    }
+  }
+  EXPECT_EQ(failure.count, 0) << failure.text;
+}
+
+} // namespace
