@@ -4,34 +4,39 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The search enumerates canonical placements: every placement can be pushed
-// down until each item rests on a neighbour (or on 0, or on a reserved or
-// pinned range), without raising the peak. Time is cut into sections between
-// interval endpoints; each section has a floor, the top of what is placed
-// in it. At each node the search takes the lowest section that still has
-// unplaced items and branches:
-//  - one branch per unplaced item of that section whose gravity position
-//    (the highest floor over its sections, aligned, clear of pinned and
-//    separated neighbours and reserved ranges) is exactly that floor: it is
-//    placed there;
-//  - one more branch where nothing starts at that floor: the floor is raised
-//    to the lowest gravity position of the section's unplaced items (floors
-//    only rise, so none of them could start lower later).
-// Every canonical placement is reached exactly once.
+// Canonical placements. Any valid placement can be rebuilt by taking its
+// items in increasing offset order and dropping each to its *gravity*
+// position: the lowest aligned offset above every conflicting item already
+// placed, clear of reserved ranges and pinned items. No item moves up, so
+// the peak does not grow. The search therefore only builds placements in
+// nondecreasing offset order, every item at its gravity position.
 //
-// Pruning: the unplaced items of a section are co-live, so they stack above
-// its floor; if that stack exceeds the target in some section, or an item's
-// gravity position already puts it above the target, no completion fits.
+// Branching. Let L be the lowest gravity position of the unplaced items and
+// C the items whose gravity is L (gravity only grows as items are placed, so
+// in the placement being built the next item sits at L or above). Either one
+// of C is placed at L next, or none ever is. Trying the candidates in a fixed
+// order c1, c2, ..., the branch that places ck also forbids c1..c(k-1) to
+// start at L (had one of them started there, an earlier branch built that
+// placement); the last branch forbids all of C at L. A forbidden item gets a
+// floor of L + 1, so every placement is built once.
 //
-// The search is bounded by a node budget and is deterministic. When it ends
-// within the budget, the best placement found is optimal (or none exists
-// under the limit).
+// Pruning.
+//  - An item whose gravity already puts its end above the target never fits.
+//  - Time is cut into sections between interval endpoints. The unplaced
+//    items of one section are co-live and all start at or above both the
+//    section's floor (the top of its placed items) and L, so they stack
+//    above max(floor, L): if that stack passes the target, nothing fits.
+//
+// The search counts nodes and stops at the budget; it is deterministic.
+// Finishing within the budget proves the best placement optimal (or that
+// nothing fits under the limit).
 //
 //===----------------------------------------------------------------------===//
 
 #include "PoolInstance.h"
 
 #include <algorithm>
+#include <limits>
 
 using namespace dsaplan::solver;
 using namespace dsaplan::solver::detail;
@@ -42,74 +47,94 @@ int64_t roundUp(int64_t value, int64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
-class GravitySearch {
+class CanonicalSearch {
 public:
-  GravitySearch(const PoolInstance &instance, int64_t lowerBound,
-                int64_t limit, bool stopWithinLimit, uint64_t nodeBudget);
+  CanonicalSearch(const PoolInstance &instance, int64_t lowerBound,
+                  int64_t limit, bool stopWithinLimit, uint64_t nodeBudget);
   ExactResult run(const ItemOffsets &incumbent);
 
 private:
   void buildSections();
-  /// The item's gravity position; with `ignoredSection`, as if that
-  /// section's floor were 0.
-  int64_t gravityPosition(uint32_t item, int64_t ignoredSection = -1) const;
-  bool sectionsFit() const;
-  /// The lowest section with unplaced items, or -1.
-  int64_t lowestOpenSection() const;
+  void buildCandidateOrder();
+  int64_t gravity(uint32_t item) const;
+  /// Whether the unplaced items of some section cannot fit above `level`.
+  bool sectionsOverflow(int64_t level) const;
   void place(uint32_t item, int64_t offset);
-  void unplace(uint32_t item);
-  void restoreFloors(size_t mark);
-  /// Returns false when the search must stop (budget spent or optimum).
-  bool search(size_t placed);
+  void forbidAt(uint32_t item, int64_t level);
+  void undoTo(size_t mark);
+  /// Returns false when the search must stop (budget spent, or done).
+  bool search(size_t placed, int64_t previousLevel);
+  void recordSolution();
 
   const PoolInstance &instance;
-  int64_t lowerBound;
-  int64_t limit;
-  bool stopWithinLimit;
-  uint64_t nodeBudget;
+  const int64_t lowerBound;
+  const int64_t limit;
+  const bool stopWithinLimit;
+  const uint64_t nodeBudget;
   uint64_t nodes = 0;
   bool exhausted = false;
-  int64_t grain = 1, maxPadding = 0;
 
-  ItemOffsets offsets;
-  size_t numFree = 0;                       // items not pinned
+  size_t numItems = 0, numFree = 0;
+  int64_t grain = 1, maxPadding = 0;
+  /// Lower rank = tried earlier among candidates at one level.
+  std::vector<uint32_t> rank;
+  /// Per item: pinned conflicting items, to step over.
+  std::vector<std::vector<uint32_t>> pinnedNeighbours;
   std::vector<std::vector<uint32_t>> sectionsOf;
-  std::vector<std::vector<uint32_t>> itemsOf; // per section
-  std::vector<int64_t> floorOf, remainingOf; // per section
-  std::vector<std::pair<uint32_t, int64_t>> undoFloor;
-  std::vector<AddressRange> fixedBlocks;    // reserved ranges
-  int64_t target = 0;
+  std::vector<int64_t> alignedSize;
+
+  // State, undone through the trail.
+  ItemOffsets offsets;
+  std::vector<int64_t> base;  // max end of placed conflicting items
+  std::vector<int64_t> floor; // forbidden below this (a branch said so)
+  std::vector<int64_t> sectionTop, sectionRemaining;
+  enum class Field : uint8_t { Base, Floor, Top, Remaining, Offset };
+  struct TrailEntry {
+    Field field;
+    uint32_t index;
+    int64_t old;
+  };
+  std::vector<TrailEntry> trail;
+
+  int64_t target = 0; // solutions must have peak <= target
   ItemOffsets best;
   int64_t bestPeak = -1;
 };
 
-GravitySearch::GravitySearch(const PoolInstance &instance, int64_t lowerBound,
-                             int64_t limit, bool stopWithinLimit,
-                             uint64_t nodeBudget)
+CanonicalSearch::CanonicalSearch(const PoolInstance &instance,
+                                 int64_t lowerBound, int64_t limit,
+                                 bool stopWithinLimit, uint64_t nodeBudget)
     : instance(instance), lowerBound(lowerBound), limit(limit),
       stopWithinLimit(stopWithinLimit), nodeBudget(nodeBudget) {
-  size_t n = instance.items.size();
-  offsets.assign(n, kUnplaced);
-  grain = n ? instance.items.front().alignment : 1;
+  numItems = instance.items.size();
+  offsets.assign(numItems, kUnplaced);
+  base.assign(numItems, 0);
+  floor.assign(numItems, 0);
+  grain = numItems ? instance.items.front().alignment : 1;
   for (const Item &item : instance.items)
     grain = std::min(grain, item.alignment);
-  for (const Item &item : instance.items)
-    maxPadding = std::max(maxPadding, roundUp(item.size, grain) - item.size);
-  fixedBlocks = instance.reserved;
-  std::sort(fixedBlocks.begin(), fixedBlocks.end(),
-            [](const AddressRange &a, const AddressRange &b) {
-              return a.begin < b.begin;
-            });
-  buildSections();
-  for (uint32_t i = 0; i < n; ++i) {
-    if (instance.items[i].pin)
-      offsets[i] = *instance.items[i].pin;
-    else
-      ++numFree;
+  alignedSize.resize(numItems);
+  for (uint32_t i = 0; i < numItems; ++i) {
+    alignedSize[i] = roundUp(instance.items[i].size, grain);
+    maxPadding =
+        std::max(maxPadding, alignedSize[i] - instance.items[i].size);
   }
+  pinnedNeighbours.assign(numItems, {});
+  for (uint32_t i = 0; i < numItems; ++i) {
+    if (instance.items[i].pin) {
+      offsets[i] = *instance.items[i].pin;
+      continue;
+    }
+    ++numFree;
+    for (uint32_t n : instance.conflicts[i])
+      if (instance.items[n].pin)
+        pinnedNeighbours[i].push_back(n);
+  }
+  buildSections();
+  buildCandidateOrder();
 }
 
-void GravitySearch::buildSections() {
+void CanonicalSearch::buildSections() {
   std::vector<int64_t> points;
   for (const Item &item : instance.items)
     for (const Interval &interval : item.live) {
@@ -119,192 +144,208 @@ void GravitySearch::buildSections() {
   std::sort(points.begin(), points.end());
   points.erase(std::unique(points.begin(), points.end()), points.end());
   size_t numSections = points.empty() ? 0 : points.size() - 1;
-  floorOf.assign(numSections, 0);
-  remainingOf.assign(numSections, 0);
-  sectionsOf.assign(instance.items.size(), {});
-  itemsOf.assign(numSections, {});
-  for (uint32_t i = 0; i < instance.items.size(); ++i) {
-    const Item &item = instance.items[i];
-    for (const Interval &interval : item.live) {
-      size_t first = std::lower_bound(points.begin(), points.end(),
-                                      interval.lower) - points.begin();
-      for (size_t s = first; s < numSections && points[s] < interval.upper; ++s)
-      {
+  sectionTop.assign(numSections, 0);
+  sectionRemaining.assign(numSections, 0);
+  sectionsOf.assign(numItems, {});
+  for (uint32_t i = 0; i < numItems; ++i) {
+    if (instance.items[i].pin)
+      continue; // pinned items are blocks, not part of any stack
+    for (const Interval &interval : instance.items[i].live) {
+      size_t s = std::lower_bound(points.begin(), points.end(),
+                                  interval.lower) -
+                 points.begin();
+      for (; s < numSections && points[s] < interval.upper; ++s) {
         sectionsOf[i].push_back(static_cast<uint32_t>(s));
-        itemsOf[s].push_back(i);
+        sectionRemaining[s] += alignedSize[i];
       }
     }
-    if (!item.pin)
-      for (uint32_t s : sectionsOf[i])
-        remainingOf[s] += roundUp(item.size, grain);
   }
 }
 
-int64_t GravitySearch::gravityPosition(uint32_t item,
-                                       int64_t ignoredSection) const {
+/// Larger items first (they are the hardest to fit later), then longer
+/// lived ones, then input order.
+void CanonicalSearch::buildCandidateOrder() {
+  std::vector<uint32_t> order(numItems);
+  for (uint32_t i = 0; i < numItems; ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const Item &x = instance.items[a], &y = instance.items[b];
+    if (x.size != y.size)
+      return x.size > y.size;
+    if (x.length() != y.length())
+      return x.length() > y.length();
+    return a < b;
+  });
+  rank.assign(numItems, 0);
+  for (uint32_t r = 0; r < numItems; ++r)
+    rank[order[r]] = r;
+}
+
+int64_t CanonicalSearch::gravity(uint32_t item) const {
   const Item &it = instance.items[item];
-  int64_t floor = 0;
-  for (uint32_t s : sectionsOf[item])
-    if (s != ignoredSection)
-      floor = std::max(floor, floorOf[s]);
-  int64_t candidate = roundUp(floor, it.alignment);
-  // Reserved ranges, pinned neighbours and separated neighbours can lie
-  // above the floors: step over them.
-  bool moved = true;
-  while (moved) {
+  int64_t candidate = roundUp(std::max(base[item], floor[item]), it.alignment);
+  if (instance.reserved.empty() && pinnedNeighbours[item].empty())
+    return candidate;
+  // Step over reserved ranges and pinned neighbours until clear.
+  for (bool moved = true; moved;) {
     moved = false;
-    for (const AddressRange &block : fixedBlocks)
+    for (const AddressRange &block : instance.reserved)
       if (block.begin < candidate + it.size && candidate < block.end) {
         candidate = roundUp(block.end, it.alignment);
         moved = true;
       }
-    for (uint32_t n : instance.conflicts[item])
-      if (offsets[n] != kUnplaced && offsets[n] < candidate + it.size &&
-          candidate < offsets[n] + instance.items[n].size) {
-        candidate = roundUp(offsets[n] + instance.items[n].size, it.alignment);
+    for (uint32_t n : pinnedNeighbours[item]) {
+      int64_t begin = offsets[n], end = begin + instance.items[n].size;
+      if (begin < candidate + it.size && candidate < end) {
+        candidate = roundUp(end, it.alignment);
         moved = true;
       }
+    }
   }
   return candidate;
 }
 
-bool GravitySearch::sectionsFit() const {
-  for (size_t s = 0; s < floorOf.size(); ++s)
-    if (remainingOf[s] && floorOf[s] + remainingOf[s] - maxPadding > target)
-      return false;
-  return true;
+bool CanonicalSearch::sectionsOverflow(int64_t level) const {
+  for (size_t s = 0; s < sectionTop.size(); ++s)
+    if (sectionRemaining[s] &&
+        std::max(sectionTop[s], level) + sectionRemaining[s] - maxPadding >
+            target)
+      return true;
+  return false;
 }
 
-int64_t GravitySearch::lowestOpenSection() const {
-  int64_t lowest = -1;
-  for (size_t s = 0; s < floorOf.size(); ++s)
-    if (remainingOf[s] && (lowest < 0 || floorOf[s] < floorOf[lowest]))
-      lowest = static_cast<int64_t>(s);
-  return lowest;
-}
-
-void GravitySearch::place(uint32_t item, int64_t offset) {
-  const Item &it = instance.items[item];
+void CanonicalSearch::place(uint32_t item, int64_t offset) {
+  trail.push_back({Field::Offset, item, offsets[item]});
   offsets[item] = offset;
-  int64_t end = offset + it.size;
+  int64_t end = offset + instance.items[item].size;
+  for (uint32_t n : instance.conflicts[item])
+    if (offsets[n] == kUnplaced && base[n] < end) {
+      trail.push_back({Field::Base, n, base[n]});
+      base[n] = end;
+    }
   for (uint32_t s : sectionsOf[item]) {
-    undoFloor.push_back({s, floorOf[s]});
-    floorOf[s] = std::max(floorOf[s], end);
-    remainingOf[s] -= roundUp(it.size, grain);
+    trail.push_back({Field::Remaining, s, sectionRemaining[s]});
+    sectionRemaining[s] -= alignedSize[item];
+    if (sectionTop[s] < end) {
+      trail.push_back({Field::Top, s, sectionTop[s]});
+      sectionTop[s] = end;
+    }
   }
 }
 
-void GravitySearch::restoreFloors(size_t mark) {
-  while (undoFloor.size() > mark) {
-    floorOf[undoFloor.back().first] = undoFloor.back().second;
-    undoFloor.pop_back();
+void CanonicalSearch::forbidAt(uint32_t item, int64_t level) {
+  trail.push_back({Field::Floor, item, floor[item]});
+  floor[item] = level + 1;
+}
+
+void CanonicalSearch::undoTo(size_t mark) {
+  while (trail.size() > mark) {
+    const TrailEntry &entry = trail.back();
+    switch (entry.field) {
+    case Field::Base:
+      base[entry.index] = entry.old;
+      break;
+    case Field::Floor:
+      floor[entry.index] = entry.old;
+      break;
+    case Field::Top:
+      sectionTop[entry.index] = entry.old;
+      break;
+    case Field::Remaining:
+      sectionRemaining[entry.index] = entry.old;
+      break;
+    case Field::Offset:
+      offsets[entry.index] = entry.old;
+      break;
+    }
+    trail.pop_back();
   }
 }
 
-void GravitySearch::unplace(uint32_t item) {
-  const Item &it = instance.items[item];
-  for (uint32_t s : sectionsOf[item])
-    remainingOf[s] += roundUp(it.size, grain);
-  offsets[item] = kUnplaced;
+void CanonicalSearch::recordSolution() {
+  best = offsets;
+  bestPeak = itemPeak(instance, offsets);
+  target = bestPeak - 1;
 }
 
-bool GravitySearch::search(size_t placed) {
+bool CanonicalSearch::search(size_t placed, int64_t previousLevel) {
   if (++nodes > nodeBudget) {
     exhausted = true;
     return false;
   }
   if (placed == numFree) {
-    best = offsets;
-    bestPeak = itemPeak(instance, offsets);
-    target = bestPeak - 1;
+    recordSolution();
     return bestPeak > lowerBound && !stopWithinLimit;
   }
-  if (!sectionsFit())
-    return true;
-  int64_t section = lowestOpenSection();
-  int64_t floor = floorOf[section];
-  struct Candidate {
-    int64_t offset;
-    uint32_t item;
-  };
-  std::vector<Candidate> atFloor;
-  for (uint32_t i : itemsOf[section]) {
+  // The lowest level, its candidates, and the end-above-target test.
+  int64_t level = std::numeric_limits<int64_t>::max();
+  std::vector<uint32_t> candidates;
+  for (uint32_t i = 0; i < numItems; ++i) {
     if (offsets[i] != kUnplaced)
       continue;
-    int64_t position = gravityPosition(i);
+    int64_t position = gravity(i);
     if (position + instance.items[i].size > target)
-      return true; // it never fits: positions only grow
-    if (position == roundUp(floor, instance.items[i].alignment))
-      atFloor.push_back({position, i});
+      return true;
+    if (position < level) {
+      level = position;
+      candidates.clear();
+    }
+    if (position == level)
+      candidates.push_back(i);
   }
-  // Larger items first: they are the hardest to fit later.
-  std::sort(atFloor.begin(), atFloor.end(),
-            [&](const Candidate &a, const Candidate &b) {
-              const Item &x = instance.items[a.item], &y = instance.items[b.item];
-              if (x.size != y.size)
-                return x.size > y.size;
-              if (x.length() != y.length())
-                return x.length() > y.length();
-              return a.item < b.item;
-            });
-  for (const Candidate &candidate : atFloor) {
-    if (candidate.offset + instance.items[candidate.item].size > target)
-      continue; // the target dropped since the list was made
-    size_t floorMark = undoFloor.size();
-    place(candidate.item, candidate.offset);
-    bool keepGoing = search(placed + 1);
-    unplace(candidate.item);
-    restoreFloors(floorMark);
-    if (!keepGoing)
-      return false;
-  }
-  // Nothing starts at this floor. The first item to start in this section
-  // later rests on something outside it: raise the floor to the lowest such
-  // position above it, or give up if there is none.
-  int64_t raised = -1;
-  for (uint32_t i : itemsOf[section]) {
-    if (offsets[i] != kUnplaced)
-      continue;
-    int64_t position = gravityPosition(i, section);
-    if (position > floor && (raised < 0 || position < raised))
-      raised = position;
-  }
-  if (raised < 0)
+  // Placing items only raises section tops (checked incrementally below);
+  // a higher level can push every section's stack up.
+  if (level > previousLevel && sectionsOverflow(level))
     return true;
-  size_t floorMark = undoFloor.size();
-  undoFloor.push_back({static_cast<uint32_t>(section), floor});
-  floorOf[section] = raised;
-  bool keepGoing = search(placed);
-  restoreFloors(floorMark);
+  std::sort(candidates.begin(), candidates.end(),
+            [&](uint32_t a, uint32_t b) { return rank[a] < rank[b]; });
+
+  size_t mark = trail.size();
+  for (uint32_t candidate : candidates) {
+    size_t branchMark = trail.size();
+    place(candidate, level);
+    bool overflow = false;
+    for (uint32_t s : sectionsOf[candidate])
+      if (sectionRemaining[s] &&
+          sectionTop[s] + sectionRemaining[s] - maxPadding > target)
+        overflow = true;
+    bool keepGoing = overflow || search(placed + 1, level);
+    undoTo(branchMark);
+    if (!keepGoing) {
+      undoTo(mark);
+      return false;
+    }
+    // Later branches do not start this candidate at this level.
+    forbidAt(candidate, level);
+  }
+  // Every candidate is now forbidden at `level`: the branch where nothing
+  // starts there.
+  bool keepGoing = search(placed, level);
+  undoTo(mark);
   return keepGoing;
 }
 
-ExactResult GravitySearch::run(const ItemOffsets &incumbent) {
+ExactResult CanonicalSearch::run(const ItemOffsets &incumbent) {
   int64_t incumbentPeak =
       incumbent.empty() ? -1 : itemPeak(instance, incumbent);
-  // Only placements within the limit count as solutions.
-  target = limit;
-  if (incumbentPeak >= 0 && incumbentPeak <= limit)
-    target = incumbentPeak - 1;
-  // Pinned items are in place from the start; they are blocks for their
-  // neighbours, not floors of their sections.
-  ExactResult result;
-  bool incumbentDone = incumbentPeak >= 0 && incumbentPeak <= limit &&
-                       (incumbentPeak <= lowerBound || stopWithinLimit);
+  bool incumbentFits = incumbentPeak >= 0 && incumbentPeak <= limit;
+  // Only placements within the limit count, and only better ones than the
+  // incumbent unless any fitting placement will do.
+  target = incumbentFits ? incumbentPeak - 1 : limit;
+  bool incumbentDone =
+      incumbentFits && (incumbentPeak <= lowerBound || stopWithinLimit);
   if (!incumbentDone)
-    search(/*placed=*/0);
+    search(/*placed=*/0, /*previousLevel=*/-1);
+
+  ExactResult result;
   result.nodes = nodes;
-  if (bestPeak >= 0) {
-    result.offsets = best;
-    result.peak = bestPeak;
-  } else {
-    result.offsets = incumbent;
-    result.peak = incumbentPeak;
-  }
+  result.offsets = bestPeak >= 0 ? best : incumbent;
+  result.peak = bestPeak >= 0 ? bestPeak : incumbentPeak;
   bool withinLimit = result.peak >= 0 && result.peak <= limit;
-  bool searchedAll = !exhausted && !(stopWithinLimit && bestPeak >= 0);
+  // Finishing the whole tree proves that nothing beats the best placement.
+  bool finished = !exhausted && !(stopWithinLimit && bestPeak >= 0);
   result.provedOptimal =
-      withinLimit && (result.peak <= lowerBound || (searchedAll && !incumbentDone));
+      withinLimit && (result.peak <= lowerBound || (finished && !incumbentDone));
   result.provedInfeasible = !withinLimit && !exhausted;
   return result;
 }
@@ -315,6 +356,7 @@ ExactResult dsaplan::solver::detail::searchExact(
     const PoolInstance &instance, const ItemOffsets &incumbent,
     int64_t lowerBound, int64_t limit, bool stopWithinLimit,
     uint64_t nodeBudget) {
-  return GravitySearch(instance, lowerBound, limit, stopWithinLimit, nodeBudget)
+  return CanonicalSearch(instance, lowerBound, limit, stopWithinLimit,
+                         nodeBudget)
       .run(incumbent);
 }

@@ -221,11 +221,18 @@ void readExtras(const json &document, ReadResult &result) {
   const json &problem = document["problem"];
   if (problem.contains("cost_model") && !problem["cost_model"].is_null())
     result.unsupported.push_back("problem.cost_model (reuse penalties are not optimised)");
-  if (document.contains("objective") && document["objective"].contains("terms"))
-    for (const json &term : document["objective"]["terms"])
+  // The corpus keeps the objective inside `problem`; older documents at the
+  // top level. Either way only peak terms are optimised.
+  const json &objective = problem.contains("objective") ? problem["objective"]
+                          : document.contains("objective") ? document["objective"]
+                                                           : json();
+  if (objective.is_object() && objective.contains("terms") &&
+      objective["terms"].is_array())
+    for (const json &term : objective["terms"])
       if (term.is_string() && term != "max_peak" && term != "total_peak" &&
           term != "capacity_overflow")
-        result.unsupported.push_back("objective.terms: " + term.get<std::string>());
+        result.unsupported.push_back("problem.objective.terms: " +
+                                     term.get<std::string>());
 }
 
 std::string hex64(uint64_t value) {

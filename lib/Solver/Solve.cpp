@@ -109,51 +109,73 @@ struct ComponentResult {
 /// node costs time linear in the component size.
 constexpr size_t kExactMaxItems = 1000;
 
+/// Nodes `auto` spends polishing a placement that already fits but is above
+/// the lower bound, unless asked to minimise the capacity: enough to close
+/// the gap on kernel-sized pools, small enough to keep compiles fast.
+constexpr uint64_t kAutoPolishNodes = 20'000;
+
+ItemOffsets placeHeuristically(const PoolInstance &instance,
+                               Algorithm algorithm) {
+  switch (algorithm) {
+  case Algorithm::Bump:
+    return placeBump(instance);
+  case Algorithm::FirstFit:
+  case Algorithm::Exact:
+    return placeInOrder(instance, bySizeDescending(instance), FitRule::First);
+  case Algorithm::BestFit:
+    return placeInOrder(instance, bySizeDescending(instance), FitRule::Best);
+  case Algorithm::MultiStart:
+  case Algorithm::Auto:
+    return placeMultiStart(instance, repairRounds(instance.items.size()));
+  }
+  return {};
+}
+
+/// Runs the exact search from `result.offsets`. `mustFit` asks only for a
+/// placement within the capacity; otherwise the peak is minimised.
+void searchFrom(const PoolInstance &instance, int64_t bound, bool mustFit,
+                uint64_t budget, ComponentResult &result) {
+  int64_t limit =
+      mustFit ? instance.capacity : std::numeric_limits<int64_t>::max() / 4;
+  ExactResult exact = searchExact(instance, result.offsets, bound, limit,
+                                  /*stopWithinLimit=*/mustFit, budget);
+  if (exact.peak >= 0 && !exact.offsets.empty() &&
+      exact.peak <= itemPeak(instance, result.offsets))
+    result.offsets = exact.offsets;
+  result.nodes += exact.nodes;
+  result.provedOptimal = result.provedOptimal || exact.provedOptimal;
+}
+
+/// Places one component. `poolBound` is the lower bound of the whole pool:
+/// a component already below it cannot lower the pool's peak.
 ComponentResult placeComponent(const PoolInstance &instance,
-                               const SolveOptions &options,
+                               const SolveOptions &options, int64_t poolBound,
                                uint64_t nodeBudget) {
   ComponentResult result;
-  int64_t bound = itemLowerBound(instance);
-  switch (options.algorithm) {
-  case Algorithm::Bump:
-    result.offsets = placeBump(instance);
-    break;
-  case Algorithm::FirstFit:
-    result.offsets =
-        placeInOrder(instance, bySizeDescending(instance), FitRule::First);
-    break;
-  case Algorithm::BestFit:
-    result.offsets =
-        placeInOrder(instance, bySizeDescending(instance), FitRule::Best);
-    break;
-  case Algorithm::MultiStart:
-    result.offsets = placeMultiStart(instance, repairRounds(instance.items.size()));
-    break;
-  case Algorithm::Exact:
-  case Algorithm::Auto: {
-    result.offsets =
-        options.algorithm == Algorithm::Exact
-            ? placeInOrder(instance, bySizeDescending(instance), FitRule::First)
-            : placeMultiStart(instance, repairRounds(instance.items.size()));
-    if (instance.items.size() > kExactMaxItems)
-      break;
-    int64_t limit = options.minimizeCapacity
-                        ? std::numeric_limits<int64_t>::max() / 4
-                        : instance.capacity;
-    bool overLimit = itemPeak(instance, result.offsets) > limit;
-    ExactResult exact =
-        searchExact(instance, result.offsets, bound, limit,
-                    /*stopWithinLimit=*/overLimit && !options.minimizeCapacity,
-                    nodeBudget);
-    if (exact.peak >= 0 && !exact.offsets.empty())
-      result.offsets = exact.offsets;
-    result.nodes = exact.nodes;
-    result.provedOptimal = exact.provedOptimal;
-    break;
+  result.offsets = placeHeuristically(instance, options.algorithm);
+  bool searches = options.algorithm == Algorithm::Exact ||
+                  options.algorithm == Algorithm::Auto;
+  int64_t bound = std::max(itemLowerBound(instance), poolBound);
+  result.provedOptimal = itemPeak(instance, result.offsets) <= bound;
+  if (!searches || instance.items.size() > kExactMaxItems ||
+      result.provedOptimal)
+    return result;
+
+  bool minimize =
+      options.minimizeCapacity || options.algorithm == Algorithm::Exact;
+  if (itemPeak(instance, result.offsets) > instance.capacity) {
+    // First anything that fits: the capacity is the target.
+    searchFrom(instance, bound, /*mustFit=*/true, nodeBudget, result);
+    if (itemPeak(instance, result.offsets) > instance.capacity)
+      return result;
+    if (!minimize)
+      return result;
   }
-  }
-  if (itemPeak(instance, result.offsets) <= bound)
-    result.provedOptimal = true;
+  uint64_t budget = nodeBudget - std::min(nodeBudget, result.nodes);
+  if (!minimize)
+    budget = std::min(budget, kAutoPolishNodes);
+  if (itemPeak(instance, result.offsets) > bound)
+    searchFrom(instance, bound, /*mustFit=*/false, budget, result);
   return result;
 }
 
@@ -202,7 +224,8 @@ PoolResult solvePool(const Problem &problem, size_t pool,
   } else {
     for (const std::vector<uint32_t> &items : components(instance)) {
       PoolInstance sub = subInstance(instance, items);
-      ComponentResult placed = placeComponent(sub, options, budgetLeft);
+      ComponentResult placed =
+          placeComponent(sub, options, result.lowerBound, budgetLeft);
       budgetLeft -= std::min(budgetLeft, placed.nodes);
       result.nodes += placed.nodes;
       int64_t peak = itemPeak(sub, placed.offsets);
@@ -266,6 +289,29 @@ const char *dsaplan::solver::poolStatusName(PoolStatus status) {
   return "unknown";
 }
 
+namespace {
+
+/// A pool whose placement breaks anything but the capacity (pins that
+/// clash, a pair both colocated and separated, a pin in a reserved range)
+/// has no valid placement the algorithms could find: say so.
+void demoteInvalidPools(const Problem &problem, Solution &solution) {
+  for (const Violation &violation : validate(problem, solution.offsets)) {
+    if (violation.kind == Violation::Kind::OutOfCapacity ||
+        violation.buffers.empty())
+      continue;
+    PoolResult &result =
+        solution.pools[problem.buffers[violation.buffers.front()].pool];
+    if (result.status == PoolStatus::Infeasible)
+      continue;
+    result.status = PoolStatus::Infeasible;
+    result.overflow = std::max<int64_t>(
+        0, result.peak - problem.pools[result.pool].capacity);
+    result.liveAtPeak = buffersAtBusiestPoint(problem, result.pool);
+  }
+}
+
+} // namespace
+
 Solution dsaplan::solver::solve(const Problem &problem,
                                 const SolveOptions &options) {
   Solution solution;
@@ -281,5 +327,7 @@ Solution dsaplan::solver::solve(const Problem &problem,
     }
     solution.pools.push_back(solvePool(problem, pool, options, solution.offsets));
   }
+  if (!malformed)
+    demoteInvalidPools(problem, solution);
   return solution;
 }

@@ -41,6 +41,8 @@ void checkSingleBuffers(const Problem &problem, const Placement &placement,
                         std::vector<Violation> &out) {
   for (size_t b = 0; b < problem.buffers.size(); ++b) {
     const Buffer &buffer = problem.buffers[b];
+    if (buffer.pool >= problem.pools.size())
+      continue; // malformed; checkProblem says so
     const Pool &pool = problem.pools[buffer.pool];
     int64_t offset = b < placement.size() ? placement[b] : kUnplaced;
     if (offset == kUnplaced || offset < 0) {
@@ -133,8 +135,10 @@ void checkConstraints(const Problem &problem, const Placement &placement,
   auto placed = [&](size_t b) {
     return b < placement.size() && placement[b] >= 0;
   };
+  // Pools are separate address spaces: a separation across pools holds.
   for (const Separation &s : problem.separations)
     if (placed(s.first) && placed(s.second) &&
+        problem.buffers[s.first].pool == problem.buffers[s.second].pool &&
         addressesOverlap(problem, placement, s.first, s.second))
       out.push_back({Violation::Kind::Separation, {s.first, s.second},
                      nameOf(problem, s.first) + " and " +
@@ -204,20 +208,24 @@ std::vector<std::string> dsaplan::solver::checkProblem(const Problem &problem) {
                        " is larger than pool " + pool.id + " (" +
                        std::to_string(pool.capacity) + " bytes)");
   }
-  auto checkPair = [&](size_t first, size_t second, const char *what) {
+  // A separation across pools always holds (the PyPTO corpus has them); a
+  // colocation across pools can never hold.
+  auto checkPair = [&](size_t first, size_t second, const char *what,
+                       bool acrossPoolsIsFine) {
     if (first >= problem.buffers.size() || second >= problem.buffers.size())
       errors.push_back(std::string(what) + " names an unknown buffer");
     else if (first == second)
       errors.push_back(std::string(what) + " of " + nameOf(problem, first) +
                        " with itself");
-    else if (problem.buffers[first].pool != problem.buffers[second].pool)
+    else if (!acrossPoolsIsFine &&
+             problem.buffers[first].pool != problem.buffers[second].pool)
       errors.push_back(std::string(what) + " of " + nameOf(problem, first) +
                        " and " + nameOf(problem, second) +
                        " across pools");
   };
   for (const Separation &s : problem.separations)
-    checkPair(s.first, s.second, "separation");
+    checkPair(s.first, s.second, "separation", true);
   for (const Colocation &c : problem.colocations)
-    checkPair(c.first, c.second, "colocation");
+    checkPair(c.first, c.second, "colocation", false);
   return errors;
 }
