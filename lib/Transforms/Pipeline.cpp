@@ -41,6 +41,18 @@ struct DsaPlanPipelineOptions
   Option<std::string> reportDir{
       *this, "report-dir",
       llvm::cl::desc("Directory for memory-map SVGs and JSON reports")};
+  Option<std::string> syncMode{
+      *this, "sync-mode",
+      llvm::cl::desc("dsaplan-insert-sync mode: all or reuse-only"),
+      llvm::cl::init("all")};
+  Option<bool> insertSync{
+      *this, "insert-sync",
+      llvm::cl::desc("Insert set_flag/wait_flag/pipe_barrier"),
+      llvm::cl::init(true)};
+  Option<bool> verifySync{
+      *this, "verify-sync",
+      llvm::cl::desc("Check the synchronisation with dsaplan-verify-sync"),
+      llvm::cl::init(true)};
   Option<bool> keepAllocs{
       *this, "keep-allocs",
       llvm::cl::desc("Keep placed dsaplan.alloc ops instead of arena views"),
@@ -63,6 +75,13 @@ void buildDsaPlanPipeline(OpPassManager &pm,
   DsaPlanMaterializeOptions materialize;
   materialize.keepAllocs = options.keepAllocs;
   pm.addNestedPass<func::FuncOp>(createDsaPlanMaterialize(materialize));
+  if (options.insertSync) {
+    DsaPlanInsertSyncOptions sync;
+    sync.mode = options.syncMode;
+    pm.addNestedPass<func::FuncOp>(createDsaPlanInsertSync(sync));
+  }
+  if (options.verifySync)
+    pm.addNestedPass<func::FuncOp>(createDsaPlanVerifySync());
 }
 } // namespace
 

@@ -207,4 +207,89 @@ def DsaPlanMaterialize : Pass<"dsaplan-materialize", "::mlir::func::FuncOp"> {
   ];
 }
 
+def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
+  let summary = "Order conflicting accesses of different pipes by byte ranges";
+  let description = [{
+    For every pair of accesses to overlapping bytes of one space, at least one
+    a write, on different pipes, inserts `dsaplan.set_flag <src -> dst>`
+    after the earlier access and `dsaplan.wait_flag <src -> dst>` before the
+    later one; on one pipe that needs it, a `dsaplan.pipe_barrier`.
+    Dependencies are decided by byte ranges, not by buffer identity, so a
+    tile placed over part of an expired tile waits for that tile's last
+    reader:
+
+    ```mlir
+    // bytes [0, 4096) read by V, then bytes [0, 32) written by MTE2
+    linalg.generic ... ins(%table) ... {dsaplan.pipe = #dsaplan.pipe<v>}
+    dsaplan.set_flag <v -> mte2>, 0
+    dsaplan.wait_flag <v -> mte2>, 0
+    memref.copy %gm, %row0 {dsaplan.pipe = #dsaplan.pipe<mte2>}
+    ```
+
+    Placement of the pair: both in the innermost block that holds the two
+    accesses, the set after the op that holds the earlier one, the wait
+    before the op that holds the later one, so both run once per execution
+    of that block and balance on every path (an `scf.if` holding an access
+    is treated as one op). Around the back edge of an `scf.for` (iteration
+    i's late access against iteration i+1's early one), one pair per loop
+    and pipe pair: the set after the last earlier access, the wait before the
+    first later one, a set before the loop for the first iteration and a wait
+    after it for the last. Around an `scf.while`, and anywhere the structured
+    placement does not apply, the fallback is a set immediately followed by
+    its wait after the earlier access: always correct, at the cost of
+    overlap.
+
+    Requirements already met by a sync of the input (a set/wait pair of the
+    same pipes in the same block, or a barrier) or by another inserted pair
+    are not inserted again.
+
+    Same-pipe dependencies need a barrier on the pipes whose instructions
+    are issued without waiting for earlier ones to finish: V, M, MTE1, MTE2,
+    MTE3 and FIX. The scalar pipe S executes in order and needs none.
+
+    Event ids: 0-7 per (src, dst) pair. A pair holds its id from its set to
+    its wait (a loop's pair over the whole loop); pairs whose spans overlap
+    get different ids, and ids used by the input's own flags are never
+    reused. When all eight are in flight, the pass reports an error naming
+    the op rather than reuse one.
+
+    `mode=reuse-only` inserts only dependencies between different tiles that
+    share bytes, for toolchains that already order accesses to one tile.
+  }];
+  let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect"];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"all\"",
+           "all: every dependency; reuse-only: only between different tiles">
+  ];
+  let statistics = [
+    Statistic<"numFlagPairs", "flag-pairs", "set_flag/wait_flag pairs inserted">,
+    Statistic<"numLoopPairs", "loop-pairs", "Pairs around a loop back edge">,
+    Statistic<"numEagerPairs", "eager-pairs", "Pairs placed by the fallback">,
+    Statistic<"numBarriers", "barriers", "pipe_barrier ops inserted">
+  ];
+}
+
+def DsaPlanVerifySync : Pass<"dsaplan-verify-sync", "::mlir::func::FuncOp"> {
+  let summary = "Prove that no two conflicting accesses are left unordered";
+  let description = [{
+    An independent checker: it shares no code with `dsaplan-insert-sync`.
+    It walks the function as the hardware would run it: each pipe in
+    program order, `scf.if` along both branches, loops unrolled three times
+    (and left after zero, one, two or three iterations), and keeps, per pipe,
+    which accesses are known to have finished (`set_flag` takes what its
+    pipe has finished and what it knows, the matching `wait_flag` hands it to
+    the waiting pipe; `pipe_barrier` orders a pipe's own instructions). Every
+    access is checked against the earlier accesses to overlapping bytes
+    (its own byte-range computation); a conflicting pair that is not ordered
+    is an error naming both ops, their pipes, the space and the overlapping
+    bytes. It also reports a wait without a set (a deadlock), a flag set
+    twice before its wait, flags that the branches of an `scf.if` or the
+    iterations of a loop leave unbalanced, and flags still set at the end.
+  }];
+  let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect"];
+  let statistics = [
+    Statistic<"numChecked", "checked-accesses", "Accesses checked">
+  ];
+}
+
 #endif // DSAPLAN_TRANSFORMS_PASSES_TD

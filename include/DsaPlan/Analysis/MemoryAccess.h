@@ -1,0 +1,72 @@
+//===- MemoryAccess.h - Byte ranges an op reads and writes ------*- C++ -*-===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+//
+// What the sync inserter knows about an op: the pipe it runs on and, for each
+// memref operand in a dsaplan space, the byte range it reads or writes.
+//
+//   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+//   %c4096 = arith.constant 4096 : index
+//   %t = memref.view %ub[%c4096][] : ... to memref<32xf32, #dsaplan.space<ub>>
+//   %h = memref.subview %t[16] [16] [1] : ... // bytes [4160, 4224) of ub
+//
+// Placed `dsaplan.alloc {offset}` ops give ranges the same way. A range that
+// cannot be known exactly (a dynamic subview, a block argument) falls back
+// to the whole tile it comes from, or to the whole space.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSAPLAN_ANALYSIS_MEMORYACCESS_H
+#define DSAPLAN_ANALYSIS_MEMORYACCESS_H
+
+#include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir {
+namespace dsaplan {
+
+/// Where bytes live: a memory space, or (for a dsaplan.alloc that has no
+/// offset yet) the allocation itself, which shares bytes with nothing else.
+struct MemoryRegion {
+  MemorySpace space = MemorySpace::ub;
+  Operation *unplacedAlloc = nullptr;
+  bool operator==(const MemoryRegion &other) const {
+    return space == other.space && unplacedAlloc == other.unplacedAlloc;
+  }
+};
+
+/// One read or write of a byte range by an op.
+struct MemoryAccess {
+  MemoryRegion region;
+  int64_t begin = 0;
+  int64_t end = 0;
+  bool isWrite = false;
+  /// The tile the range belongs to (the memref.view of an arena or the
+  /// dsaplan.alloc), for telling reuse of another tile's bytes from a
+  /// dependency on the same tile; null when unknown.
+  Operation *tile = nullptr;
+
+  bool overlaps(const MemoryAccess &other) const {
+    return region == other.region && begin < other.end && other.begin < end;
+  }
+  bool conflictsWith(const MemoryAccess &other) const {
+    return (isWrite || other.isWrite) && overlaps(other);
+  }
+};
+
+/// The accesses of `op` to dsaplan-space memory. `unknownEffects` is set when
+/// the op touches such memory without MemoryEffectOpInterface: it is then
+/// taken to read and write every dsaplan memref operand.
+SmallVector<MemoryAccess, 4> getMemoryAccesses(Operation *op,
+                                               bool &unknownEffects);
+
+/// Whether `op` has a memref operand in a dsaplan space.
+bool touchesDsaPlanMemory(Operation *op);
+
+} // namespace dsaplan
+} // namespace mlir
+
+#endif // DSAPLAN_ANALYSIS_MEMORYACCESS_H

@@ -1,0 +1,610 @@
+//===- InsertSync.cpp - Range-aware set_flag/wait_flag insertion ----------===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+//
+// 1. Collect the accesses of every op that touches dsaplan memory, with its
+//    pipe and byte ranges (MemoryAccess analysis).
+// 2. For every two ops with conflicting accesses, record requirements:
+//    forward (the earlier op before the later one in their innermost common
+//    block), and around the back edge of the innermost loop holding both.
+// 3. Meet the requirements with as few flag pairs and barriers as the
+//    greedy cover below finds, skipping those the input already meets.
+// 4. Give each pair an event id and create the ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DsaPlan/Analysis/MemoryAccess.h"
+#include "DsaPlan/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+
+#include "llvm/ADT/SmallBitVector.h"
+
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace mlir {
+namespace dsaplan {
+#define GEN_PASS_DEF_DSAPLANINSERTSYNC
+#include "DsaPlan/Transforms/Passes.h.inc"
+} // namespace dsaplan
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::dsaplan;
+
+namespace {
+
+constexpr int64_t kNumEventIds = 8;
+
+/// Pipes that issue an instruction without waiting for the previous one to
+/// finish, so that a same-pipe dependency needs a pipe_barrier.
+bool needsBarrier(Pipe pipe) { return pipe != Pipe::s; }
+
+struct AccessingOp {
+  Operation *op;
+  Pipe pipe;
+  SmallVector<MemoryAccess, 4> accesses;
+};
+
+/// A gap of a block: gap g is just before the block's op number g.
+using Gap = unsigned;
+
+/// Earlier access after op `after`, later access before op `before`, both
+/// op indices of one block. Forward: after < before; around a back edge:
+/// after >= before.
+struct Requirement {
+  unsigned after, before;
+};
+
+struct FlagPair {
+  Gap set, wait;
+};
+
+/// Key of a dependency between two pipes in one block (or loop).
+using PairKey = std::tuple<void *, Pipe, Pipe>;
+using PipeKey = std::pair<void *, Pipe>;
+
+bool isLoop(Operation *op) {
+  if (isa<LoopLikeOpInterface>(op))
+    return true;
+  auto branch = dyn_cast<RegionBranchOpInterface>(op);
+  return branch && branch.hasLoop();
+}
+
+/// Ops that only forward memrefs or are themselves syncs: not accesses.
+bool isAccessCandidate(Operation *op) {
+  return !isa<RegionBranchOpInterface, RegionBranchTerminatorOpInterface,
+              SetFlagOp, WaitFlagOp, PipeBarrierOp, SeparateOp, ColocateOp,
+              AllocOp, ArenaOp>(op) &&
+         !op->hasTrait<OpTrait::IsTerminator>() && touchesDsaPlanMemory(op);
+}
+
+class SyncPlanner {
+public:
+  SyncPlanner(func::FuncOp func, bool reuseOnly)
+      : func(func), reuseOnly(reuseOnly) {}
+
+  LogicalResult collect();
+  void addRequirements();
+  void coverRequirements();
+  LogicalResult materialize(unsigned &flagPairs, unsigned &loopPairs,
+                            unsigned &eagerPairs, unsigned &barriers);
+
+private:
+  void addPair(const AccessingOp &first, const AccessingOp &second);
+  void requireForward(Block *block, Operation *from, Operation *to, Pipe src,
+                      Pipe dst);
+  void requireAcrossIterations(Operation *loop, Operation *from,
+                               Operation *to, Pipe src, Pipe dst);
+  unsigned indexInBlock(Operation *op);
+  void collectExistingSyncs(Block *block);
+  double linearGap(Block *block, Gap gap);
+  std::optional<int64_t> takeEventId(Pipe src, Pipe dst, double begin,
+                                     double end);
+
+  func::FuncOp func;
+  bool reuseOnly;
+  SmallVector<AccessingOp> ops;
+  DenseMap<Operation *, unsigned> blockIndex;
+  DenseMap<Operation *, int64_t> preorder, preorderEnd;
+
+  std::map<PairKey, SmallVector<Requirement>> forward, backEdge;
+  std::map<PipeKey, SmallVector<Requirement>> forwardBarrier, backEdgeBarrier;
+  /// Eager fallback: a set and its wait (or a barrier) right after an op.
+  SmallVector<std::tuple<Operation *, Pipe, Pipe>> eager;
+
+  /// Syncs of the input, per block, as gaps.
+  std::map<PairKey, SmallVector<FlagPair>> existingPairs;
+  std::map<PipeKey, SmallVector<Gap>> existingBarriers;
+  std::map<std::pair<Pipe, Pipe>, llvm::SmallBitVector> reservedIds;
+  llvm::DenseSet<Block *> scannedBlocks;
+
+  /// The cover.
+  std::map<PairKey, SmallVector<FlagPair>> forwardPairs;
+  std::map<PipeKey, SmallVector<Gap>> forwardBarriers;
+  std::map<PairKey, FlagPair> loopPairs;
+  std::map<PipeKey, Gap> loopBarriers;
+
+  /// Event ids taken, per pipe pair: spans in pre-order positions.
+  std::map<std::pair<Pipe, Pipe>, SmallVector<std::tuple<double, double, int64_t>>>
+      takenIds;
+};
+
+//===----------------------------------------------------------------------===//
+// Collection
+//===----------------------------------------------------------------------===//
+
+LogicalResult SyncPlanner::collect() {
+  int64_t counter = 0;
+  bool ok = true;
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == func)
+      return WalkResult::advance();
+    preorder[op] = counter++;
+    if (!isAccessCandidate(op))
+      return WalkResult::advance();
+    bool unknownEffects = false;
+    SmallVector<MemoryAccess, 4> accesses = getMemoryAccesses(op, unknownEffects);
+    if (accesses.empty())
+      return WalkResult::advance(); // views, casts: no access of their own
+    std::optional<Pipe> pipe = getOpPipe(op);
+    if (!pipe) {
+      op->emitError() << "'" << op->getName()
+                      << "' touches a dsaplan memory space but has no pipe "
+                         "(a dsaplan.pipe attribute or PipeOpInterface)";
+      ok = false;
+      return WalkResult::skip();
+    }
+    if (unknownEffects)
+      op->emitWarning() << "'" << op->getName()
+                        << "' has unknown memory effects: taken to read and "
+                           "write all its dsaplan memrefs";
+    ops.push_back({op, *pipe, std::move(accesses)});
+    // The regions of an access (a linalg body) belong to the access.
+    return WalkResult::skip();
+  });
+  func.walk<WalkOrder::PostOrder>([&](Operation *op) {
+    int64_t last = preorder.lookup(op);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (!block.empty())
+          last = std::max(last, preorderEnd.lookup(&block.back()));
+    preorderEnd[op] = last;
+  });
+  // The input's own syncs, everywhere: their event ids are never reused.
+  func.walk([&](Block *block) { collectExistingSyncs(block); });
+  return success(ok);
+}
+
+unsigned SyncPlanner::indexInBlock(Operation *op) {
+  auto it = blockIndex.find(op);
+  if (it != blockIndex.end())
+    return it->second;
+  unsigned index = 0;
+  for (Operation &sibling : *op->getBlock())
+    blockIndex[&sibling] = index++;
+  collectExistingSyncs(op->getBlock());
+  return blockIndex.lookup(op);
+}
+
+/// Records the input's own set/wait pairs and barriers of `block`.
+void SyncPlanner::collectExistingSyncs(Block *block) {
+  if (!scannedBlocks.insert(block).second)
+    return;
+  std::map<std::tuple<Pipe, Pipe, int64_t>, unsigned> openSets;
+  unsigned index = 0;
+  for (Operation &op : *block) {
+    if (auto set = dyn_cast<SetFlagOp>(op)) {
+      openSets[{set.getSrc(), set.getDst(), set.getEvent()}] = index;
+      reservedIds[{set.getSrc(), set.getDst()}].resize(kNumEventIds);
+      reservedIds[{set.getSrc(), set.getDst()}].set(set.getEvent());
+    } else if (auto wait = dyn_cast<WaitFlagOp>(op)) {
+      auto it = openSets.find({wait.getSrc(), wait.getDst(), wait.getEvent()});
+      reservedIds[{wait.getSrc(), wait.getDst()}].resize(kNumEventIds);
+      reservedIds[{wait.getSrc(), wait.getDst()}].set(wait.getEvent());
+      if (it != openSets.end()) {
+        // The set orders what precedes it; the wait, what follows it.
+        existingPairs[{block, wait.getSrc(), wait.getDst()}].push_back(
+            {it->second, index + 1});
+        openSets.erase(it);
+      }
+    } else if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
+      existingBarriers[{block, barrier.getPipe()}].push_back(index);
+    }
+    ++index;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Requirements
+//===----------------------------------------------------------------------===//
+
+/// The innermost block holding both ops.
+Block *commonBlock(Operation *a, Operation *b) {
+  for (Block *block = a->getBlock(); block;
+       block = block->getParentOp() ? block->getParentOp()->getBlock()
+                                    : nullptr)
+    if (block->findAncestorOpInBlock(*b))
+      return block;
+  return nullptr;
+}
+
+void SyncPlanner::requireForward(Block *block, Operation *from,
+                                 Operation *to, Pipe src, Pipe dst) {
+  Requirement req{indexInBlock(block->findAncestorOpInBlock(*from)),
+                  indexInBlock(block->findAncestorOpInBlock(*to))};
+  if (src == dst)
+    forwardBarrier[{block, src}].push_back(req);
+  else
+    forward[{block, src, dst}].push_back(req);
+}
+
+void SyncPlanner::requireAcrossIterations(Operation *loop, Operation *from,
+                                          Operation *to, Pipe src, Pipe dst) {
+  Block *body = loop->getNumRegions() == 1 && loop->getRegion(0).hasOneBlock()
+                    ? &loop->getRegion(0).front()
+                    : nullptr;
+  if (!body || !isa<scf::ForOp>(loop)) {
+    eager.push_back({from, src, dst}); // scf.while and other loops
+    return;
+  }
+  Requirement req{indexInBlock(body->findAncestorOpInBlock(*from)),
+                  indexInBlock(body->findAncestorOpInBlock(*to))};
+  if (src == dst)
+    backEdgeBarrier[{loop, src}].push_back(req);
+  else
+    backEdge[{loop, src, dst}].push_back(req);
+}
+
+/// Records what orders `first` (earlier in program order) and `second`.
+void SyncPlanner::addPair(const AccessingOp &first,
+                          const AccessingOp &second) {
+  bool conflict = false;
+  for (const MemoryAccess &a : first.accesses)
+    for (const MemoryAccess &b : second.accesses)
+      if (a.conflictsWith(b) && !(reuseOnly && a.tile && a.tile == b.tile))
+        conflict = true;
+  if (!conflict)
+    return;
+  if (first.pipe == second.pipe && !needsBarrier(first.pipe))
+    return;
+  Operation *x = first.op, *y = second.op;
+  Block *block = commonBlock(x, y);
+  if (x != y && block->findAncestorOpInBlock(*x) != block->findAncestorOpInBlock(*y))
+    requireForward(block, x, y, first.pipe, second.pipe);
+  // Around the back edge of the innermost loop holding both: the later op
+  // of iteration i before the earlier op of iteration i+1, and, when they
+  // are in exclusive branches of one op, the other way round too.
+  for (Operation *parent = block->getParentOp(); parent && parent != func;
+       parent = parent->getParentOp()) {
+    if (!isLoop(parent))
+      continue;
+    requireAcrossIterations(parent, y, x, second.pipe, first.pipe);
+    if (x != y && block->findAncestorOpInBlock(*x) == block->findAncestorOpInBlock(*y))
+      requireAcrossIterations(parent, x, y, first.pipe, second.pipe);
+    break;
+  }
+}
+
+void SyncPlanner::addRequirements() {
+  // Candidate pairs: ops whose accesses overlap, found per region by a sweep
+  // over ranges sorted by their first byte.
+  struct Span {
+    int64_t begin, end;
+    unsigned op;
+  };
+  std::vector<std::pair<MemoryRegion, std::vector<Span>>> regions;
+  for (unsigned i = 0; i < ops.size(); ++i)
+    for (const MemoryAccess &access : ops[i].accesses) {
+      auto it = llvm::find_if(regions, [&](const auto &entry) {
+        return entry.first == access.region;
+      });
+      if (it == regions.end()) {
+        regions.push_back({access.region, {}});
+        it = std::prev(regions.end());
+      }
+      it->second.push_back({access.begin, access.end, i});
+    }
+  std::set<std::pair<unsigned, unsigned>> candidates;
+  for (auto &[region, spans] : regions) {
+    llvm::sort(spans, [](const Span &a, const Span &b) {
+      return std::tie(a.begin, a.op) < std::tie(b.begin, b.op);
+    });
+    std::vector<Span> open;
+    for (const Span &span : spans) {
+      llvm::erase_if(open, [&](const Span &o) { return o.end <= span.begin; });
+      for (const Span &o : open)
+        candidates.insert({std::min(o.op, span.op), std::max(o.op, span.op)});
+      open.push_back(span);
+    }
+  }
+  for (auto [i, j] : candidates)
+    addPair(ops[i], ops[j]);
+}
+
+//===----------------------------------------------------------------------===//
+// Cover
+//===----------------------------------------------------------------------===//
+
+bool pairCovers(const FlagPair &pair, const Requirement &req) {
+  return pair.set >= req.after + 1 && pair.wait <= req.before &&
+         pair.set <= pair.wait;
+}
+
+void SyncPlanner::coverRequirements() {
+  for (auto &[key, reqs] : forward) {
+    llvm::sort(reqs, [](const Requirement &a, const Requirement &b) {
+      return a.before != b.before ? a.before < b.before : a.after > b.after;
+    });
+    SmallVector<FlagPair> &pairs = forwardPairs[key];
+    const SmallVector<FlagPair> &given = existingPairs[key];
+    for (const Requirement &req : reqs) {
+      auto covers = [&](const FlagPair &p) { return pairCovers(p, req); };
+      if (llvm::any_of(given, covers) || llvm::any_of(pairs, covers))
+        continue;
+      pairs.push_back({req.after + 1, req.before});
+    }
+  }
+  for (auto &[key, reqs] : forwardBarrier) {
+    llvm::sort(reqs, [](const Requirement &a, const Requirement &b) {
+      return a.before != b.before ? a.before < b.before : a.after > b.after;
+    });
+    SmallVector<Gap> &gaps = forwardBarriers[key];
+    const SmallVector<Gap> &given = existingBarriers[key];
+    for (const Requirement &req : reqs) {
+      auto covers = [&](Gap g) { return g >= req.after + 1 && g <= req.before; };
+      auto coversOp = [&](Gap index) { return index > req.after && index < req.before; };
+      if (llvm::any_of(given, coversOp) || llvm::any_of(gaps, covers))
+        continue;
+      gaps.push_back(req.before);
+    }
+  }
+  for (auto &[key, reqs] : backEdge) {
+    auto [loop, src, dst] = key;
+    Block *body = &static_cast<Operation *>(loop)->getRegion(0).front();
+    PairKey bodyKey{body, src, dst};
+    const SmallVector<FlagPair> &inBody = forwardPairs[bodyKey];
+    const SmallVector<FlagPair> &given = existingPairs[bodyKey];
+    std::optional<FlagPair> pair;
+    for (const Requirement &req : reqs) {
+      // A pair in the body whose set follows the earlier access also orders
+      // it before the next iteration.
+      auto covers = [&](const FlagPair &p) { return p.set >= req.after + 1; };
+      if (llvm::any_of(inBody, covers) || llvm::any_of(given, covers))
+        continue;
+      if (!pair)
+        pair = FlagPair{req.after + 1, req.before};
+      pair->set = std::max<Gap>(pair->set, req.after + 1);
+      pair->wait = std::min<Gap>(pair->wait, req.before);
+    }
+    if (pair)
+      loopPairs[key] = *pair;
+  }
+  for (auto &[key, reqs] : backEdgeBarrier) {
+    auto [loop, pipe] = key;
+    Block *body = &static_cast<Operation *>(loop)->getRegion(0).front();
+    const SmallVector<Gap> &inBody = forwardBarriers[{body, pipe}];
+    const SmallVector<Gap> &given = existingBarriers[{body, pipe}];
+    std::optional<Gap> gap;
+    for (const Requirement &req : reqs) {
+      auto covers = [&](Gap g) { return g >= req.after + 1 || g <= req.before; };
+      auto coversOp = [&](Gap i) { return i > req.after || i < req.before; };
+      if (llvm::any_of(inBody, covers) || llvm::any_of(given, coversOp))
+        continue;
+      gap = std::max<Gap>(gap.value_or(0), req.after + 1);
+    }
+    if (gap)
+      loopBarriers[key] = *gap;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Event ids and ops
+//===----------------------------------------------------------------------===//
+
+/// A gap as a position in the pre-order numbering of all ops.
+double SyncPlanner::linearGap(Block *block, Gap gap) {
+  unsigned index = 0;
+  for (Operation &op : *block) {
+    if (index++ == gap)
+      return preorder.lookup(&op) - 0.5;
+  }
+  return preorderEnd.lookup(&block->back()) + 0.5;
+}
+
+std::optional<int64_t> SyncPlanner::takeEventId(Pipe src, Pipe dst,
+                                                double begin, double end) {
+  llvm::SmallBitVector used(kNumEventIds);
+  auto reserved = reservedIds.find({src, dst});
+  if (reserved != reservedIds.end())
+    used |= reserved->second;
+  auto &taken = takenIds[{src, dst}];
+  for (auto [b, e, id] : taken)
+    if (b <= end && begin <= e)
+      used.set(id);
+  for (int64_t id = 0; id < kNumEventIds; ++id)
+    if (!used.test(id)) {
+      taken.push_back({begin, end, id});
+      return id;
+    }
+  return std::nullopt;
+}
+
+/// Inserts `build` at `gap` of `block`: before op number `gap`.
+template <typename BuildFn>
+void insertAtGap(Block *block, Gap gap, BuildFn build) {
+  auto it = block->begin();
+  std::advance(it, gap);
+  OpBuilder builder(block, it);
+  build(builder);
+}
+
+LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
+                                       unsigned &loopPairCount,
+                                       unsigned &eagerPairs,
+                                       unsigned &barrierCount) {
+  Location loc = func.getLoc();
+  auto eventAttr = [&](OpBuilder &b, int64_t id) {
+    return b.getI64IntegerAttr(id);
+  };
+  auto pipeAttr = [&](Pipe pipe) {
+    return PipeAttr::get(func.getContext(), pipe);
+  };
+  // Decide every id first: creating ops shifts block indices.
+  struct Planned {
+    Block *block;
+    Gap set, wait;
+    Operation *loop;
+    Pipe src, dst;
+    int64_t id;
+  };
+  SmallVector<Planned> planned;
+  for (auto &[key, pairs] : forwardPairs) {
+    auto [blockPtr, src, dst] = key;
+    Block *block = static_cast<Block *>(blockPtr);
+    for (const FlagPair &pair : pairs) {
+      std::optional<int64_t> id =
+          takeEventId(src, dst, linearGap(block, pair.set),
+                      linearGap(block, pair.wait));
+      if (!id)
+        return func.emitError()
+               << "no free event id for <" << stringifyPipe(src) << " -> "
+               << stringifyPipe(dst) << ">: eight dependencies are in flight";
+      planned.push_back({block, pair.set, pair.wait, nullptr, src, dst, *id});
+    }
+  }
+  for (auto &[key, pair] : loopPairs) {
+    auto [loopPtr, src, dst] = key;
+    Operation *loop = static_cast<Operation *>(loopPtr);
+    std::optional<int64_t> id =
+        takeEventId(src, dst, preorder.lookup(loop) - 0.5,
+                    preorderEnd.lookup(loop) + 0.5);
+    if (!id)
+      return loop->emitError()
+             << "no free event id for <" << stringifyPipe(src) << " -> "
+             << stringifyPipe(dst) << "> around this loop";
+    planned.push_back({&loop->getRegion(0).front(), pair.set, pair.wait, loop,
+                       src, dst, *id});
+  }
+  SmallVector<std::tuple<Operation *, Pipe, Pipe, int64_t>> eagerPlanned;
+  for (auto [op, src, dst] : eager) {
+    if (src == dst) {
+      eagerPlanned.push_back({op, src, dst, -1});
+      continue;
+    }
+    double at = preorderEnd.lookup(op) + 0.5;
+    std::optional<int64_t> id = takeEventId(src, dst, at, at);
+    if (!id)
+      return op->emitError() << "no free event id for <" << stringifyPipe(src)
+                             << " -> " << stringifyPipe(dst) << ">";
+    eagerPlanned.push_back({op, src, dst, *id});
+  }
+
+  // Create ops from the highest gap down, so that indices stay valid.
+  struct Insertion {
+    Block *block;
+    Gap gap;
+    int order; // 0 set, 1 wait, 2 barrier
+    Pipe src, dst;
+    int64_t id;
+  };
+  SmallVector<Insertion> insertions;
+  for (const Planned &p : planned) {
+    insertions.push_back({p.block, p.set, 0, p.src, p.dst, p.id});
+    insertions.push_back({p.block, p.wait, 1, p.src, p.dst, p.id});
+    if (p.loop)
+      ++loopPairCount;
+    else
+      ++flagPairs;
+  }
+  for (auto &[key, gaps] : forwardBarriers)
+    for (Gap gap : gaps)
+      insertions.push_back({static_cast<Block *>(key.first), gap, 2,
+                            key.second, key.second, -1});
+  for (auto &[key, gap] : loopBarriers)
+    insertions.push_back({&static_cast<Operation *>(key.first)->getRegion(0).front(),
+                          gap, 2, key.second, key.second, -1});
+  // Same gap: sets, then waits, then barriers; later gaps first.
+  llvm::stable_sort(insertions, [](const Insertion &a, const Insertion &b) {
+    if (a.block != b.block)
+      return a.block < b.block;
+    if (a.gap != b.gap)
+      return a.gap > b.gap;
+    return a.order > b.order;
+  });
+  for (const Insertion &ins : insertions)
+    insertAtGap(ins.block, ins.gap, [&](OpBuilder &b) {
+      if (ins.order == 0)
+        SetFlagOp::create(b, loc, pipeAttr(ins.src), pipeAttr(ins.dst),
+                          eventAttr(b, ins.id));
+      else if (ins.order == 1)
+        WaitFlagOp::create(b, loc, pipeAttr(ins.src), pipeAttr(ins.dst),
+                           eventAttr(b, ins.id));
+      else {
+        PipeBarrierOp::create(b, loc, pipeAttr(ins.src));
+        ++barrierCount;
+      }
+    });
+  // The loops' first set and last wait go around the loop op, after every
+  // insertion by index is done.
+  for (const Planned &p : planned) {
+    if (!p.loop)
+      continue;
+    OpBuilder before(p.loop);
+    SetFlagOp::create(before, loc, pipeAttr(p.src), pipeAttr(p.dst),
+                      eventAttr(before, p.id));
+    OpBuilder after(p.loop->getBlock(), std::next(p.loop->getIterator()));
+    WaitFlagOp::create(after, loc, pipeAttr(p.src), pipeAttr(p.dst),
+                       eventAttr(after, p.id));
+  }
+  for (auto [op, src, dst, id] : eagerPlanned) {
+    OpBuilder after(op->getBlock(), std::next(op->getIterator()));
+    if (src == dst) {
+      PipeBarrierOp::create(after, loc, pipeAttr(src));
+      ++barrierCount;
+      continue;
+    }
+    SetFlagOp::create(after, loc, pipeAttr(src), pipeAttr(dst),
+                      eventAttr(after, id));
+    WaitFlagOp::create(after, loc, pipeAttr(src), pipeAttr(dst),
+                       eventAttr(after, id));
+    ++eagerPairs;
+  }
+  return success();
+}
+
+struct DsaPlanInsertSyncPass
+    : public mlir::dsaplan::impl::DsaPlanInsertSyncBase<DsaPlanInsertSyncPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (mode != "all" && mode != "reuse-only") {
+      getOperation().emitError()
+          << "unknown mode '" << mode << "' (expected all or reuse-only)";
+      return signalPassFailure();
+    }
+    SyncPlanner planner(getOperation(), mode == "reuse-only");
+    if (failed(planner.collect()))
+      return signalPassFailure();
+    planner.addRequirements();
+    planner.coverRequirements();
+    unsigned pairs = 0, loops = 0, eagerPairs = 0, barriers = 0;
+    if (failed(planner.materialize(pairs, loops, eagerPairs, barriers)))
+      return signalPassFailure();
+    numFlagPairs += pairs;
+    numLoopPairs += loops;
+    numEagerPairs += eagerPairs;
+    numBarriers += barriers;
+  }
+};
+
+} // namespace

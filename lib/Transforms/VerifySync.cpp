@@ -1,0 +1,503 @@
+//===- VerifySync.cpp - Independent race check of pipe synchronisation ----===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+//
+// Shares no code with dsaplan-insert-sync: its own byte ranges, its own
+// notion of which ops access memory, and a happens-before that follows the
+// hardware. Every access gets a sequence number; each pipe q keeps, for
+// every pipe p, the set of p's sequence numbers known to have finished
+// before q's current point:
+//
+//   set_flag <p -> q>   captures what p has issued and what p knows;
+//   wait_flag <p -> q>  adds the captured knowledge to q's;
+//   pipe_barrier <p>    makes p's own earlier instructions finished for p.
+//
+// The function is walked path-wise: scf.if along both branches, loops
+// unrolled three times and left after zero to three iterations; at a merge a
+// sequence number stays known only if it is known on every path that ran it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
+#include "DsaPlan/Dialect/DsaPlan/Target.h"
+#include "DsaPlan/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <array>
+#include <map>
+#include <set>
+
+namespace mlir {
+namespace dsaplan {
+#define GEN_PASS_DEF_DSAPLANVERIFYSYNC
+#include "DsaPlan/Transforms/Passes.h.inc"
+} // namespace dsaplan
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::dsaplan;
+
+namespace {
+
+constexpr size_t kNumPipes = 7;
+constexpr int kUnrolledIterations = 3;
+
+//===----------------------------------------------------------------------===//
+// Sets of sequence numbers, as sorted disjoint closed intervals
+//===----------------------------------------------------------------------===//
+
+class SeqSet {
+public:
+  bool contains(int64_t x) const {
+    auto it = std::upper_bound(ranges.begin(), ranges.end(), x,
+                               [](int64_t v, const auto &r) { return v < r.first; });
+    return it != ranges.begin() && std::prev(it)->second >= x;
+  }
+  void add(int64_t lo, int64_t hi) {
+    ranges.push_back({lo, hi});
+    normalise();
+  }
+  void unite(const SeqSet &other) {
+    ranges.insert(ranges.end(), other.ranges.begin(), other.ranges.end());
+    normalise();
+  }
+  SeqSet intersect(const SeqSet &other) const {
+    SeqSet out;
+    size_t i = 0, j = 0;
+    while (i < ranges.size() && j < other.ranges.size()) {
+      int64_t lo = std::max(ranges[i].first, other.ranges[j].first);
+      int64_t hi = std::min(ranges[i].second, other.ranges[j].second);
+      if (lo <= hi)
+        out.ranges.push_back({lo, hi});
+      (ranges[i].second < other.ranges[j].second ? i : j)++;
+    }
+    return out;
+  }
+  SeqSet minus(const SeqSet &other) const {
+    SeqSet out;
+    for (auto [lo, hi] : ranges) {
+      int64_t cursor = lo;
+      for (auto [olo, ohi] : other.ranges) {
+        if (ohi < cursor || olo > hi)
+          continue;
+        if (olo > cursor)
+          out.ranges.push_back({cursor, olo - 1});
+        cursor = std::max(cursor, ohi + 1);
+      }
+      if (cursor <= hi)
+        out.ranges.push_back({cursor, hi});
+    }
+    return out;
+  }
+  bool operator==(const SeqSet &other) const { return ranges == other.ranges; }
+
+private:
+  void normalise() {
+    llvm::sort(ranges);
+    std::vector<std::pair<int64_t, int64_t>> merged;
+    for (auto r : ranges) {
+      if (!merged.empty() && r.first <= merged.back().second + 1)
+        merged.back().second = std::max(merged.back().second, r.second);
+      else
+        merged.push_back(r);
+    }
+    ranges = std::move(merged);
+  }
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+};
+
+using Knowledge = std::array<SeqSet, kNumPipes>;
+
+//===----------------------------------------------------------------------===//
+// Byte ranges, computed here and nowhere else
+//===----------------------------------------------------------------------===//
+
+/// A place in memory: a space (or an unplaced alloc) and a byte range.
+struct Bytes {
+  int space = 0;                 // MemorySpace, or -1 for an unplaced alloc
+  Operation *alloc = nullptr;    // the unplaced alloc
+  int64_t begin = 0, end = 0;
+  bool sameMemory(const Bytes &o) const {
+    return space == o.space && alloc == o.alloc;
+  }
+};
+
+int64_t bytesOf(MemRefType type) {
+  return (type.getNumElements() * type.getElementTypeBitWidth() + 7) / 8;
+}
+
+Bytes whole(MemorySpace space, Operation *anchor) {
+  return {static_cast<int>(space), nullptr, 0,
+          TargetDescription::getForOp(anchor).getSpace(space).capacity};
+}
+
+Bytes bytesOfValue(Value value, MemorySpace space, Operation *anchor) {
+  Operation *def = value.getDefiningOp();
+  if (auto alloc = dyn_cast_or_null<AllocOp>(def)) {
+    if (std::optional<uint64_t> offset = alloc.getOffset())
+      return {static_cast<int>(space), nullptr, static_cast<int64_t>(*offset),
+              static_cast<int64_t>(*offset) + alloc.getSizeInBytes()};
+    return {-1, alloc, 0, alloc.getSizeInBytes()};
+  }
+  if (auto view = dyn_cast_or_null<memref::ViewOp>(def)) {
+    APInt shift;
+    if (view.getType().hasStaticShape() &&
+        matchPattern(view.getByteShift(), m_ConstantInt(&shift)))
+      return {static_cast<int>(space), nullptr, shift.getSExtValue(),
+              shift.getSExtValue() + bytesOf(view.getType())};
+    return whole(space, anchor);
+  }
+  if (auto sub = dyn_cast_or_null<memref::SubViewOp>(def)) {
+    Bytes base = bytesOfValue(sub.getSource(), space, anchor);
+    auto type = cast<MemRefType>(sub.getSource().getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    bool dynamic = failed(type.getStridesAndOffset(strides, offset)) ||
+                   llvm::any_of(sub.getStaticOffsets(), ShapedType::isDynamic) ||
+                   llvm::any_of(sub.getStaticSizes(), ShapedType::isDynamic) ||
+                   llvm::any_of(sub.getStaticStrides(), ShapedType::isDynamic) ||
+                   llvm::any_of(strides, ShapedType::isDynamic);
+    if (dynamic)
+      return base;
+    int64_t lo = 0, hi = 0, element = (type.getElementTypeBitWidth() + 7) / 8;
+    for (size_t d = 0; d < strides.size(); ++d) {
+      lo += sub.getStaticOffsets()[d] * strides[d];
+      hi += (sub.getStaticOffsets()[d] +
+             std::max<int64_t>(sub.getStaticSizes()[d] - 1, 0) *
+                 sub.getStaticStrides()[d]) *
+            strides[d];
+    }
+    return {base.space, base.alloc, base.begin + lo * element,
+            base.begin + (hi + 1) * element};
+  }
+  if (auto viewLike = dyn_cast_or_null<ViewLikeOpInterface>(def))
+    return bytesOfValue(viewLike.getViewSource(), space, anchor);
+  return whole(space, anchor);
+}
+
+/// The dsaplan memory an op reads and writes, from its own point of view.
+struct Touch {
+  Bytes bytes;
+  bool write;
+};
+
+SmallVector<Touch> touchesOf(Operation *op) {
+  SmallVector<Touch> touches;
+  auto record = [&](Value value, bool write) {
+    if (std::optional<MemorySpace> space = getMemorySpace(value.getType()))
+      touches.push_back({bytesOfValue(value, *space, op), write});
+  };
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects) {
+    for (Value operand : op->getOperands()) {
+      record(operand, false);
+      record(operand, true);
+    }
+    return touches;
+  }
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  for (const MemoryEffects::EffectInstance &instance : instances)
+    if (Value value = instance.getValue()) {
+      if (isa<MemoryEffects::Read>(instance.getEffect()))
+        record(value, false);
+      else if (isa<MemoryEffects::Write>(instance.getEffect()))
+        record(value, true);
+    }
+  return touches;
+}
+
+bool isMemoryOp(Operation *op) {
+  if (isa<AllocOp, ArenaOp, SetFlagOp, WaitFlagOp, PipeBarrierOp, SeparateOp,
+          ColocateOp, RegionBranchOpInterface>(op) ||
+      op->hasTrait<OpTrait::IsTerminator>())
+    return false;
+  if (isa<ViewLikeOpInterface>(op))
+    return false;
+  return llvm::any_of(op->getOperandTypes(), [](Type type) {
+    return getMemorySpace(type).has_value();
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// The walk
+//===----------------------------------------------------------------------===//
+
+struct Access {
+  Operation *op;
+  Pipe pipe;
+  int64_t seq;
+  Touch touch;
+};
+
+struct FlagState {
+  Knowledge knowledge;
+  Operation *setOp;
+  bool operator==(const FlagState &o) const {
+    return knowledge == o.knowledge;
+  }
+};
+
+using FlagKey = std::tuple<int, int, int64_t>;
+
+struct PathState {
+  Knowledge executed;                       // per pipe
+  std::array<Knowledge, kNumPipes> known;   // known[q][p]
+  std::map<FlagKey, FlagState> flags;
+  std::vector<Access> history;
+};
+
+class SyncChecker {
+public:
+  explicit SyncChecker(func::FuncOp func) : func(func) {}
+  bool run(unsigned &checked);
+
+private:
+  void walkBlock(Block &block, PathState &state);
+  void walkOp(Operation &op, PathState &state);
+  void access(Operation *op, Pipe pipe, PathState &state);
+  PathState merge(ArrayRef<PathState> states, Operation *at);
+  void report(const Access &earlier, Operation *later, Pipe pipe,
+              const Touch &touch);
+  bool needsBarrier(Pipe pipe) const { return pipe != Pipe::s; }
+
+  func::FuncOp func;
+  int64_t counter = 0;
+  bool failedAny = false;
+  unsigned checked = 0;
+  llvm::DenseSet<std::pair<Operation *, Operation *>> reported;
+  llvm::DenseSet<Operation *> reportedFlags;
+};
+
+void SyncChecker::report(const Access &earlier, Operation *later, Pipe pipe,
+                         const Touch &touch) {
+  if (!reported.insert({earlier.op, later}).second)
+    return;
+  failedAny = true;
+  const Bytes &a = earlier.touch.bytes, &b = touch.bytes;
+  std::string space = a.space >= 0
+                          ? stringifyMemorySpace(static_cast<MemorySpace>(a.space)).str()
+                          : "an unplaced alloc";
+  const char *kind = earlier.touch.write
+                         ? (touch.write ? "write after write" : "read after write")
+                         : "write after read";
+  InFlightDiagnostic diag =
+      later->emitError()
+      << "unordered " << kind << ": '" << later->getName() << "' on pipe "
+      << stringifyPipe(pipe) << " and '" << earlier.op->getName()
+      << "' on pipe " << stringifyPipe(earlier.pipe) << " touch bytes ["
+      << std::max(a.begin, b.begin) << ", " << std::min(a.end, b.end)
+      << ") of " << space;
+  diag.attachNote(earlier.op->getLoc()) << "the earlier access";
+}
+
+void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
+  int64_t seq = ++counter;
+  unsigned q = static_cast<unsigned>(pipe);
+  for (const Touch &touch : touchesOf(op)) {
+    ++checked;
+    for (const Access &earlier : state.history) {
+      const Bytes &a = earlier.touch.bytes, &b = touch.bytes;
+      if (!a.sameMemory(b) || a.end <= b.begin || b.end <= a.begin ||
+          (!earlier.touch.write && !touch.write))
+        continue;
+      unsigned p = static_cast<unsigned>(earlier.pipe);
+      bool ordered = state.known[q][p].contains(earlier.seq) ||
+                     (p == q && !needsBarrier(pipe));
+      if (!ordered)
+        report(earlier, op, pipe, touch);
+    }
+  }
+  for (const Touch &touch : touchesOf(op))
+    state.history.push_back({op, pipe, seq, touch});
+  state.executed[q].add(seq, seq);
+}
+
+void SyncChecker::walkOp(Operation &op, PathState &state) {
+  if (auto set = dyn_cast<SetFlagOp>(op)) {
+    FlagKey key{static_cast<int>(set.getSrc()), static_cast<int>(set.getDst()),
+                set.getEvent()};
+    unsigned p = static_cast<unsigned>(set.getSrc());
+    if (state.flags.count(key)) {
+      failedAny = true;
+      op.emitError() << "event " << set.getEvent() << " of <"
+                     << stringifyPipe(set.getSrc()) << " -> "
+                     << stringifyPipe(set.getDst())
+                     << "> is set again before its wait";
+      return;
+    }
+    FlagState flag{state.known[p], &op};
+    flag.knowledge[p].unite(state.executed[p]);
+    state.flags[key] = flag;
+    return;
+  }
+  if (auto wait = dyn_cast<WaitFlagOp>(op)) {
+    FlagKey key{static_cast<int>(wait.getSrc()), static_cast<int>(wait.getDst()),
+                wait.getEvent()};
+    auto it = state.flags.find(key);
+    if (it == state.flags.end()) {
+      failedAny = true;
+      op.emitError() << "waits for event " << wait.getEvent() << " of <"
+                     << stringifyPipe(wait.getSrc()) << " -> "
+                     << stringifyPipe(wait.getDst())
+                     << "> that no set_flag raised: the pipe would hang";
+      return;
+    }
+    unsigned q = static_cast<unsigned>(wait.getDst());
+    for (size_t p = 0; p < kNumPipes; ++p)
+      state.known[q][p].unite(it->second.knowledge[p]);
+    state.flags.erase(it);
+    return;
+  }
+  if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
+    unsigned p = static_cast<unsigned>(barrier.getPipe());
+    state.known[p][p].unite(state.executed[p]);
+    return;
+  }
+  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+    PathState thenState = state, elseState = state;
+    walkBlock(ifOp.getThenRegion().front(), thenState);
+    if (!ifOp.getElseRegion().empty())
+      walkBlock(ifOp.getElseRegion().front(), elseState);
+    state = merge({thenState, elseState}, &op);
+    return;
+  }
+  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    std::vector<PathState> exits = {state};
+    for (int i = 0; i < kUnrolledIterations; ++i) {
+      walkBlock(*forOp.getBody(), state);
+      exits.push_back(state);
+    }
+    state = merge(exits, &op);
+    return;
+  }
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+    std::vector<PathState> exits;
+    for (int i = 0; i < kUnrolledIterations; ++i) {
+      walkBlock(whileOp.getBefore().front(), state);
+      exits.push_back(state);
+      walkBlock(whileOp.getAfter().front(), state);
+    }
+    state = merge(exits, &op);
+    return;
+  }
+  if (isa<RegionBranchOpInterface>(op)) {
+    for (Region &region : op.getRegions())
+      for (Block &block : region)
+        walkBlock(block, state);
+    return;
+  }
+  if (!isMemoryOp(&op))
+    return;
+  if (std::optional<Pipe> pipe = getOpPipe(&op)) {
+    access(&op, *pipe, state);
+    return;
+  }
+  failedAny = true;
+  op.emitError() << "'" << op.getName()
+                 << "' touches a dsaplan memory space but has no pipe";
+}
+
+void SyncChecker::walkBlock(Block &block, PathState &state) {
+  for (Operation &op : block)
+    walkOp(op, state);
+}
+
+PathState SyncChecker::merge(ArrayRef<PathState> states, Operation *at) {
+  PathState merged;
+  for (const PathState &s : states)
+    for (size_t p = 0; p < kNumPipes; ++p)
+      merged.executed[p].unite(s.executed[p]);
+  // Known at the merge: known on every path that ran it.
+  auto mergeKnowledge = [&](auto knowledgeOf) {
+    Knowledge result;
+    for (size_t p = 0; p < kNumPipes; ++p) {
+      bool first = true;
+      for (const PathState &s : states) {
+        SeqSet onPath = knowledgeOf(s)[p];
+        onPath.unite(merged.executed[p].minus(s.executed[p]));
+        result[p] = first ? onPath : result[p].intersect(onPath);
+        first = false;
+      }
+    }
+    return result;
+  };
+  for (size_t q = 0; q < kNumPipes; ++q)
+    merged.known[q] =
+        mergeKnowledge([&](const PathState &s) -> const Knowledge & { return s.known[q]; });
+  // Flags must be balanced: the same ones set on every path.
+  for (const PathState &s : states) {
+    for (const auto &[key, flag] : s.flags) {
+      bool everywhere = llvm::all_of(states, [&, k = key](const PathState &o) {
+        return o.flags.count(k) != 0;
+      });
+      if (!everywhere && reportedFlags.insert(flag.setOp).second) {
+        failedAny = true;
+        InFlightDiagnostic diag =
+            at->emitError()
+            << "unbalanced flags: event " << std::get<2>(key) << " of <"
+            << stringifyPipe(static_cast<Pipe>(std::get<0>(key))) << " -> "
+            << stringifyPipe(static_cast<Pipe>(std::get<1>(key)))
+            << "> is set on some paths through this op and not on others";
+        diag.attachNote(flag.setOp->getLoc()) << "set here";
+      }
+      if (everywhere && !merged.flags.count(key)) {
+        FlagState combined{mergeKnowledge([&, k = key](const PathState &o)
+                                              -> const Knowledge & {
+                             return o.flags.at(k).knowledge;
+                           }),
+                           flag.setOp};
+        merged.flags[key] = combined;
+      }
+    }
+  }
+  // Every access that may have run stays a candidate.
+  std::set<std::tuple<int64_t, bool, int64_t, int64_t>> seen;
+  for (const PathState &s : states)
+    for (const Access &a : s.history)
+      if (seen.insert({a.seq, a.touch.write, a.touch.bytes.begin,
+                       a.touch.bytes.end})
+              .second)
+        merged.history.push_back(a);
+  return merged;
+}
+
+bool SyncChecker::run(unsigned &checkedOut) {
+  PathState state;
+  walkBlock(func.getBody().front(), state);
+  for (const auto &[key, flag] : state.flags) {
+    failedAny = true;
+    flag.setOp->emitError() << "event " << std::get<2>(key) << " of <"
+                            << stringifyPipe(static_cast<Pipe>(std::get<0>(key)))
+                            << " -> "
+                            << stringifyPipe(static_cast<Pipe>(std::get<1>(key)))
+                            << "> is set and never waited for";
+  }
+  checkedOut = checked;
+  return !failedAny;
+}
+
+struct DsaPlanVerifySyncPass
+    : public mlir::dsaplan::impl::DsaPlanVerifySyncBase<DsaPlanVerifySyncPass> {
+  void runOnOperation() override {
+    SyncChecker checker(getOperation());
+    unsigned checked = 0;
+    bool ok = checker.run(checked);
+    numChecked += checked;
+    if (!ok)
+      signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+};
+
+} // namespace

@@ -1,0 +1,227 @@
+// RUN: dsa-opt %s -split-input-file -dsaplan-insert-sync | FileCheck %s
+// RUN: dsa-opt %s -split-input-file -dsaplan-insert-sync | dsa-opt -split-input-file -dsaplan-verify-sync
+// RUN: dsa-opt %s -split-input-file -dsaplan-insert-sync="mode=reuse-only" | FileCheck %s --check-prefix=REUSE
+
+// Worked examples on placed IR: each tile is a view of the UB arena at a
+// constant offset; the byte ranges are beside the views.
+
+// The partial-overlap case: a 4 KiB tile read by V, then a 32-byte tile
+// inside its bytes written by MTE2. Different tiles, shared bytes: V -> MTE2.
+// CHECK-LABEL: func.func @partial_overlap
+// CHECK:      linalg.generic
+// CHECK:      dsaplan.set_flag <v -> mte2>, 0
+// CHECK-NEXT: dsaplan.wait_flag <v -> mte2>, 0
+// CHECK-NEXT: memref.copy %{{.*}}, %[[ROW:.*]] {dsaplan.pipe = #dsaplan.pipe<mte2>}
+// REUSE-LABEL: func.func @partial_overlap
+// REUSE:      dsaplan.set_flag <v -> mte2>, 0
+// REUSE-NEXT: dsaplan.wait_flag <v -> mte2>, 0
+#red = affine_map<(d0) -> (d0)>
+#red_out = affine_map<(d0) -> ()>
+func.func @partial_overlap(%gm: memref<8xf32>, %acc: memref<f32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %table = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<1024xf32, #dsaplan.space<ub>>  // [0, 4096)
+  %row = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xf32, #dsaplan.space<ub>>       // [0, 32)
+  linalg.generic {indexing_maps = [#red, #red_out], iterator_types = ["reduction"]}
+      ins(%table : memref<1024xf32, #dsaplan.space<ub>>) outs(%acc : memref<f32>)
+      attrs = {dsaplan.pipe = #dsaplan.pipe<v>} {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %gm, %row {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
+  return
+}
+
+// -----
+
+// PTOAS-style: bytes [1280, 9472) stored by MTE3, then bytes [8192, 16384)
+// written by V: they share [8192, 9472), so MTE3 -> V.
+// CHECK-LABEL: func.func @ptoas_overlap
+// CHECK:      memref.copy {{.*}} {dsaplan.pipe = #dsaplan.pipe<mte3>}
+// CHECK-NEXT: dsaplan.set_flag <mte3 -> v>, 0
+// CHECK-NEXT: dsaplan.wait_flag <mte3 -> v>, 0
+// CHECK-NEXT: linalg.fill
+func.func @ptoas_overlap(%out: memref<2048xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c1280 = arith.constant 1280 : index
+  %c8192 = arith.constant 8192 : index
+  %zero = arith.constant 0.0 : f32
+  %a = memref.view %ub[%c1280][] : memref<196608xi8, #dsaplan.space<ub>> to memref<2048xf32, #dsaplan.space<ub>>  // [1280, 9472)
+  %b = memref.view %ub[%c8192][] : memref<196608xi8, #dsaplan.space<ub>> to memref<2048xf32, #dsaplan.space<ub>>  // [8192, 16384)
+  memref.copy %a, %out {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<2048xf32, #dsaplan.space<ub>> to memref<2048xf32>
+  linalg.fill {dsaplan.pipe = #dsaplan.pipe<v>} ins(%zero : f32) outs(%b : memref<2048xf32, #dsaplan.space<ub>>)
+  return
+}
+
+// -----
+
+// Disjoint ranges: nothing to order.
+// CHECK-LABEL: func.func @disjoint
+// CHECK-NOT: dsaplan.set_flag
+// CHECK-NOT: dsaplan.pipe_barrier
+func.func @disjoint(%out: memref<1024xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c4096 = arith.constant 4096 : index
+  %zero = arith.constant 0.0 : f32
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<1024xf32, #dsaplan.space<ub>>     // [0, 4096)
+  %b = memref.view %ub[%c4096][] : memref<196608xi8, #dsaplan.space<ub>> to memref<1024xf32, #dsaplan.space<ub>>  // [4096, 8192)
+  memref.copy %a, %out {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<1024xf32, #dsaplan.space<ub>> to memref<1024xf32>
+  linalg.fill {dsaplan.pipe = #dsaplan.pipe<v>} ins(%zero : f32) outs(%b : memref<1024xf32, #dsaplan.space<ub>>)
+  return
+}
+
+// -----
+
+// Same tile, MTE2 load then V compute: a pair in mode=all, none in
+// reuse-only (the toolchain orders accesses to one tile itself).
+// CHECK-LABEL: func.func @same_tile_raw
+// CHECK:      memref.copy {{.*}} {dsaplan.pipe = #dsaplan.pipe<mte2>}
+// CHECK-NEXT: dsaplan.set_flag <mte2 -> v>, 0
+// CHECK-NEXT: dsaplan.wait_flag <mte2 -> v>, 0
+// CHECK-NEXT: linalg.exp
+// REUSE-LABEL: func.func @same_tile_raw
+// REUSE-NOT: dsaplan.set_flag
+func.func @same_tile_raw(%gm: memref<256xf32>, %out: memref<256xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>  // [0, 1024)
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  return
+}
+
+// -----
+
+// The single-buffered vector loop of DESIGN.md: A in [0, 1024), B in
+// [1024, 2048). RAW on A and B inside an iteration; around the back edge
+// the next load of A waits for this iteration's V read, and the next V write
+// of B for this iteration's MTE3 read: set before the loop, wait after it.
+// In reuse-only mode all of these are same-tile dependencies: none.
+// REUSE-LABEL: func.func @vector_loop
+// REUSE-NOT: dsaplan.set_flag
+// CHECK-LABEL: func.func @vector_loop
+// CHECK-DAG:  dsaplan.set_flag <v -> mte2>, 0
+// CHECK-DAG:  dsaplan.set_flag <mte3 -> v>, 0
+// CHECK:      scf.for
+// CHECK:        dsaplan.wait_flag <v -> mte2>, 0
+// CHECK-NEXT:   memref.copy {{.*}} {dsaplan.pipe = #dsaplan.pipe<mte2>}
+// CHECK-NEXT:   dsaplan.set_flag <mte2 -> v>, 0
+// CHECK-NEXT:   dsaplan.wait_flag <mte3 -> v>, 0
+// CHECK-NEXT:   dsaplan.wait_flag <mte2 -> v>, 0
+// CHECK-NEXT:   linalg.exp
+// CHECK-NEXT:   dsaplan.set_flag <v -> mte2>, 0
+// CHECK-NEXT:   dsaplan.set_flag <v -> mte3>, 0
+// CHECK-NEXT:   dsaplan.wait_flag <v -> mte3>, 0
+// CHECK-NEXT:   memref.copy {{.*}} {dsaplan.pipe = #dsaplan.pipe<mte3>}
+// CHECK-NEXT:   dsaplan.set_flag <mte3 -> v>, 0
+// CHECK:      }
+// CHECK-DAG:  dsaplan.wait_flag <v -> mte2>, 0
+// CHECK-DAG:  dsaplan.wait_flag <mte3 -> v>, 0
+func.func @vector_loop(%gm: memref<256xf32>, %out: memref<256xf32>, %n: index) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1024 = arith.constant 1024 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>     // [0, 1024)
+  %b = memref.view %ub[%c1024][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>  // [1024, 2048)
+  scf.for %i = %c0 to %n step %c1 {
+    memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%b : memref<256xf32, #dsaplan.space<ub>>)
+    memref.copy %b, %out {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<256xf32, #dsaplan.space<ub>> to memref<256xf32>
+  }
+  return
+}
+
+// -----
+
+// scf.if: each branch's access is ordered where both paths meet again; the
+// if op is treated as one op, so the flags balance on both paths.
+// CHECK-LABEL: func.func @if_else
+// CHECK:      memref.copy {{.*}} {dsaplan.pipe = #dsaplan.pipe<mte2>}
+// CHECK-NEXT: dsaplan.set_flag <mte2 -> mte3>, 0
+// CHECK-NEXT: dsaplan.set_flag <mte2 -> v>, 0
+// CHECK-NEXT: dsaplan.wait_flag <mte2 -> mte3>, 0
+// CHECK-NEXT: dsaplan.wait_flag <mte2 -> v>, 0
+// CHECK-NEXT: scf.if
+func.func @if_else(%gm: memref<256xf32>, %out: memref<256xf32>, %c: i1) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c1024 = arith.constant 1024 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>     // [0, 1024)
+  %b = memref.view %ub[%c1024][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>  // [1024, 2048)
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+  scf.if %c {
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%b : memref<256xf32, #dsaplan.space<ub>>)
+  } else {
+    memref.copy %a, %out {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<256xf32, #dsaplan.space<ub>> to memref<256xf32>
+  }
+  return
+}
+
+// -----
+
+// Nested loops: the inner loop carries the MTE2 -> V dependency around its
+// own back edge; the drain after it orders the last inner iteration before
+// the next outer one.
+// CHECK-LABEL: func.func @nested_loops
+// CHECK:      scf.for
+// CHECK:        dsaplan.set_flag <v -> mte2>, 0
+// CHECK-NEXT:   scf.for
+// CHECK-NEXT:     dsaplan.wait_flag <v -> mte2>, 0
+// CHECK:          dsaplan.set_flag <v -> mte2>, 0
+// CHECK:        }
+// CHECK-NEXT:   dsaplan.wait_flag <v -> mte2>, 0
+func.func @nested_loops(%gm: memref<256xf32>, %out: memref<256xf32>, %n: index) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>  // [0, 1024)
+  scf.for %i = %c0 to %n step %c1 {
+    scf.for %j = %c0 to %n step %c1 {
+      memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+      linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+    }
+  }
+  return
+}
+
+// -----
+
+// The input already orders the MTE2 -> V dependency: nothing is added, and
+// the input's event id 0 is not reused.
+// REUSE-LABEL: func.func @existing_sync
+// CHECK-LABEL: func.func @existing_sync
+// CHECK:      dsaplan.set_flag <mte2 -> v>, 0
+// CHECK-NEXT: dsaplan.wait_flag <mte2 -> v>, 0
+// CHECK-NEXT: linalg.exp
+// CHECK-NOT:  dsaplan.set_flag <mte2 -> v>
+func.func @existing_sync(%gm: memref<256xf32>, %out: memref<256xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+  dsaplan.set_flag <mte2 -> v>, 0
+  dsaplan.wait_flag <mte2 -> v>, 0
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  return
+}
+
+// -----
+
+// Same pipe: two V ops on overlapping bytes need a barrier; the scalar pipe
+// would not.
+// CHECK-LABEL: func.func @same_pipe
+// CHECK:      linalg.fill
+// CHECK-NEXT: dsaplan.pipe_barrier <v>
+// CHECK-NEXT: linalg.exp
+func.func @same_pipe(%out: memref<256xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
+  linalg.fill {dsaplan.pipe = #dsaplan.pipe<v>} ins(%zero : f32) outs(%a : memref<256xf32, #dsaplan.space<ub>>)
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  return
+}

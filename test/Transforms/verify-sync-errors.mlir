@@ -1,0 +1,149 @@
+// RUN: dsa-opt %s -split-input-file -dsaplan-verify-sync -verify-diagnostics
+
+// Hand-written racy inputs, one per kind of race or flag misuse.
+
+func.func @read_after_write(%gm: memref<256xf32>, %out: memref<256xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
+  // expected-note @below {{the earlier access}}
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+  // expected-error @below {{unordered read after write: 'linalg.exp' on pipe v and 'memref.copy' on pipe mte2 touch bytes [0, 1024) of ub}}
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  return
+}
+
+// -----
+
+// The partial-overlap race: the 32-byte tile is loaded into bytes that V is
+// still reading.
+func.func @write_after_read_partial(%gm: memref<8xf32>, %out: memref<1024xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %table = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<1024xf32, #dsaplan.space<ub>>
+  %row = memref.view %ub[%c64][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xf32, #dsaplan.space<ub>>
+  // expected-note @below {{the earlier access}}
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%table : memref<1024xf32, #dsaplan.space<ub>>) outs(%out : memref<1024xf32>)
+  // expected-error @below {{unordered write after read: 'memref.copy' on pipe mte2 and 'linalg.exp' on pipe v touch bytes [64, 96) of ub}}
+  memref.copy %gm, %row {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
+  return
+}
+
+// -----
+
+func.func @write_after_write(%gm: memref<256xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
+  // expected-note @below {{the earlier access}}
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+  // expected-error @below {{unordered write after write: 'linalg.fill' on pipe v and 'memref.copy' on pipe mte2 touch bytes [0, 1024) of ub}}
+  linalg.fill {dsaplan.pipe = #dsaplan.pipe<v>} ins(%zero : f32) outs(%a : memref<256xf32, #dsaplan.space<ub>>)
+  return
+}
+
+// -----
+
+// One pipe, no barrier.
+func.func @same_pipe_without_barrier(%out: memref<256xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
+  // expected-note @below {{the earlier access}}
+  linalg.fill {dsaplan.pipe = #dsaplan.pipe<v>} ins(%zero : f32) outs(%a : memref<256xf32, #dsaplan.space<ub>>)
+  // expected-error @below {{unordered read after write: 'linalg.exp' on pipe v and 'linalg.fill' on pipe v touch bytes [0, 1024) of ub}}
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  return
+}
+
+// -----
+
+// The flag is waited for on the wrong pipe pair: nothing orders the copy.
+func.func @wrong_flag(%gm: memref<256xf32>, %out: memref<256xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
+  // expected-note @below {{the earlier access}}
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+  dsaplan.set_flag <mte2 -> mte3>, 0
+  dsaplan.wait_flag <mte2 -> mte3>, 0
+  // expected-error @below {{unordered read after write: 'linalg.exp' on pipe v}}
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  return
+}
+
+// -----
+
+// Around a loop's back edge: the next iteration's load overwrites A while V
+// may still read it.
+func.func @loop_carried(%gm: memref<256xf32>, %out: memref<256xf32>, %n: index) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
+  scf.for %i = %c0 to %n step %c1 {
+    // The loads of successive iterations are unordered too: no barrier.
+    // expected-error @below {{unordered write after read: 'memref.copy' on pipe mte2 and 'linalg.exp' on pipe v touch bytes [0, 1024) of ub}}
+    // expected-error @below {{unordered write after write: 'memref.copy' on pipe mte2 and 'memref.copy' on pipe mte2}}
+    // expected-note @below {{the earlier access}}
+    memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+    dsaplan.set_flag <mte2 -> v>, 0
+    dsaplan.wait_flag <mte2 -> v>, 0
+    // expected-note @below {{the earlier access}}
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  }
+  return
+}
+
+// -----
+
+func.func @wait_without_set() {
+  // expected-error @below {{waits for event 3 of <v -> mte2> that no set_flag raised: the pipe would hang}}
+  dsaplan.wait_flag <v -> mte2>, 3
+  return
+}
+
+// -----
+
+func.func @set_twice() {
+  dsaplan.set_flag <v -> mte2>, 1
+  // expected-error @below {{event 1 of <v -> mte2> is set again before its wait}}
+  dsaplan.set_flag <v -> mte2>, 1
+  dsaplan.wait_flag <v -> mte2>, 1
+  return
+}
+
+// -----
+
+func.func @never_waited() {
+  // expected-error @below {{event 2 of <mte3 -> v> is set and never waited for}}
+  dsaplan.set_flag <mte3 -> v>, 2
+  return
+}
+
+// -----
+
+func.func @unbalanced_if(%c: i1) {
+  // expected-error @below {{unbalanced flags: event 0 of <v -> mte2> is set on some paths through this op and not on others}}
+  scf.if %c {
+    // expected-note @below {{set here}}
+    dsaplan.set_flag <v -> mte2>, 0
+  }
+  // expected-error @below {{waits for event 0 of <v -> mte2> that no set_flag raised: the pipe would hang}}
+  dsaplan.wait_flag <v -> mte2>, 0
+  return
+}
+
+// -----
+
+func.func @no_pipe(%gm: memref<256xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
+  // expected-error @below {{'memref.copy' touches a dsaplan memory space but has no pipe}}
+  memref.copy %gm, %a : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+  return
+}
