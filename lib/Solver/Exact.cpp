@@ -17,8 +17,11 @@
 // of C is placed at L next, or none ever is. Trying the candidates in a fixed
 // order c1, c2, ..., the branch that places ck also forbids c1..c(k-1) to
 // start at L (had one of them started there, an earlier branch built that
-// placement); the last branch forbids all of C at L. A forbidden item gets a
-// floor of L + 1, so every placement is built once.
+// placement); the last branch forbids all of C at L. Every placement is thus
+// built once. A forbidden item waits until its gravity rises, which takes a
+// new item below it: in a canonical placement an item rests on a neighbour,
+// a pin, a reserved range or 0, never on thin air. When every unplaced item
+// waits, nothing can complete the placement.
 //
 // Pruning.
 //  - An item whose gravity already puts its end above the target never fits.
@@ -49,13 +52,15 @@ int64_t roundUp(int64_t value, int64_t alignment) {
 
 class CanonicalSearch {
 public:
+  /// `order` ranks the candidates at one level (earlier = tried first).
   CanonicalSearch(const PoolInstance &instance, int64_t lowerBound,
-                  int64_t limit, bool stopWithinLimit, uint64_t nodeBudget);
+                  int64_t limit, bool stopWithinLimit, uint64_t nodeBudget,
+                  const std::vector<uint32_t> &order);
   ExactResult run(const ItemOffsets &incumbent);
 
 private:
   void buildSections();
-  void buildCandidateOrder();
+  void buildCandidateOrder(const std::vector<uint32_t> &order);
   int64_t gravity(uint32_t item) const;
   /// Whether the unplaced items of some section cannot fit above `level`.
   bool sectionsOverflow(int64_t level) const;
@@ -63,7 +68,9 @@ private:
   void forbidAt(uint32_t item, int64_t level);
   void undoTo(size_t mark);
   /// Returns false when the search must stop (budget spent, or done).
-  bool search(size_t placed, int64_t previousLevel);
+  /// `parentLevel`: the level of the parent node, whose section check still
+  /// holds for every section the parent's placement did not touch.
+  bool search(size_t placed, int64_t parentLevel);
   void recordSolution();
 
   const PoolInstance &instance;
@@ -80,15 +87,17 @@ private:
   std::vector<uint32_t> rank;
   /// Per item: pinned conflicting items, to step over.
   std::vector<std::vector<uint32_t>> pinnedNeighbours;
-  std::vector<std::vector<uint32_t>> sectionsOf;
+  std::vector<std::vector<uint32_t>> sectionsOf; // sorted
   std::vector<int64_t> alignedSize;
 
   // State, undone through the trail.
   ItemOffsets offsets;
   std::vector<int64_t> base;  // max end of placed conflicting items
-  std::vector<int64_t> floor; // forbidden below this (a branch said so)
+  /// The level an item was forbidden at (-1: none); it is a candidate again
+  /// once its gravity is above that level.
+  std::vector<int64_t> forbiddenAt;
   std::vector<int64_t> sectionTop, sectionRemaining;
-  enum class Field : uint8_t { Base, Floor, Top, Remaining, Offset };
+  enum class Field : uint8_t { Base, Forbidden, Top, Remaining, Offset };
   struct TrailEntry {
     Field field;
     uint32_t index;
@@ -103,13 +112,14 @@ private:
 
 CanonicalSearch::CanonicalSearch(const PoolInstance &instance,
                                  int64_t lowerBound, int64_t limit,
-                                 bool stopWithinLimit, uint64_t nodeBudget)
+                                 bool stopWithinLimit, uint64_t nodeBudget,
+                                 const std::vector<uint32_t> &order)
     : instance(instance), lowerBound(lowerBound), limit(limit),
       stopWithinLimit(stopWithinLimit), nodeBudget(nodeBudget) {
   numItems = instance.items.size();
   offsets.assign(numItems, kUnplaced);
   base.assign(numItems, 0);
-  floor.assign(numItems, 0);
+  forbiddenAt.assign(numItems, -1);
   grain = numItems ? instance.items.front().alignment : 1;
   for (const Item &item : instance.items)
     grain = std::min(grain, item.alignment);
@@ -131,7 +141,7 @@ CanonicalSearch::CanonicalSearch(const PoolInstance &instance,
         pinnedNeighbours[i].push_back(n);
   }
   buildSections();
-  buildCandidateOrder();
+  buildCandidateOrder(order);
 }
 
 void CanonicalSearch::buildSections() {
@@ -162,28 +172,15 @@ void CanonicalSearch::buildSections() {
   }
 }
 
-/// Larger items first (they are the hardest to fit later), then longer
-/// lived ones, then input order.
-void CanonicalSearch::buildCandidateOrder() {
-  std::vector<uint32_t> order(numItems);
-  for (uint32_t i = 0; i < numItems; ++i)
-    order[i] = i;
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    const Item &x = instance.items[a], &y = instance.items[b];
-    if (x.size != y.size)
-      return x.size > y.size;
-    if (x.length() != y.length())
-      return x.length() > y.length();
-    return a < b;
-  });
+void CanonicalSearch::buildCandidateOrder(const std::vector<uint32_t> &order) {
   rank.assign(numItems, 0);
-  for (uint32_t r = 0; r < numItems; ++r)
+  for (uint32_t r = 0; r < order.size(); ++r)
     rank[order[r]] = r;
 }
 
 int64_t CanonicalSearch::gravity(uint32_t item) const {
   const Item &it = instance.items[item];
-  int64_t candidate = roundUp(std::max(base[item], floor[item]), it.alignment);
+  int64_t candidate = roundUp(base[item], it.alignment);
   if (instance.reserved.empty() && pinnedNeighbours[item].empty())
     return candidate;
   // Step over reserved ranges and pinned neighbours until clear.
@@ -234,8 +231,8 @@ void CanonicalSearch::place(uint32_t item, int64_t offset) {
 }
 
 void CanonicalSearch::forbidAt(uint32_t item, int64_t level) {
-  trail.push_back({Field::Floor, item, floor[item]});
-  floor[item] = level + 1;
+  trail.push_back({Field::Forbidden, item, forbiddenAt[item]});
+  forbiddenAt[item] = level;
 }
 
 void CanonicalSearch::undoTo(size_t mark) {
@@ -245,8 +242,8 @@ void CanonicalSearch::undoTo(size_t mark) {
     case Field::Base:
       base[entry.index] = entry.old;
       break;
-    case Field::Floor:
-      floor[entry.index] = entry.old;
+    case Field::Forbidden:
+      forbiddenAt[entry.index] = entry.old;
       break;
     case Field::Top:
       sectionTop[entry.index] = entry.old;
@@ -268,7 +265,7 @@ void CanonicalSearch::recordSolution() {
   target = bestPeak - 1;
 }
 
-bool CanonicalSearch::search(size_t placed, int64_t previousLevel) {
+bool CanonicalSearch::search(size_t placed, int64_t parentLevel) {
   if (++nodes > nodeBudget) {
     exhausted = true;
     return false;
@@ -286,6 +283,8 @@ bool CanonicalSearch::search(size_t placed, int64_t previousLevel) {
     int64_t position = gravity(i);
     if (position + instance.items[i].size > target)
       return true;
+    if (position <= forbiddenAt[i])
+      continue; // waits for a neighbour to lift it
     if (position < level) {
       level = position;
       candidates.clear();
@@ -293,10 +292,14 @@ bool CanonicalSearch::search(size_t placed, int64_t previousLevel) {
     if (position == level)
       candidates.push_back(i);
   }
-  // Placing items only raises section tops (checked incrementally below);
-  // a higher level can push every section's stack up.
-  if (level > previousLevel && sectionsOverflow(level))
-    return true;
+  if (candidates.empty())
+    return true; // every unplaced item waits: nothing can be placed
+  // Placing an item raises only its own sections' stacks (checked where it
+  // is placed); a higher level can raise every section's.
+  if (level > parentLevel) {
+    if (sectionsOverflow(level))
+      return true;
+  }
   std::sort(candidates.begin(), candidates.end(),
             [&](uint32_t a, uint32_t b) { return rank[a] < rank[b]; });
 
@@ -335,7 +338,7 @@ ExactResult CanonicalSearch::run(const ItemOffsets &incumbent) {
   bool incumbentDone =
       incumbentFits && (incumbentPeak <= lowerBound || stopWithinLimit);
   if (!incumbentDone)
-    search(/*placed=*/0, /*previousLevel=*/-1);
+    search(/*placed=*/0, /*parentLevel=*/-1);
 
   ExactResult result;
   result.nodes = nodes;
@@ -352,11 +355,108 @@ ExactResult CanonicalSearch::run(const ItemOffsets &incumbent) {
 
 } // namespace
 
+std::vector<uint32_t> dsaplan::solver::detail::orderBySizeThenLength(
+    const PoolInstance &instance) {
+  std::vector<uint32_t> order(instance.items.size());
+  for (uint32_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const Item &x = instance.items[a], &y = instance.items[b];
+    if (x.size != y.size)
+      return x.size > y.size;
+    if (x.length() != y.length())
+      return x.length() > y.length();
+    return a < b;
+  });
+  return order;
+}
+
+ItemOffsets dsaplan::solver::detail::placeByLevels(
+    const PoolInstance &instance, const std::vector<uint32_t> &order) {
+  // The first descent of the search, with nothing to prune it: at every
+  // level the first candidate in `order` is placed.
+  int64_t unbounded = std::numeric_limits<int64_t>::max() / 4;
+  ExactResult result =
+      CanonicalSearch(instance, /*lowerBound=*/0, unbounded,
+                      /*stopWithinLimit=*/true,
+                      /*nodeBudget=*/4 * instance.items.size() + 4, order)
+          .run({});
+  return result.offsets;
+}
+
+namespace {
+
+/// Candidate orders the feasibility search restarts with: a bad early choice
+/// deep in one order's tree is often no choice at all in another's.
+std::vector<std::vector<uint32_t>> restartOrders(const PoolInstance &instance) {
+  auto orderBy = [&](auto key) {
+    std::vector<uint32_t> order(instance.items.size());
+    for (uint32_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      return key(instance.items[a]) > key(instance.items[b]);
+    });
+    return order;
+  };
+  using Key = std::pair<int64_t, int64_t>;
+  return {orderBySizeThenLength(instance),
+          orderBy([](const Item &item) {
+            return Key(item.size * item.length(), item.size);
+          }),
+          orderBy([](const Item &item) { return Key(item.length(), item.size); }),
+          orderBy([](const Item &item) { return Key(-item.start(), item.size); })};
+}
+
+/// Looks for any placement within `limit`, restarting over several orders
+/// with budgets that double each round, until one is found, the first order
+/// proves there is none, or the budget is spent.
+ExactResult searchFeasible(const PoolInstance &instance,
+                           const ItemOffsets &incumbent, int64_t lowerBound,
+                           int64_t limit, uint64_t nodeBudget) {
+  std::vector<std::vector<uint32_t>> orders = restartOrders(instance);
+  uint64_t spent = 0;
+  uint64_t slice = std::max<uint64_t>(2000, nodeBudget / 64);
+  ExactResult last;
+  while (spent < nodeBudget) {
+    for (const std::vector<uint32_t> &order : orders) {
+      uint64_t budget = std::min(slice, nodeBudget - spent);
+      if (budget == 0)
+        break;
+      last = CanonicalSearch(instance, lowerBound, limit,
+                             /*stopWithinLimit=*/true, budget, order)
+                 .run(incumbent);
+      spent += last.nodes;
+      bool found = last.peak >= 0 && last.peak <= limit;
+      if (found || last.provedInfeasible) {
+        last.nodes = spent;
+        return last;
+      }
+    }
+    slice *= 2;
+  }
+  last.nodes = spent;
+  return last;
+}
+
+} // namespace
+
+ExactResult dsaplan::solver::detail::searchExactWithOrder(
+    const PoolInstance &instance, const ItemOffsets &incumbent,
+    int64_t lowerBound, int64_t limit, bool stopWithinLimit,
+    uint64_t nodeBudget, const std::vector<uint32_t> &order) {
+  return CanonicalSearch(instance, lowerBound, limit, stopWithinLimit,
+                         nodeBudget, order)
+      .run(incumbent);
+}
+
 ExactResult dsaplan::solver::detail::searchExact(
     const PoolInstance &instance, const ItemOffsets &incumbent,
     int64_t lowerBound, int64_t limit, bool stopWithinLimit,
     uint64_t nodeBudget) {
+  bool incumbentFits = !incumbent.empty() && itemPeak(instance, incumbent) <= limit;
+  if (stopWithinLimit && !incumbentFits)
+    return searchFeasible(instance, incumbent, lowerBound, limit, nodeBudget);
   return CanonicalSearch(instance, lowerBound, limit, stopWithinLimit,
-                         nodeBudget)
+                         nodeBudget, orderBySizeThenLength(instance))
       .run(incumbent);
 }

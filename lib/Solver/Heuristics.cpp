@@ -208,35 +208,46 @@ ItemOffsets dsaplan::solver::detail::placeBump(const PoolInstance &instance) {
   return offsets;
 }
 
+/// Above this many items the level-by-level greedy (quadratic) is skipped.
+constexpr size_t kLevelGreedyMaxItems = 4000;
+
 ItemOffsets dsaplan::solver::detail::placeMultiStart(
     const PoolInstance &instance, int rounds) {
   ItemOffsets best;
   int64_t bestPeak = 0;
   std::vector<uint32_t> bestOrder;
-  auto consider = [&](const std::vector<uint32_t> &order, FitRule rule) {
-    ItemOffsets offsets = placeInOrder(instance, order, rule);
+  bool levels = instance.items.size() <= kLevelGreedyMaxItems;
+  auto consider = [&](const std::vector<uint32_t> &order, ItemOffsets offsets) {
     int64_t peak = itemPeak(instance, offsets);
     if (best.empty() || peak < bestPeak) {
       best = std::move(offsets);
       bestPeak = peak;
       bestOrder = order;
-      return true;
     }
-    return false;
   };
-  for (const std::vector<uint32_t> &order : startingOrders(instance)) {
-    consider(order, FitRule::First);
-    consider(order, FitRule::Best);
-  }
-  // Repair: place the items that reach the peak earlier.
+  auto tryOrder = [&](const std::vector<uint32_t> &order) {
+    consider(order, placeInOrder(instance, order, FitRule::First));
+    consider(order, placeInOrder(instance, order, FitRule::Best));
+    if (levels)
+      consider(order, placeByLevels(instance, order));
+  };
+  for (const std::vector<uint32_t> &order : startingOrders(instance))
+    tryOrder(order);
+  // Repair: the items that reach the peak go first, as long as it helps
+  // (a deterministic "squeaky wheel").
   std::vector<uint32_t> order = bestOrder;
   ItemOffsets current = best;
   for (int round = 0; round < rounds && !instance.items.empty(); ++round) {
-    std::vector<uint32_t> top =
-        itemsAtPeak(instance, current, itemPeak(instance, current));
-    order = promote(order, top);
+    order = promote(order, itemsAtPeak(instance, current,
+                                       itemPeak(instance, current)));
     current = placeInOrder(instance, order, FitRule::First);
-    consider(order, FitRule::First);
+    consider(order, current);
+    if (levels) {
+      ItemOffsets byLevels = placeByLevels(instance, order);
+      if (itemPeak(instance, byLevels) < itemPeak(instance, current))
+        current = byLevels;
+      consider(order, std::move(byLevels));
+    }
   }
   return best;
 }

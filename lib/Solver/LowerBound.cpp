@@ -9,7 +9,12 @@
 //    rounded up to the smallest alignment (every offset is a multiple of
 //    it), less the padding of the topmost one;
 //  - for every separated pair, the two sizes (they never share bytes);
-//  - for every pinned item, its pin plus its size.
+//  - for every pinned item, its pin plus its size;
+//  - for every clique of the conflict graph (items that pairwise may not
+//    share bytes, through lifetimes or separations), the clique stacks.
+//    Cliques are grown greedily from each item, largest neighbours first;
+//    any clique gives a valid bound, and separations make them larger than
+//    what is live at one point.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +30,45 @@ namespace {
 int64_t roundUp(int64_t value, int64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
+} // namespace
+
+namespace {
+
+/// Above this many items the clique bound is skipped: it is quadratic in
+/// the degree, and huge pools are solved by the heuristic anyway.
+constexpr size_t kCliqueBoundMaxItems = 5000;
+
+/// The largest stack over greedy cliques, one grown from each item.
+int64_t greedyCliqueBound(const PoolInstance &instance, int64_t grain,
+                          int64_t maxPadding) {
+  const std::vector<Item> &items = instance.items;
+  int64_t bound = 0;
+  std::vector<uint32_t> clique;
+  for (uint32_t seed = 0; seed < items.size(); ++seed) {
+    std::vector<uint32_t> neighbours = instance.conflicts[seed];
+    std::stable_sort(neighbours.begin(), neighbours.end(),
+                     [&](uint32_t a, uint32_t b) {
+                       return items[a].size > items[b].size;
+                     });
+    clique.assign(1, seed);
+    int64_t stack = roundUp(items[seed].size, grain);
+    for (uint32_t n : neighbours) {
+      bool joinsAll = std::all_of(clique.begin() + 1, clique.end(),
+                                  [&](uint32_t member) {
+                                    return std::binary_search(
+                                        instance.conflicts[n].begin(),
+                                        instance.conflicts[n].end(), member);
+                                  });
+      if (!joinsAll)
+        continue;
+      clique.push_back(n);
+      stack += roundUp(items[n].size, grain);
+    }
+    bound = std::max(bound, stack - maxPadding);
+  }
+  return bound;
+}
+
 } // namespace
 
 int64_t dsaplan::solver::detail::itemLowerBound(const PoolInstance &instance) {
@@ -51,6 +95,8 @@ int64_t dsaplan::solver::detail::itemLowerBound(const PoolInstance &instance) {
     bound = std::max(bound, live - maxPadding);
   }
 
+  if (instance.items.size() <= kCliqueBoundMaxItems)
+    bound = std::max(bound, greedyCliqueBound(instance, grain, maxPadding));
   for (uint32_t a = 0; a < instance.items.size(); ++a) {
     const Item &item = instance.items[a];
     bound = std::max(bound, item.size + item.pin.value_or(0));

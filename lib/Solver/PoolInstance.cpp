@@ -111,7 +111,9 @@ PoolInstance dsaplan::solver::detail::buildPoolInstance(const Problem &problem,
   instance.conflicts.assign(instance.items.size(), {});
   addTimeConflicts(instance);
   for (const Separation &s : problem.separations) {
-    if (problem.buffers[s.first].pool != pool)
+    // A separation across pools always holds: pools never share bytes.
+    if (problem.buffers[s.first].pool != pool ||
+        problem.buffers[s.second].pool != pool)
       continue;
     auto a = static_cast<uint32_t>(itemOf[s.first]);
     auto b = static_cast<uint32_t>(itemOf[s.second]);

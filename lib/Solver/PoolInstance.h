@@ -76,6 +76,16 @@ ItemOffsets placeBump(const PoolInstance &instance);
 /// items that reach the peak. Deterministic; `rounds` bounds the repair.
 ItemOffsets placeMultiStart(const PoolInstance &instance, int rounds);
 
+/// Items by decreasing size, then decreasing lifetime, then index.
+std::vector<uint32_t> orderBySizeThenLength(const PoolInstance &instance);
+
+/// The greedy descent of the exact search: repeatedly take the lowest
+/// position any unplaced item can start at and put there the first such item
+/// in `order`. Strong on tight instances: it never leaves a gap it could
+/// fill.
+ItemOffsets placeByLevels(const PoolInstance &instance,
+                          const std::vector<uint32_t> &order);
+
 struct ExactResult {
   ItemOffsets offsets; // best placement found (may be the incumbent)
   int64_t peak = 0;
@@ -92,6 +102,13 @@ ExactResult searchExact(const PoolInstance &instance,
                         const ItemOffsets &incumbent, int64_t lowerBound,
                         int64_t limit, bool stopWithinLimit,
                         uint64_t nodeBudget);
+
+/// searchExact with one candidate order and no restarts.
+ExactResult searchExactWithOrder(const PoolInstance &instance,
+                                 const ItemOffsets &incumbent,
+                                 int64_t lowerBound, int64_t limit,
+                                 bool stopWithinLimit, uint64_t nodeBudget,
+                                 const std::vector<uint32_t> &order);
 
 } // namespace dsaplan::solver::detail
 

@@ -262,9 +262,13 @@ int main(int argc, char **argv) {
     printPool(problem, r, seconds / std::max<size_t>(1, solution.pools.size()));
     placed &= r.status != PoolStatus::Infeasible;
   }
+  // Pools the solver reports infeasible carry their best attempt, which may
+  // break the capacity (or clashing pins); every other pool must be valid.
   std::vector<Violation> violations = validate(problem, solution.offsets);
   for (const Violation &violation : violations)
-    if (placed || violation.kind != Violation::Kind::OutOfCapacity) {
+    if (violation.buffers.empty() ||
+        solution.pools[problem.buffers[violation.buffers.front()].pool]
+                .status != PoolStatus::Infeasible) {
       std::fprintf(stderr, "dsa-solve: internal error: invalid placement: %s\n",
                    violation.message.c_str());
       return kNotPlaced;

@@ -6,9 +6,9 @@
 //
 // Every schema-v1 problem under shared/corpus/pypto and every MiniMalloc CSV
 // under shared/corpus/minimalloc is read, solved by `auto`, `multi-start` and
-// `first-fit`, and validated. A pool may be reported infeasible only when its
-// lower bound exceeds the capacity, and then its placement may break nothing
-// but the capacity. `auto` is never worse than `first-fit`.
+// `first-fit`, and validated. `auto` may report a pool infeasible only when
+// its lower bound exceeds the capacity; an infeasible pool's placement may
+// break nothing but the capacity. `auto` is never worse than `first-fit`.
 //
 // The corpus lives outside the repository (DSAPLAN_CORPUS_DIR); when it is
 // missing the tests fail, they do not skip.
@@ -84,8 +84,12 @@ void solveAndCheck(const std::string &name, const Problem &problem) {
       }
       if (result.status != PoolStatus::Infeasible)
         continue;
-      EXPECT_GT(result.lowerBound, pool.capacity)
-          << where << ": infeasible, but the lower bound fits";
+      // Heuristics may miss a tight capacity (first fit is 20-30% above the
+      // optimum on MiniMalloc's instances); `auto` searches until it fits.
+      if (algorithm == Algorithm::Auto) {
+        EXPECT_GT(result.lowerBound, pool.capacity)
+            << where << ": infeasible, but the lower bound fits";
+      }
       EXPECT_EQ(result.overflow, result.peak - pool.capacity) << where;
       EXPECT_FALSE(result.liveAtPeak.empty()) << where;
     }
