@@ -26,6 +26,7 @@
 #include "llvm/ADT/MapVector.h"
 
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <map>
 #include <set>
@@ -90,12 +91,26 @@ bool isAccessCandidate(Operation *op) {
 
 class SyncPlanner {
 public:
-  SyncPlanner(func::FuncOp func, bool reuseOnly)
-      : func(func), reuseOnly(reuseOnly) {}
+  /// Which dependencies to honour, by the tiles of the two accesses.
+  enum class Scope { All, ReuseOnly, IdentityOnly };
+
+  SyncPlanner(func::FuncOp func, Scope scope, int64_t skipSync)
+      : func(func), scope(scope), skipSync(skipSync) {}
+  /// Ordered pairs of conflicting ops found: what a naive inserter would
+  /// give one flag pair each.
+  unsigned getNumConflicts() const { return numConflicts; }
 
   LogicalResult collect();
   void addRequirements();
   void coverRequirements();
+  /// Drops the inserted forward pairs that chains of other pairs make
+  /// unnecessary.
+  void pruneForwardPairs();
+  /// Whether a pair in the body and the loop's own pair, through another
+  /// pipe, already order `pipe`'s access after op `req.after` of one
+  /// iteration before its access at op `req.before` of the next.
+  bool orderedAroundLoop(Operation *loop, Block *body, Pipe pipe,
+                         const Requirement &req);
   LogicalResult materialize(unsigned &flagPairs, unsigned &loopPairs,
                             unsigned &eagerPairs, unsigned &barriers);
 
@@ -111,8 +126,15 @@ private:
   std::optional<int64_t> takeEventId(Pipe src, Pipe dst, double begin,
                                      double end);
 
+  /// Whether the next sync (pair or barrier, in creation order) is the one
+  /// that test-skip-sync leaves out.
+  bool skipNext() { return syncCounter++ == skipSync; }
+
   func::FuncOp func;
-  bool reuseOnly;
+  Scope scope;
+  int64_t skipSync;
+  unsigned numConflicts = 0;
+  int64_t syncCounter = 0;
   SmallVector<AccessingOp> ops;
   DenseMap<Operation *, unsigned> blockIndex;
   DenseMap<Operation *, int64_t> preorder, preorderEnd;
@@ -270,11 +292,16 @@ void SyncPlanner::addPair(const AccessingOp &first,
                           const AccessingOp &second) {
   bool conflict = false;
   for (const MemoryAccess &a : first.accesses)
-    for (const MemoryAccess &b : second.accesses)
-      if (a.conflictsWith(b) && !(reuseOnly && a.tile && a.tile == b.tile))
+    for (const MemoryAccess &b : second.accesses) {
+      bool sameTile = a.tile && a.tile == b.tile;
+      if (a.conflictsWith(b) &&
+          !(scope == Scope::ReuseOnly && sameTile) &&
+          !(scope == Scope::IdentityOnly && !sameTile))
         conflict = true;
+    }
   if (!conflict)
     return;
+  ++numConflicts;
   if (first.pipe == second.pipe && !needsBarrier(first.pipe))
     return;
   Operation *x = first.op, *y = second.op;
@@ -327,6 +354,9 @@ void SyncPlanner::addRequirements() {
       open.push_back(span);
     }
   }
+  // An op against itself: its next execution in a loop.
+  for (unsigned i = 0; i < ops.size(); ++i)
+    candidates.insert({i, i});
   for (auto [i, j] : candidates)
     addPair(ops[i], ops[j]);
 }
@@ -368,6 +398,7 @@ void SyncPlanner::coverRequirements() {
       gaps.push_back(req.before);
     }
   }
+  pruneForwardPairs();
   for (auto &[key, reqs] : backEdge) {
     auto [loop, src, dst] = key;
     Block *body = &static_cast<Operation *>(loop)->getRegion(0).front();
@@ -398,13 +429,113 @@ void SyncPlanner::coverRequirements() {
     for (const Requirement &req : reqs) {
       auto covers = [&](Gap g) { return g >= req.after + 1 || g <= req.before; };
       auto coversOp = [&](Gap i) { return i > req.after || i < req.before; };
-      if (llvm::any_of(inBody, covers) || llvm::any_of(given, coversOp))
+      if (llvm::any_of(inBody, covers) || llvm::any_of(given, coversOp) ||
+          orderedAroundLoop(static_cast<Operation *>(loop), body, pipe, req))
         continue;
       gap = std::max<Gap>(gap.value_or(0), req.after + 1);
     }
     if (gap)
       loopBarriers[key] = *gap;
   }
+}
+
+/// A pair of some pipes in one block, as the pruning sees it.
+struct BlockPair {
+  Pipe src, dst;
+  FlagPair gaps;
+  bool removable;
+  SmallVector<FlagPair> *owner;
+  size_t index;
+};
+
+/// Whether the pairs order an access of `src` after op `req.after` before
+/// one of `dst` at op `req.before`: directly, or through a third pipe that
+/// waits for `src` and then signals `dst`.
+bool ordered(ArrayRef<const BlockPair *> pairs, Pipe src, Pipe dst,
+             const Requirement &req) {
+  for (const BlockPair *a : pairs) {
+    if (a->src != src || a->gaps.set < req.after + 1 ||
+        a->gaps.set > a->gaps.wait)
+      continue;
+    if (a->dst == dst && a->gaps.wait <= req.before)
+      return true;
+    for (const BlockPair *b : pairs)
+      // Strictly later: at one gap, sets are created before waits.
+      if (b->src == a->dst && b->dst == dst && b->gaps.set > a->gaps.wait &&
+          b->gaps.set <= b->gaps.wait && b->gaps.wait <= req.before)
+        return true;
+  }
+  return false;
+}
+
+void SyncPlanner::pruneForwardPairs() {
+  // Everything that orders pipes in each block: inserted pairs (removable)
+  // and the input's pairs.
+  std::map<Block *, std::vector<BlockPair>> perBlock;
+  for (auto &[key, pairs] : forwardPairs) {
+    auto [block, src, dst] = key;
+    for (size_t i = 0; i < pairs.size(); ++i)
+      perBlock[static_cast<Block *>(block)].push_back(
+          {src, dst, pairs[i], true, &pairs, i});
+  }
+  for (auto &[key, pairs] : existingPairs) {
+    auto [block, src, dst] = key;
+    for (const FlagPair &pair : pairs)
+      perBlock[static_cast<Block *>(block)].push_back(
+          {src, dst, pair, false, nullptr, 0});
+  }
+  std::set<std::pair<SmallVector<FlagPair> *, size_t>> dropped;
+  for (auto &[block, all] : perBlock) {
+    for (size_t k = all.size(); k-- > 0;) {
+      if (!all[k].removable)
+        continue;
+      SmallVector<const BlockPair *> rest;
+      for (size_t j = 0; j < all.size(); ++j)
+        if (j != k && !dropped.count({all[j].owner, all[j].index}))
+          rest.push_back(&all[j]);
+      bool needed = false;
+      for (auto &[key, reqs] : forward) {
+        auto [reqBlock, src, dst] = key;
+        if (reqBlock != block)
+          continue;
+        for (const Requirement &req : reqs)
+          needed |= !ordered(rest, src, dst, req);
+      }
+      if (!needed)
+        dropped.insert({all[k].owner, all[k].index});
+    }
+  }
+  for (auto &[key, pairs] : forwardPairs) {
+    SmallVector<FlagPair> kept;
+    for (size_t i = 0; i < pairs.size(); ++i)
+      if (!dropped.count({&pairs, i}))
+        kept.push_back(pairs[i]);
+    pairs = std::move(kept);
+  }
+}
+
+bool SyncPlanner::orderedAroundLoop(Operation *loop, Block *body, Pipe pipe,
+                                    const Requirement &req) {
+  for (auto &[key, pairs] : forwardPairs) {
+    auto [block, src, dst] = key;
+    if (block != body)
+      continue;
+    for (const FlagPair &inBody : pairs) {
+      // pipe -> r in this iteration, then the loop's r -> pipe pair.
+      auto back = loopPairs.find({loop, dst, src});
+      if (src == pipe && inBody.set >= req.after + 1 &&
+          back != loopPairs.end() && back->second.set > inBody.wait &&
+          back->second.wait <= req.before)
+        return true;
+      // The loop's pipe -> r pair, then r -> pipe in the next iteration.
+      auto ahead = loopPairs.find({loop, pipe, src});
+      if (dst == pipe && ahead != loopPairs.end() &&
+          ahead->second.set >= req.after + 1 && inBody.set > ahead->second.wait &&
+          inBody.wait <= req.before)
+        return true;
+    }
+  }
+  return false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -518,7 +649,12 @@ LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
     int64_t id;
   };
   SmallVector<Insertion> insertions;
+  llvm::DenseSet<const Planned *> skipped;
   for (const Planned &p : planned) {
+    if (skipNext()) {
+      skipped.insert(&p);
+      continue;
+    }
     insertions.push_back({p.block, p.set, 0, p.src, p.dst, p.id});
     insertions.push_back({p.block, p.wait, 1, p.src, p.dst, p.id});
     if (p.loop)
@@ -528,11 +664,14 @@ LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
   }
   for (auto &[key, gaps] : forwardBarriers)
     for (Gap gap : gaps)
-      insertions.push_back({static_cast<Block *>(key.first), gap, 2,
-                            key.second, key.second, -1});
+      if (!skipNext())
+        insertions.push_back({static_cast<Block *>(key.first), gap, 2,
+                              key.second, key.second, -1});
   for (auto &[key, gap] : loopBarriers)
-    insertions.push_back({&static_cast<Operation *>(key.first)->getRegion(0).front(),
-                          gap, 2, key.second, key.second, -1});
+    if (!skipNext())
+      insertions.push_back(
+          {&static_cast<Operation *>(key.first)->getRegion(0).front(), gap, 2,
+           key.second, key.second, -1});
   // Same gap: sets, then waits, then barriers; later gaps first.
   llvm::stable_sort(insertions, [](const Insertion &a, const Insertion &b) {
     if (a.block != b.block)
@@ -557,7 +696,7 @@ LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
   // The loops' first set and last wait go around the loop op, after every
   // insertion by index is done.
   for (const Planned &p : planned) {
-    if (!p.loop)
+    if (!p.loop || skipped.contains(&p))
       continue;
     OpBuilder before(p.loop);
     SetFlagOp::create(before, loc, pipeAttr(p.src), pipeAttr(p.dst),
@@ -567,6 +706,8 @@ LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
                        eventAttr(after, p.id));
   }
   for (auto [op, src, dst, id] : eagerPlanned) {
+    if (skipNext())
+      continue;
     OpBuilder after(op->getBlock(), std::next(op->getIterator()));
     if (src == dst) {
       PipeBarrierOp::create(after, loc, pipeAttr(src));
@@ -587,12 +728,19 @@ struct DsaPlanInsertSyncPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (mode != "all" && mode != "reuse-only") {
-      getOperation().emitError()
-          << "unknown mode '" << mode << "' (expected all or reuse-only)";
+    std::optional<SyncPlanner::Scope> scope =
+        llvm::StringSwitch<std::optional<SyncPlanner::Scope>>(mode)
+            .Case("all", SyncPlanner::Scope::All)
+            .Case("reuse-only", SyncPlanner::Scope::ReuseOnly)
+            .Case("identity-only", SyncPlanner::Scope::IdentityOnly)
+            .Default(std::nullopt);
+    if (!scope) {
+      getOperation().emitError() << "unknown mode '" << mode
+                                 << "' (expected all, reuse-only or "
+                                    "identity-only)";
       return signalPassFailure();
     }
-    SyncPlanner planner(getOperation(), mode == "reuse-only");
+    SyncPlanner planner(getOperation(), *scope, testSkipSync);
     if (failed(planner.collect()))
       return signalPassFailure();
     planner.addRequirements();
@@ -604,6 +752,15 @@ struct DsaPlanInsertSyncPass
     numLoopPairs += loops;
     numEagerPairs += eagerPairs;
     numBarriers += barriers;
+    numConflicts += planner.getNumConflicts();
+    // Pass statistics are compiled out of release LLVM builds: the remark is
+    // how a driver reads the counts.
+    if (summary)
+      mlir::emitRemark(getOperation().getLoc())
+          << "@" << getOperation().getSymName() << ": " << pairs + loops + eagerPairs
+          << " flag pairs (" << loops << " around loops, " << eagerPairs
+          << " eager), " << barriers << " barriers for "
+          << planner.getNumConflicts() << " conflicting pairs";
   }
 };
 

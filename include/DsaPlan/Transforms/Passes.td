@@ -259,13 +259,23 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect"];
   let options = [
     Option<"mode", "mode", "std::string", /*default=*/"\"all\"",
-           "all: every dependency; reuse-only: only between different tiles">
+           "all: every dependency; reuse-only: only between different tiles; "
+           "identity-only: only within one tile (the identity-based baseline "
+           "that misses partial reuse, for benchmarks)">,
+    Option<"summary", "summary", "bool", /*default=*/"false",
+           "Emit a remark per function with the pairs and barriers inserted "
+           "and the conflicting pairs they order">,
+    Option<"testSkipSync", "test-skip-sync", "int64_t", /*default=*/"-1",
+           "Testing hook: leave out the N-th sync (pair or barrier, in "
+           "creation order), to check that each one is needed">
   ];
   let statistics = [
     Statistic<"numFlagPairs", "flag-pairs", "set_flag/wait_flag pairs inserted">,
     Statistic<"numLoopPairs", "loop-pairs", "Pairs around a loop back edge">,
     Statistic<"numEagerPairs", "eager-pairs", "Pairs placed by the fallback">,
-    Statistic<"numBarriers", "barriers", "pipe_barrier ops inserted">
+    Statistic<"numBarriers", "barriers", "pipe_barrier ops inserted">,
+    Statistic<"numConflicts", "conflicting-pairs",
+              "Ordered pairs of conflicting ops (one flag pair each, naively)">
   ];
 }
 

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Property test of dsaplan-insert-sync against dsaplan-verify-sync.
+
+Generates seeded random kernels: tiles at random 32-byte aligned offsets of
+one UB arena (so that tiles overlap fully, partly or not at all), random ops
+on random pipes reading and writing them, inside random scf.for and scf.if
+nests. For every kernel:
+  - insert-sync then verify-sync must pass (a failure fails the run);
+  - each inserted sync is left out in turn (test-skip-sync=N); when
+    verify-sync still passes, that sync was redundant. Redundant syncs are
+    counted and reported; --require-minimal makes them fail the run.
+
+  random_sync_kernels.py --dsa-opt PATH [--count N] [--seed S]
+"""
+
+import argparse
+import random
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+SPACE = "#dsaplan.space<ub>"
+TILE = f"memref<64xf32, {SPACE}>"
+ARENA = f"memref<196608xi8, {SPACE}>"
+
+
+def kernel(rng, name):
+    lines = [f"func.func @{name}(%gm: memref<64xf32>, %n: index, %c: i1) {{",
+             f"  %ub = dsaplan.arena <ub> : {ARENA}",
+             "  %c0 = arith.constant 0 : index",
+             "  %c1 = arith.constant 1 : index",
+             "  %zero = arith.constant 0.0 : f32"]
+    tiles = []
+    for t in range(rng.randint(2, 5)):
+        offset = 32 * rng.randint(0, 24)  # tiles are 256 B: many overlaps
+        lines.append(f"  %o{t} = arith.constant {offset} : index")
+        lines.append(f"  %t{t} = memref.view %ub[%o{t}][] : {ARENA} to {TILE}")
+        tiles.append(f"%t{t}")
+
+    def op(indent):
+        kind = rng.randint(0, 3)
+        a, b = rng.choice(tiles), rng.choice(tiles)
+        pad = "  " * indent
+        if kind == 0:
+            return [f"{pad}memref.copy %gm, {a} {{dsaplan.pipe = #dsaplan.pipe<mte2>}} : memref<64xf32> to {TILE}"]
+        if kind == 1:
+            return [f"{pad}memref.copy {a}, %gm {{dsaplan.pipe = #dsaplan.pipe<mte3>}} : {TILE} to memref<64xf32>"]
+        if kind == 2:
+            return [f"{pad}linalg.fill {{dsaplan.pipe = #dsaplan.pipe<{rng.choice(['v', 's'])}>}} ins(%zero : f32) outs({a} : {TILE})"]
+        if a == b:
+            b = rng.choice(tiles)
+        return [f"{pad}linalg.exp {{dsaplan.pipe = #dsaplan.pipe<v>}} ins({a} : {TILE}) outs({b} : {TILE})"]
+
+    def body(indent, depth):
+        out = []
+        for _ in range(rng.randint(1, 4)):
+            choice = rng.random()
+            pad = "  " * indent
+            if depth < 2 and choice < 0.2:
+                out.append(f"{pad}scf.for %i{indent}_{len(out)} = %c0 to %n step %c1 {{")
+                out += body(indent + 1, depth + 1)
+                out.append(f"{pad}}}")
+            elif depth < 2 and choice < 0.35:
+                out.append(f"{pad}scf.if %c {{")
+                out += body(indent + 1, depth + 1)
+                out.append(f"{pad}}} else {{")
+                out += body(indent + 1, depth + 1)
+                out.append(f"{pad}}}")
+            else:
+                out += op(indent)
+        return out
+
+    lines += body(1, 0)
+    lines += ["  return", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def run(dsa_opt, path, *passes):
+    inserted = subprocess.run([dsa_opt, path] + list(passes), capture_output=True, text=True)
+    if inserted.returncode:
+        return inserted.returncode, inserted.stdout, inserted.stderr
+    verified = subprocess.run([dsa_opt, "-", "-dsaplan-verify-sync", "-o", "/dev/null"],
+                              input=inserted.stdout, capture_output=True, text=True)
+    return verified.returncode, inserted.stdout, verified.stderr
+
+
+redundant = []
+
+
+def check(dsa_opt, text, index):
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+        f.write(text)
+        path = f.name
+    status, base, err = run(dsa_opt, path, "-dsaplan-insert-sync")
+    if status:
+        return f"kernel {index}: insert-sync then verify-sync failed:\n{err}\n{text}", 0
+    syncs = 0
+    while True:
+        status, out, err = run(dsa_opt, path, f"-dsaplan-insert-sync=test-skip-sync={syncs}")
+        if out == base:
+            break  # past the last sync
+        if status == 0:
+            redundant.append(f"kernel {index}: sync #{syncs} is redundant: "
+                             f"verify-sync passes without it\n{base}")
+        syncs += 1
+    return None, syncs
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--dsa-opt", required=True)
+    parser.add_argument("--count", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--require-minimal", action="store_true")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    kernels = [kernel(rng, f"k{i}") for i in range(args.count)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(lambda ik: check(args.dsa_opt, ik[1], ik[0]), enumerate(kernels)))
+    failures = [r for r, _ in results if r]
+    total = sum(n for _, n in results)
+    for failure in failures[:3]:
+        print(failure, file=sys.stderr)
+    print(f"{args.count} kernels, {total} syncs inserted, {len(failures)} verify failures, "
+          f"{len(redundant)} redundant syncs")
+    if args.require_minimal and redundant:
+        print(redundant[0], file=sys.stderr)
+        return 1
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
