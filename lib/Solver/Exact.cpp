@@ -40,6 +40,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
 
 using namespace dsaplan::solver;
 using namespace dsaplan::solver::detail;
@@ -386,25 +387,65 @@ ItemOffsets dsaplan::solver::detail::placeByLevels(
 
 namespace {
 
+/// For each item, the most bytes live at one point of its lifetime (the
+/// tightest cross-section it must fit into).
+std::vector<int64_t> pressureOf(const PoolInstance &instance) {
+  std::vector<std::pair<int64_t, int64_t>> events;
+  for (const Item &item : instance.items)
+    for (const Interval &interval : item.live) {
+      events.push_back({interval.lower, item.size});
+      events.push_back({interval.upper, -item.size});
+    }
+  std::sort(events.begin(), events.end());
+  std::vector<int64_t> points, load;
+  int64_t live = 0;
+  for (const auto &[point, delta] : events) {
+    live += delta;
+    if (!points.empty() && points.back() == point) {
+      load.back() = live;
+    } else {
+      points.push_back(point);
+      load.push_back(live);
+    }
+  }
+  std::vector<int64_t> pressure(instance.items.size(), 0);
+  for (size_t i = 0; i < instance.items.size(); ++i)
+    for (const Interval &interval : instance.items[i].live)
+      for (size_t p = std::lower_bound(points.begin(), points.end(),
+                                       interval.lower) -
+                      points.begin();
+           p < points.size() && points[p] < interval.upper; ++p)
+        pressure[i] = std::max(pressure[i], load[p]);
+  return pressure;
+}
+
 /// Candidate orders the feasibility search restarts with: a bad early choice
-/// deep in one order's tree is often no choice at all in another's.
+/// deep in one order's tree is often no choice at all in another's. Keys
+/// mix the cross-section pressure (T), the lifetime (W) and the area (A).
 std::vector<std::vector<uint32_t>> restartOrders(const PoolInstance &instance) {
+  std::vector<int64_t> pressure = pressureOf(instance);
+  using Key = std::tuple<int64_t, int64_t, int64_t>;
   auto orderBy = [&](auto key) {
     std::vector<uint32_t> order(instance.items.size());
     for (uint32_t i = 0; i < order.size(); ++i)
       order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      return key(instance.items[a]) > key(instance.items[b]);
+      return key(a) > key(b);
     });
     return order;
   };
-  using Key = std::pair<int64_t, int64_t>;
-  return {orderBySizeThenLength(instance),
-          orderBy([](const Item &item) {
-            return Key(item.size * item.length(), item.size);
-          }),
-          orderBy([](const Item &item) { return Key(item.length(), item.size); }),
-          orderBy([](const Item &item) { return Key(-item.start(), item.size); })};
+  auto width = [&](uint32_t i) { return instance.items[i].length(); };
+  auto area = [&](uint32_t i) { return instance.items[i].size * width(i); };
+  auto size = [&](uint32_t i) { return instance.items[i].size; };
+  auto late = [&](uint32_t i) { return -instance.items[i].start(); };
+  return {
+      orderBySizeThenLength(instance),
+      orderBy([&](uint32_t i) { return Key(area(i), size(i), 0); }),
+      orderBy([&](uint32_t i) { return Key(width(i), size(i), 0); }),
+      orderBy([&](uint32_t i) { return Key(late(i), size(i), 0); }),
+      orderBy([&](uint32_t i) { return Key(pressure[i], width(i), area(i)); }),
+      orderBy([&](uint32_t i) { return Key(width(i), area(i), pressure[i]); }),
+  };
 }
 
 /// Looks for any placement within `limit`, restarting over several orders
@@ -419,7 +460,9 @@ ExactResult searchFeasible(const PoolInstance &instance,
   ExactResult last;
   while (spent < nodeBudget) {
     for (const std::vector<uint32_t> &order : orders) {
-      uint64_t budget = std::min(slice, nodeBudget - spent);
+      // A run may count one node past its budget: saturate.
+      uint64_t left = spent < nodeBudget ? nodeBudget - spent : 0;
+      uint64_t budget = std::min(slice, left);
       if (budget == 0)
         break;
       last = CanonicalSearch(instance, lowerBound, limit,
