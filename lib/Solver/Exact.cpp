@@ -57,6 +57,10 @@ public:
   CanonicalSearch(const PoolInstance &instance, int64_t lowerBound,
                   int64_t limit, bool stopWithinLimit, uint64_t nodeBudget,
                   const std::vector<uint32_t> &order);
+  /// Limited discrepancy search: along any path, at most `count` branches
+  /// other than the first may be taken. Without a limit the search is
+  /// complete.
+  void limitDiscrepancies(int count) { discrepancyLimit = count; }
   ExactResult run(const ItemOffsets &incumbent);
 
 private:
@@ -71,7 +75,7 @@ private:
   /// Returns false when the search must stop (budget spent, or done).
   /// `parentLevel`: the level of the parent node, whose section check still
   /// holds for every section the parent's placement did not touch.
-  bool search(size_t placed, int64_t parentLevel);
+  bool search(size_t placed, int64_t parentLevel, int discrepancies);
   void recordSolution();
 
   const PoolInstance &instance;
@@ -81,6 +85,8 @@ private:
   const uint64_t nodeBudget;
   uint64_t nodes = 0;
   bool exhausted = false;
+  int discrepancyLimit = -1; // none
+  bool discrepancyCut = false;
 
   size_t numItems = 0, numFree = 0;
   int64_t grain = 1, maxPadding = 0;
@@ -266,7 +272,8 @@ void CanonicalSearch::recordSolution() {
   target = bestPeak - 1;
 }
 
-bool CanonicalSearch::search(size_t placed, int64_t parentLevel) {
+bool CanonicalSearch::search(size_t placed, int64_t parentLevel,
+                             int discrepancies) {
   if (++nodes > nodeBudget) {
     exhausted = true;
     return false;
@@ -305,7 +312,18 @@ bool CanonicalSearch::search(size_t placed, int64_t parentLevel) {
             [&](uint32_t a, uint32_t b) { return rank[a] < rank[b]; });
 
   size_t mark = trail.size();
-  for (uint32_t candidate : candidates) {
+  // Every branch but the first spends a discrepancy.
+  auto affordable = [&](size_t branch) {
+    if (branch == 0 || discrepancyLimit < 0 || discrepancies < discrepancyLimit)
+      return true;
+    discrepancyCut = true;
+    return false;
+  };
+  for (size_t branch = 0; branch < candidates.size(); ++branch) {
+    uint32_t candidate = candidates[branch];
+    if (!affordable(branch))
+      break;
+    int spent = discrepancies + (branch ? 1 : 0);
     size_t branchMark = trail.size();
     place(candidate, level);
     bool overflow = false;
@@ -313,7 +331,7 @@ bool CanonicalSearch::search(size_t placed, int64_t parentLevel) {
       if (sectionRemaining[s] &&
           sectionTop[s] + sectionRemaining[s] - maxPadding > target)
         overflow = true;
-    bool keepGoing = overflow || search(placed + 1, level);
+    bool keepGoing = overflow || search(placed + 1, level, spent);
     undoTo(branchMark);
     if (!keepGoing) {
       undoTo(mark);
@@ -324,7 +342,11 @@ bool CanonicalSearch::search(size_t placed, int64_t parentLevel) {
   }
   // Every candidate is now forbidden at `level`: the branch where nothing
   // starts there.
-  bool keepGoing = search(placed, level);
+  if (!affordable(candidates.size())) {
+    undoTo(mark);
+    return true;
+  }
+  bool keepGoing = search(placed, level, discrepancies + 1);
   undoTo(mark);
   return keepGoing;
 }
@@ -339,7 +361,7 @@ ExactResult CanonicalSearch::run(const ItemOffsets &incumbent) {
   bool incumbentDone =
       incumbentFits && (incumbentPeak <= lowerBound || stopWithinLimit);
   if (!incumbentDone)
-    search(/*placed=*/0, /*parentLevel=*/-1);
+    search(/*placed=*/0, /*parentLevel=*/-1, /*discrepancies=*/0);
 
   ExactResult result;
   result.nodes = nodes;
@@ -347,10 +369,11 @@ ExactResult CanonicalSearch::run(const ItemOffsets &incumbent) {
   result.peak = bestPeak >= 0 ? bestPeak : incumbentPeak;
   bool withinLimit = result.peak >= 0 && result.peak <= limit;
   // Finishing the whole tree proves that nothing beats the best placement.
-  bool finished = !exhausted && !(stopWithinLimit && bestPeak >= 0);
+  bool finished = !exhausted && !discrepancyCut &&
+                  !(stopWithinLimit && bestPeak >= 0);
   result.provedOptimal =
       withinLimit && (result.peak <= lowerBound || (finished && !incumbentDone));
-  result.provedInfeasible = !withinLimit && !exhausted;
+  result.provedInfeasible = !withinLimit && !exhausted && !discrepancyCut;
   return result;
 }
 
@@ -490,6 +513,21 @@ ExactResult dsaplan::solver::detail::searchExactWithOrder(
   return CanonicalSearch(instance, lowerBound, limit, stopWithinLimit,
                          nodeBudget, order)
       .run(incumbent);
+}
+
+ItemOffsets dsaplan::solver::detail::improveByDiscrepancies(
+    const PoolInstance &instance, const ItemOffsets &incumbent,
+    const std::vector<uint32_t> &order, int discrepancies,
+    uint64_t nodeBudget) {
+  int64_t unbounded = std::numeric_limits<int64_t>::max() / 4;
+  // No lower bound: this is a heuristic pass, it never claims optimality.
+  CanonicalSearch search(instance, /*lowerBound=*/0, unbounded,
+                         /*stopWithinLimit=*/false, nodeBudget, order);
+  search.limitDiscrepancies(discrepancies);
+  ExactResult result = search.run(incumbent);
+  return result.peak >= 0 && result.peak < itemPeak(instance, incumbent)
+             ? result.offsets
+             : incumbent;
 }
 
 ExactResult dsaplan::solver::detail::searchExact(

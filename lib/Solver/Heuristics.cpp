@@ -210,6 +210,8 @@ ItemOffsets dsaplan::solver::detail::placeBump(const PoolInstance &instance) {
 
 /// Above this many items the level-by-level greedy (quadratic) is skipped.
 constexpr size_t kLevelGreedyMaxItems = 4000;
+/// Search nodes of each improvement pass.
+constexpr uint64_t kImprovementNodes = 4000;
 
 ItemOffsets dsaplan::solver::detail::placeMultiStart(
     const PoolInstance &instance, int rounds) {
@@ -249,5 +251,13 @@ ItemOffsets dsaplan::solver::detail::placeMultiStart(
       consider(order, std::move(byLevels));
     }
   }
+  // Local improvement: the placements a few branches away from the best
+  // order's greedy descent, as long as each pass helps.
+  if (levels)
+    for (int discrepancies = 1; discrepancies <= 2; ++discrepancies) {
+      ItemOffsets improved = improveByDiscrepancies(
+          instance, best, bestOrder, discrepancies, kImprovementNodes);
+      consider(bestOrder, std::move(improved));
+    }
   return best;
 }

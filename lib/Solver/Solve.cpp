@@ -41,7 +41,7 @@ constexpr AlgorithmName kAlgorithms[] = {
 /// huge ones so that the heuristic stays close to n log n.
 int repairRounds(size_t items) {
   if (items <= 2000)
-    return 64;
+    return 16;
   return items <= 20000 ? 8 : 2;
 }
 
@@ -146,16 +146,16 @@ void searchFrom(const PoolInstance &instance, int64_t bound, bool mustFit,
   result.provedOptimal = result.provedOptimal || exact.provedOptimal;
 }
 
-/// Places one component. `poolBound` is the lower bound of the whole pool:
-/// a component already below it cannot lower the pool's peak.
+/// Places one component. `bound` is a lower bound on the pool's peak: the
+/// component's own, or the pool's when that is higher (a component below the
+/// pool's bound cannot lower the pool's peak).
 ComponentResult placeComponent(const PoolInstance &instance,
-                               const SolveOptions &options, int64_t poolBound,
+                               const SolveOptions &options, int64_t bound,
                                uint64_t nodeBudget) {
   ComponentResult result;
   result.offsets = placeHeuristically(instance, options.algorithm);
   bool searches = options.algorithm == Algorithm::Exact ||
                   options.algorithm == Algorithm::Auto;
-  int64_t bound = std::max(itemLowerBound(instance), poolBound);
   result.provedOptimal = itemPeak(instance, result.offsets) <= bound;
   if (!searches || instance.items.size() > kExactMaxItems ||
       result.provedOptimal)
@@ -222,10 +222,13 @@ PoolResult solvePool(const Problem &problem, size_t pool,
   if (options.algorithm == Algorithm::Bump) {
     itemOffsets = placeBump(instance);
   } else {
-    for (const std::vector<uint32_t> &items : components(instance)) {
+    std::vector<std::vector<uint32_t>> parts = components(instance);
+    for (const std::vector<uint32_t> &items : parts) {
       PoolInstance sub = subInstance(instance, items);
-      ComponentResult placed =
-          placeComponent(sub, options, result.lowerBound, budgetLeft);
+      int64_t bound = parts.size() == 1
+                          ? result.lowerBound
+                          : std::max(itemLowerBound(sub), result.lowerBound);
+      ComponentResult placed = placeComponent(sub, options, bound, budgetLeft);
       budgetLeft -= std::min(budgetLeft, placed.nodes);
       result.nodes += placed.nodes;
       int64_t peak = itemPeak(sub, placed.offsets);
