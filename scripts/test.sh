@@ -5,8 +5,9 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 configure_and_build dsaplan-test-depends
 
-if [ ! -d "$DSAPLAN_ROOT/../shared/corpus" ]; then
-  echo "WARNING: ../shared/corpus is missing: the corpus tests will be reported UNSUPPORTED, not passed"
+corpus="$(sed -n 's/^DSAPLAN_CORPUS_DIR:PATH=//p' "$DSAPLAN_BUILD/CMakeCache.txt")"
+if [ ! -d "$corpus" ]; then
+  echo "WARNING: the shared corpus ($corpus) is missing: corpus tests will fail or be reported UNSUPPORTED"
 fi
 
 echo "== running tests"

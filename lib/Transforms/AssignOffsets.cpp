@@ -10,6 +10,7 @@
 #include "DsaPlan/Solver/Validate.h"
 #include "DsaPlan/Transforms/Passes.h"
 #include "DsaPlan/Transforms/PlacementProblem.h"
+#include "ReportFiles.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/FileSystem.h"
@@ -34,29 +35,6 @@ struct FunctionPlacement {
   solver::Placement offsets;
   std::vector<solver::PoolResult> pools;
 };
-
-LogicalResult writeTextFile(Operation *anchor, StringRef path,
-                            const std::string &text) {
-  if (std::error_code ec =
-          llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path)))
-    return anchor->emitError() << "cannot create the directory of '" << path
-                               << "': " << ec.message();
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec)
-    return anchor->emitError() << "cannot write '" << path
-                               << "': " << ec.message();
-  os << text;
-  return success();
-}
-
-/// Writes `dir/<function><suffix>`.
-LogicalResult writeFunctionFile(func::FuncOp func, StringRef dir,
-                                const Twine &suffix, const std::string &text) {
-  SmallString<128> path(dir);
-  llvm::sys::path::append(path, func.getSymName() + suffix);
-  return writeTextFile(func, path, text);
-}
 
 std::string instanceName(func::FuncOp func) {
   auto module = func->getParentOfType<ModuleOp>();

@@ -17,6 +17,7 @@
 
 #include "DsaPlan/Analysis/MemoryAccess.h"
 #include "DsaPlan/Transforms/Passes.h"
+#include "ReportFiles.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -27,6 +28,8 @@
 
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 
 #include <map>
 #include <set>
@@ -570,20 +573,23 @@ std::optional<int64_t> SyncPlanner::takeEventId(Pipe src, Pipe dst,
   return std::nullopt;
 }
 
-/// Inserts `build` at `gap` of `block`: before op number `gap`.
+/// Inserts `build` at `gap` of `block`: before op number `gap`. A set takes
+/// the location of the op it follows, a wait or barrier that of the op it
+/// precedes, so that the IR and diagnostics point at the accesses.
 template <typename BuildFn>
-void insertAtGap(Block *block, Gap gap, BuildFn build) {
+void insertAtGap(Block *block, Gap gap, bool isSet, BuildFn build) {
   auto it = block->begin();
   std::advance(it, gap);
+  Location loc = (isSet && it != block->begin()) ? std::prev(it)->getLoc()
+                                                  : it->getLoc();
   OpBuilder builder(block, it);
-  build(builder);
+  build(builder, loc);
 }
 
 LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
                                        unsigned &loopPairCount,
                                        unsigned &eagerPairs,
                                        unsigned &barrierCount) {
-  Location loc = func.getLoc();
   auto eventAttr = [&](OpBuilder &b, int64_t id) {
     return b.getI64IntegerAttr(id);
   };
@@ -681,7 +687,8 @@ LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
     return a.order > b.order;
   });
   for (const Insertion &ins : insertions)
-    insertAtGap(ins.block, ins.gap, [&](OpBuilder &b) {
+    insertAtGap(ins.block, ins.gap, ins.order == 0, [&](OpBuilder &b,
+                                                         Location loc) {
       if (ins.order == 0)
         SetFlagOp::create(b, loc, pipeAttr(ins.src), pipeAttr(ins.dst),
                           eventAttr(b, ins.id));
@@ -699,33 +706,76 @@ LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
     if (!p.loop || skipped.contains(&p))
       continue;
     OpBuilder before(p.loop);
-    SetFlagOp::create(before, loc, pipeAttr(p.src), pipeAttr(p.dst),
-                      eventAttr(before, p.id));
+    SetFlagOp::create(before, p.loop->getLoc(), pipeAttr(p.src),
+                      pipeAttr(p.dst), eventAttr(before, p.id));
     OpBuilder after(p.loop->getBlock(), std::next(p.loop->getIterator()));
-    WaitFlagOp::create(after, loc, pipeAttr(p.src), pipeAttr(p.dst),
-                       eventAttr(after, p.id));
+    WaitFlagOp::create(after, p.loop->getLoc(), pipeAttr(p.src),
+                       pipeAttr(p.dst), eventAttr(after, p.id));
   }
   for (auto [op, src, dst, id] : eagerPlanned) {
     if (skipNext())
       continue;
     OpBuilder after(op->getBlock(), std::next(op->getIterator()));
     if (src == dst) {
-      PipeBarrierOp::create(after, loc, pipeAttr(src));
+      PipeBarrierOp::create(after, op->getLoc(), pipeAttr(src));
       ++barrierCount;
       continue;
     }
-    SetFlagOp::create(after, loc, pipeAttr(src), pipeAttr(dst),
+    SetFlagOp::create(after, op->getLoc(), pipeAttr(src), pipeAttr(dst),
                       eventAttr(after, id));
-    WaitFlagOp::create(after, loc, pipeAttr(src), pipeAttr(dst),
+    WaitFlagOp::create(after, op->getLoc(), pipeAttr(src), pipeAttr(dst),
                        eventAttr(after, id));
     ++eagerPairs;
   }
   return success();
 }
 
+std::string locationText(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else
+    os << loc;
+  return text;
+}
+
 struct DsaPlanInsertSyncPass
     : public mlir::dsaplan::impl::DsaPlanInsertSyncBase<DsaPlanInsertSyncPass> {
   using Base::Base;
+
+  /// `<function>.syncs.json`: every sync of the function, in program order,
+  /// with the location of the access it belongs to.
+  LogicalResult writeSyncReport() {
+    llvm::json::Array syncs;
+    getOperation().walk([&](Operation *op) {
+      llvm::json::Object entry;
+      if (auto set = dyn_cast<SetFlagOp>(op))
+        entry = llvm::json::Object{{"op", "set_flag"},
+                                   {"src", stringifyPipe(set.getSrc())},
+                                   {"dst", stringifyPipe(set.getDst())},
+                                   {"event", set.getEvent()}};
+      else if (auto wait = dyn_cast<WaitFlagOp>(op))
+        entry = llvm::json::Object{{"op", "wait_flag"},
+                                   {"src", stringifyPipe(wait.getSrc())},
+                                   {"dst", stringifyPipe(wait.getDst())},
+                                   {"event", wait.getEvent()}};
+      else if (auto barrier = dyn_cast<PipeBarrierOp>(op))
+        entry = llvm::json::Object{{"op", "pipe_barrier"},
+                                   {"pipe", stringifyPipe(barrier.getPipe())}};
+      else
+        return;
+      entry["location"] = locationText(op->getLoc());
+      syncs.push_back(std::move(entry));
+    });
+    llvm::json::Object report{{"function", getOperation().getSymName()},
+                              {"syncs", std::move(syncs)}};
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(report))) << "\n";
+    return writeFunctionFile(getOperation(), reportDir, ".syncs.json", text);
+  }
 
   void runOnOperation() override {
     std::optional<SyncPlanner::Scope> scope =
@@ -755,6 +805,8 @@ struct DsaPlanInsertSyncPass
     numConflicts += planner.getNumConflicts();
     // Pass statistics are compiled out of release LLVM builds: the remark is
     // how a driver reads the counts.
+    if (!reportDir.empty() && failed(writeSyncReport()))
+      return signalPassFailure();
     if (summary)
       mlir::emitRemark(getOperation().getLoc())
           << "@" << getOperation().getSymName() << ": " << pairs + loops + eagerPairs

@@ -78,6 +78,7 @@ void buildDsaPlanPipeline(OpPassManager &pm,
   if (options.insertSync) {
     DsaPlanInsertSyncOptions sync;
     sync.mode = options.syncMode;
+    sync.reportDir = options.reportDir;
     pm.addNestedPass<func::FuncOp>(createDsaPlanInsertSync(sync));
   }
   if (options.verifySync)

@@ -265,6 +265,9 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     Option<"summary", "summary", "bool", /*default=*/"false",
            "Emit a remark per function with the pairs and barriers inserted "
            "and the conflicting pairs they order">,
+    Option<"reportDir", "report-dir", "std::string", /*default=*/"\"\"",
+           "Directory to write <function>.syncs.json to: every sync in "
+           "program order with the location of its access">,
     Option<"testSkipSync", "test-skip-sync", "int64_t", /*default=*/"-1",
            "Testing hook: leave out the N-th sync (pair or barrier, in "
            "creation order), to check that each one is needed">

@@ -1,0 +1,31 @@
+//===- ReportFiles.cpp - Per-function report files ------------------------===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReportFiles.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+LogicalResult mlir::dsaplan::writeFunctionFile(func::FuncOp func,
+                                               StringRef dir,
+                                               const Twine &suffix,
+                                               const std::string &text) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return func.emitError() << "cannot create the directory '" << dir
+                            << "': " << ec.message();
+  SmallString<128> path(dir);
+  llvm::sys::path::append(path, func.getSymName() + suffix);
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return func.emitError() << "cannot write '" << path
+                            << "': " << ec.message();
+  os << text;
+  return success();
+}

@@ -1,0 +1,24 @@
+//===- ReportFiles.h - Per-function report files ----------------*- C++ -*-===//
+//
+// Part of dsaplan. Internal to lib/Transforms.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSAPLAN_LIB_TRANSFORMS_REPORTFILES_H
+#define DSAPLAN_LIB_TRANSFORMS_REPORTFILES_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <string>
+
+namespace mlir {
+namespace dsaplan {
+
+/// Writes `dir/<function><suffix>`, creating `dir`; errors on `func`.
+LogicalResult writeFunctionFile(func::FuncOp func, StringRef dir,
+                                const Twine &suffix, const std::string &text);
+
+} // namespace dsaplan
+} // namespace mlir
+
+#endif // DSAPLAN_LIB_TRANSFORMS_REPORTFILES_H
