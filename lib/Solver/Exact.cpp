@@ -25,6 +25,9 @@
 //
 // Pruning.
 //  - An item whose gravity already puts its end above the target never fits.
+//  - Dominance: once the level reaches the top some unplaced item would have
+//    at its gravity position, that item would fit below whatever starts at
+//    the level, and dropping it there gives a placement built elsewhere.
 //  - Time is cut into sections between interval endpoints. The unplaced
 //    items of one section are co-live and all start at or above both the
 //    section's floor (the top of its placed items) and L, so they stack
@@ -69,6 +72,10 @@ private:
   int64_t gravity(uint32_t item) const;
   /// Whether the unplaced items of some section cannot fit above `level`.
   bool sectionsOverflow(int64_t level) const;
+  /// Whether, in some section of an item in `lifted`, the unplaced items
+  /// cannot fit above the lowest start any of them has left. Clears
+  /// `lifted`.
+  bool liftedSectionsOverflow(int64_t level);
   void place(uint32_t item, int64_t offset);
   void forbidAt(uint32_t item, int64_t level);
   void undoTo(size_t mark);
@@ -94,7 +101,14 @@ private:
   std::vector<uint32_t> rank;
   /// Per item: pinned conflicting items, to step over.
   std::vector<std::vector<uint32_t>> pinnedNeighbours;
-  std::vector<std::vector<uint32_t>> sectionsOf; // sorted
+  std::vector<std::vector<uint32_t>> sectionsOf;
+  std::vector<std::vector<uint32_t>> itemsOf; // per section, unpinned items
+  // Scratch of liftedSectionsOverflow: items whose lowest start rose, and a
+  // per-section stamp to visit each section once.
+  std::vector<uint32_t> lifted;
+  std::vector<uint64_t> sectionStamp, itemStamp;
+  std::vector<int64_t> itemLowestStart;
+  uint64_t stamp = 0;
   std::vector<int64_t> alignedSize;
 
   // State, undone through the trail.
@@ -164,6 +178,10 @@ void CanonicalSearch::buildSections() {
   sectionTop.assign(numSections, 0);
   sectionRemaining.assign(numSections, 0);
   sectionsOf.assign(numItems, {});
+  itemsOf.assign(numSections, {});
+  sectionStamp.assign(numSections, 0);
+  itemStamp.assign(numItems, 0);
+  itemLowestStart.assign(numItems, 0);
   for (uint32_t i = 0; i < numItems; ++i) {
     if (instance.items[i].pin)
       continue; // pinned items are blocks, not part of any stack
@@ -173,6 +191,7 @@ void CanonicalSearch::buildSections() {
                  points.begin();
       for (; s < numSections && points[s] < interval.upper; ++s) {
         sectionsOf[i].push_back(static_cast<uint32_t>(s));
+        itemsOf[s].push_back(i);
         sectionRemaining[s] += alignedSize[i];
       }
     }
@@ -218,6 +237,34 @@ bool CanonicalSearch::sectionsOverflow(int64_t level) const {
   return false;
 }
 
+bool CanonicalSearch::liftedSectionsOverflow(int64_t level) {
+  ++stamp;
+  bool overflow = false;
+  for (uint32_t item : lifted) {
+    for (uint32_t s : sectionsOf[item]) {
+      if (overflow || sectionStamp[s] == stamp || !sectionRemaining[s])
+        continue;
+      sectionStamp[s] = stamp;
+      // The section's stack starts where its lowest unplaced item can.
+      int64_t lowest = std::numeric_limits<int64_t>::max();
+      for (uint32_t i : itemsOf[s]) {
+        if (offsets[i] != kUnplaced)
+          continue;
+        if (itemStamp[i] != stamp) {
+          itemStamp[i] = stamp;
+          // Nothing starts below the level any more.
+          itemLowestStart[i] =
+              std::max({gravity(i), forbiddenAt[i] + 1, level});
+        }
+        lowest = std::min(lowest, itemLowestStart[i]);
+      }
+      overflow = lowest + sectionRemaining[s] - maxPadding > target;
+    }
+  }
+  lifted.clear();
+  return overflow;
+}
+
 void CanonicalSearch::place(uint32_t item, int64_t offset) {
   trail.push_back({Field::Offset, item, offsets[item]});
   offsets[item] = offset;
@@ -226,6 +273,7 @@ void CanonicalSearch::place(uint32_t item, int64_t offset) {
     if (offsets[n] == kUnplaced && base[n] < end) {
       trail.push_back({Field::Base, n, base[n]});
       base[n] = end;
+      lifted.push_back(n);
     }
   for (uint32_t s : sectionsOf[item]) {
     trail.push_back({Field::Remaining, s, sectionRemaining[s]});
@@ -284,6 +332,7 @@ bool CanonicalSearch::search(size_t placed, int64_t parentLevel,
   }
   // The lowest level, its candidates, and the end-above-target test.
   int64_t level = std::numeric_limits<int64_t>::max();
+  int64_t lowestTop = std::numeric_limits<int64_t>::max();
   std::vector<uint32_t> candidates;
   for (uint32_t i = 0; i < numItems; ++i) {
     if (offsets[i] != kUnplaced)
@@ -291,6 +340,7 @@ bool CanonicalSearch::search(size_t placed, int64_t parentLevel,
     int64_t position = gravity(i);
     if (position + instance.items[i].size > target)
       return true;
+    lowestTop = std::min(lowestTop, position + instance.items[i].size);
     if (position <= forbiddenAt[i])
       continue; // waits for a neighbour to lift it
     if (position < level) {
@@ -302,6 +352,11 @@ bool CanonicalSearch::search(size_t placed, int64_t parentLevel,
   }
   if (candidates.empty())
     return true; // every unplaced item waits: nothing can be placed
+  // Dominance: starting the next item at or above the top some unplaced item
+  // would reach from its gravity position leaves room for that item below,
+  // where it would drop to; such placements are built elsewhere.
+  if (level >= lowestTop)
+    return true;
   // Placing an item raises only its own sections' stacks (checked where it
   // is placed); a higher level can raise every section's.
   if (level > parentLevel) {
@@ -326,11 +381,10 @@ bool CanonicalSearch::search(size_t placed, int64_t parentLevel,
     int spent = discrepancies + (branch ? 1 : 0);
     size_t branchMark = trail.size();
     place(candidate, level);
-    bool overflow = false;
-    for (uint32_t s : sectionsOf[candidate])
-      if (sectionRemaining[s] &&
-          sectionTop[s] + sectionRemaining[s] - maxPadding > target)
-        overflow = true;
+    // The candidate's sections (through itself: its own top is where the
+    // rest now start) and its neighbours' sections changed.
+    lifted.push_back(candidate);
+    bool overflow = liftedSectionsOverflow(level);
     bool keepGoing = overflow || search(placed + 1, level, spent);
     undoTo(branchMark);
     if (!keepGoing) {
@@ -343,6 +397,12 @@ bool CanonicalSearch::search(size_t placed, int64_t parentLevel,
   // Every candidate is now forbidden at `level`: the branch where nothing
   // starts there.
   if (!affordable(candidates.size())) {
+    undoTo(mark);
+    return true;
+  }
+  // The forbidden candidates' lowest starts rose too.
+  lifted = candidates;
+  if (liftedSectionsOverflow(level)) {
     undoTo(mark);
     return true;
   }
@@ -479,7 +539,7 @@ ExactResult searchFeasible(const PoolInstance &instance,
                            int64_t limit, uint64_t nodeBudget) {
   std::vector<std::vector<uint32_t>> orders = restartOrders(instance);
   uint64_t spent = 0;
-  uint64_t slice = std::max<uint64_t>(2000, nodeBudget / 64);
+  uint64_t slice = 2 * instance.items.size() + 16;
   ExactResult last;
   while (spent < nodeBudget) {
     for (const std::vector<uint32_t> &order : orders) {
