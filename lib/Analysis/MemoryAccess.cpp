@@ -155,3 +155,9 @@ mlir::dsaplan::getMemoryAccesses(Operation *op, bool &unknownEffects) {
   }
   return accesses;
 }
+
+MemoryAccess mlir::dsaplan::getTileBytes(Operation *tile) {
+  Value value = tile->getResult(0);
+  return makeAccess(value, *getMemorySpace(value.getType()), /*isWrite=*/false,
+                    tile);
+}

@@ -15,7 +15,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DsaPlan/Analysis/BufferLifetimes.h"
 #include "DsaPlan/Analysis/MemoryAccess.h"
+#include "DsaPlan/Dialect/DsaPlan/Target.h"
+#include "DsaPlan/Solver/Report.h"
+#include "DsaPlan/Solver/Solve.h"
 #include "DsaPlan/Transforms/Passes.h"
 #include "ReportFiles.h"
 
@@ -44,6 +48,8 @@ namespace dsaplan {
 
 using namespace mlir;
 using namespace mlir::dsaplan;
+
+namespace solver = ::dsaplan::solver;
 
 namespace {
 
@@ -542,6 +548,31 @@ bool SyncPlanner::orderedAroundLoop(Operation *loop, Block *body, Pipe pipe,
 }
 
 //===----------------------------------------------------------------------===//
+// Sync pictures
+//===----------------------------------------------------------------------===//
+
+/// The nearest op of the block that accesses dsaplan memory, walking from
+/// `from` in `step` direction (+1 or -1), skipping syncs and views.
+Operation *neighbourAccess(Operation *from, int step) {
+  for (Operation *op = step > 0 ? from->getNextNode() : from->getPrevNode();
+       op; op = step > 0 ? op->getNextNode() : op->getPrevNode()) {
+    bool unknown = false;
+    if (isAccessCandidate(op) && !getMemoryAccesses(op, unknown).empty())
+      return op;
+  }
+  return nullptr;
+}
+
+/// The pictures' problem: one pool per space, one buffer per tile.
+struct SyncPicture {
+  solver::Problem problem;
+  solver::Placement placement;
+  std::vector<std::vector<solver::SyncArrow>> arrows; // per pool
+  DenseMap<Operation *, size_t> bufferOf;
+  std::map<std::pair<int, Operation *>, size_t> poolOf;
+};
+
+//===----------------------------------------------------------------------===//
 // Event ids and ops
 //===----------------------------------------------------------------------===//
 
@@ -774,8 +805,16 @@ struct DsaPlanInsertSyncPass
     std::string text;
     llvm::raw_string_ostream os(text);
     os << llvm::formatv("{0:2}", llvm::json::Value(std::move(report))) << "\n";
-    return writeFunctionFile(getOperation(), reportDir, ".syncs.json", text);
+    if (failed(writeFunctionFile(getOperation(), reportDir, ".syncs.json",
+                                 text)))
+      return failure();
+    return writeSyncPictures();
   }
+
+  /// `<function>.<space>.sync.svg`: the tiles as placed (x: program point of
+  /// the placed IR, from first to last access), and an arrow per flag pair
+  /// from the access before its set to the access after its wait.
+  LogicalResult writeSyncPictures();
 
   void runOnOperation() override {
     std::optional<SyncPlanner::Scope> scope =
@@ -815,5 +854,111 @@ struct DsaPlanInsertSyncPass
           << planner.getNumConflicts() << " conflicting pairs";
   }
 };
+
+LogicalResult DsaPlanInsertSyncPass::writeSyncPictures() {
+  func::FuncOp func = getOperation();
+  ProgramPoints points(func);
+  TargetDescription target = TargetDescription::getForOp(func);
+  SyncPicture picture;
+  // Tiles and their first and last accesses.
+  std::map<Operation *, std::pair<int64_t, int64_t>> extent;
+  SmallVector<Operation *> tiles;
+  func.walk([&](Operation *op) {
+    bool unknown = false;
+    if (!isAccessCandidate(op))
+      return;
+    int64_t point = points.readPoint(op);
+    for (const MemoryAccess &access : getMemoryAccesses(op, unknown)) {
+      if (!access.tile || access.region.unplacedAlloc)
+        continue;
+      auto [it, inserted] = extent.try_emplace(access.tile, point, point + 2);
+      if (inserted)
+        tiles.push_back(access.tile);
+      it->second.first = std::min(it->second.first, point);
+      it->second.second = std::max(it->second.second, point + 2);
+    }
+  });
+  for (Operation *tile : tiles) {
+    MemoryAccess bytes = getTileBytes(tile);
+    auto key = std::make_pair(static_cast<int>(bytes.region.space),
+                              static_cast<Operation *>(nullptr));
+    auto [poolIt, newPool] =
+        picture.poolOf.try_emplace(key, picture.problem.pools.size());
+    if (newPool) {
+      solver::Pool pool;
+      pool.id = pool.name = stringifyMemorySpace(bytes.region.space).str();
+      pool.capacity = target.getSpace(bytes.region.space).capacity;
+      for (ByteRange r : target.getSpace(bytes.region.space).reserved)
+        pool.reserved.push_back({r.begin, r.end});
+      picture.problem.pools.push_back(pool);
+      picture.arrows.emplace_back();
+    }
+    solver::Buffer buffer;
+    buffer.id = std::to_string(picture.problem.buffers.size());
+    std::string name;
+    if (auto alloc = dyn_cast<AllocOp>(tile))
+      name = alloc.getDisplayName();
+    else
+      name = locationText(tile->getLoc());
+    buffer.name = name;
+    buffer.size = bytes.end - bytes.begin;
+    buffer.pool = poolIt->second;
+    buffer.live = {{extent[tile].first, extent[tile].second}};
+    picture.bufferOf[tile] = picture.problem.buffers.size();
+    picture.problem.buffers.push_back(buffer);
+    picture.placement.push_back(bytes.begin);
+  }
+  // An arrow per set/wait pair, between the accesses around them.
+  func.walk([&](SetFlagOp set) {
+    Operation *before = neighbourAccess(set, -1);
+    Operation *wait = set->getNextNode();
+    while (wait && !(isa<WaitFlagOp>(wait) &&
+                     cast<WaitFlagOp>(wait).getSrc() == set.getSrc() &&
+                     cast<WaitFlagOp>(wait).getDst() == set.getDst() &&
+                     cast<WaitFlagOp>(wait).getEvent() == set.getEvent()))
+      wait = wait->getNextNode();
+    Operation *after = wait ? neighbourAccess(wait, +1) : nullptr;
+    if (!before || !after)
+      return;
+    bool unknown = false;
+    SmallVector<MemoryAccess, 4> from = getMemoryAccesses(before, unknown);
+    SmallVector<MemoryAccess, 4> to = getMemoryAccesses(after, unknown);
+    for (const MemoryAccess &a : from)
+      for (const MemoryAccess &b : to)
+        if (a.overlaps(b) && !a.region.unplacedAlloc) {
+          auto pool = picture.poolOf.find(
+              {static_cast<int>(a.region.space), nullptr});
+          if (pool == picture.poolOf.end())
+            continue;
+          picture.arrows[pool->second].push_back(
+              {points.readPoint(before) + 1, std::max(a.begin, b.begin),
+               points.readPoint(after), std::max(a.begin, b.begin),
+               std::string("<") + stringifyPipe(set.getSrc()).str() + " -> " +
+                   stringifyPipe(set.getDst()).str() + ">, " +
+                   std::to_string(set.getEvent())});
+          return;
+        }
+  });
+  for (size_t pool = 0; pool < picture.problem.pools.size(); ++pool) {
+    solver::PoolResult result;
+    result.pool = pool;
+    result.peak = solver::peakOf(picture.problem, picture.placement, pool);
+    result.lowerBound = solver::lowerBound(picture.problem, pool);
+    for (const solver::Buffer &b : picture.problem.buffers)
+      result.buffers += b.pool == pool;
+    result.status = result.peak <= result.lowerBound
+                        ? solver::PoolStatus::Optimal
+                        : solver::PoolStatus::Feasible;
+    const std::string &space = picture.problem.pools[pool].name;
+    if (failed(writeFunctionFile(
+            func, reportDir, "." + space + ".sync.svg",
+            solver::writeMemoryMapSvg(
+                picture.problem, picture.placement, result,
+                func.getSymName().str() + " - " + space + " with syncs",
+                picture.arrows[pool]))))
+      return failure();
+  }
+  return success();
+}
 
 } // namespace

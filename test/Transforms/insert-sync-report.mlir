@@ -18,3 +18,9 @@
 // CHECK-NEXT: "location": "{{.*}}gather.mlir:{{[0-9]+}}:{{[0-9]+}}",
 // CHECK-NEXT: "op": "wait_flag",
 // CHECK-NEXT: "src": "v"
+
+// The picture with syncs: an arrow per flag pair, from the access before the
+// set to the access after the wait, the V -> MTE2 one among them.
+// RUN: FileCheck %s --check-prefix=SVG < %t/gather_scale.ub.sync.svg
+// SVG: gather_scale - ub with syncs
+// SVG: class="sync"{{.*}}<title>&lt;v -&gt; mte2&gt;, {{[0-7]}}</title>

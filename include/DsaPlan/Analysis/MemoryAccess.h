@@ -66,6 +66,9 @@ SmallVector<MemoryAccess, 4> getMemoryAccesses(Operation *op,
 /// Whether `op` has a memref operand in a dsaplan space.
 bool touchesDsaPlanMemory(Operation *op);
 
+/// The whole byte range of a tile (the `tile` of a MemoryAccess).
+MemoryAccess getTileBytes(Operation *tile);
+
 } // namespace dsaplan
 } // namespace mlir
 
