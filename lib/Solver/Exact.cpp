@@ -541,6 +541,8 @@ ExactResult searchFeasible(const PoolInstance &instance,
   uint64_t spent = 0;
   uint64_t slice = 2 * instance.items.size() + 16;
   ExactResult last;
+  last.offsets = incumbent;
+  last.peak = incumbent.empty() ? -1 : itemPeak(instance, incumbent);
   while (spent < nodeBudget) {
     for (const std::vector<uint32_t> &order : orders) {
       // A run may count one node past its budget: saturate.
@@ -590,14 +592,76 @@ ItemOffsets dsaplan::solver::detail::improveByDiscrepancies(
              : incumbent;
 }
 
+namespace {
+
+/// The smallest peak as a series of feasibility questions, each answered by
+/// the restarting search: first whether the lower bound itself can be met
+/// (half the budget), then, from the best placement down, whether one byte
+/// less can. A question proved infeasible proves the best placement
+/// optimal.
+ExactResult minimizePeak(const PoolInstance &instance,
+                         const ItemOffsets &incumbent, int64_t lowerBound,
+                         int64_t limit, uint64_t nodeBudget) {
+  ExactResult best;
+  best.offsets = incumbent;
+  best.peak = incumbent.empty() ? -1 : itemPeak(instance, incumbent);
+  if (best.peak >= 0 && best.peak > limit) {
+    best = searchFeasible(instance, incumbent, lowerBound, limit, nodeBudget);
+    if (best.peak < 0 || best.peak > limit)
+      return best;
+  }
+  uint64_t spent = best.nodes;
+  /// Whether some placement has a peak of at most `question`; the best one
+  /// is kept. `provedNone` tells a proof of "no" from a spent budget.
+  auto ask = [&](int64_t question, uint64_t budget, bool &provedNone) {
+    ExactResult answer =
+        searchFeasible(instance, best.offsets, lowerBound, question, budget);
+    spent += answer.nodes;
+    provedNone = answer.provedInfeasible;
+    if (answer.peak < 0 || answer.peak > question)
+      return false;
+    best.offsets = std::move(answer.offsets);
+    best.peak = answer.peak;
+    return true;
+  };
+  bool atBound = best.peak >= 0 && best.peak <= lowerBound;
+  if (best.peak < 0 || atBound) {
+    best.provedOptimal = atBound;
+    best.nodes = spent;
+    return best;
+  }
+  // Nothing can be below `floor`: the lower bound, or one more when the
+  // bound itself was proved out of reach.
+  bool nothingAtBound = false;
+  bool proved = ask(lowerBound, nodeBudget / 4, nothingAtBound);
+  int64_t floor = nothingAtBound ? lowerBound + 1 : lowerBound;
+  while (!proved && spent < nodeBudget && best.peak > floor) {
+    bool nothingBelow = false;
+    if (!ask(best.peak - 1, nodeBudget - spent, nothingBelow)) {
+      proved = nothingBelow; // else the budget ran out
+      break;
+    }
+  }
+  proved = proved || best.peak <= floor;
+  best.provedOptimal = proved;
+  best.provedInfeasible = false;
+  best.nodes = spent;
+  return best;
+}
+
+} // namespace
+
 ExactResult dsaplan::solver::detail::searchExact(
     const PoolInstance &instance, const ItemOffsets &incumbent,
     int64_t lowerBound, int64_t limit, bool stopWithinLimit,
     uint64_t nodeBudget) {
   bool incumbentFits = !incumbent.empty() && itemPeak(instance, incumbent) <= limit;
-  if (stopWithinLimit && !incumbentFits)
-    return searchFeasible(instance, incumbent, lowerBound, limit, nodeBudget);
-  return CanonicalSearch(instance, lowerBound, limit, stopWithinLimit,
-                         nodeBudget, orderBySizeThenLength(instance))
-      .run(incumbent);
+  if (stopWithinLimit)
+    return incumbentFits ? CanonicalSearch(instance, lowerBound, limit, true,
+                                           nodeBudget,
+                                           orderBySizeThenLength(instance))
+                               .run(incumbent)
+                         : searchFeasible(instance, incumbent, lowerBound,
+                                          limit, nodeBudget);
+  return minimizePeak(instance, incumbent, lowerBound, limit, nodeBudget);
 }
