@@ -50,6 +50,9 @@ using namespace dsaplan::solver::detail;
 
 namespace {
 
+/// Targets at or above this prune nothing.
+constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::max() / 8;
+
 int64_t roundUp(int64_t value, int64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
@@ -238,6 +241,10 @@ bool CanonicalSearch::sectionsOverflow(int64_t level) const {
 }
 
 bool CanonicalSearch::liftedSectionsOverflow(int64_t level) {
+  if (target >= kUnbounded) { // a greedy descent: nothing to prune
+    lifted.clear();
+    return false;
+  }
   ++stamp;
   bool overflow = false;
   for (uint32_t item : lifted) {

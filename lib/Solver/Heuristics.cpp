@@ -209,9 +209,9 @@ ItemOffsets dsaplan::solver::detail::placeBump(const PoolInstance &instance) {
 }
 
 /// Above this many items the level-by-level greedy (quadratic) is skipped.
-constexpr size_t kLevelGreedyMaxItems = 4000;
+constexpr size_t kLevelGreedyMaxItems = 400;
 /// Search nodes of each improvement pass.
-constexpr uint64_t kImprovementNodes = 4000;
+constexpr uint64_t kImprovementNodes = 1500;
 
 ItemOffsets dsaplan::solver::detail::placeMultiStart(
     const PoolInstance &instance, int rounds) {

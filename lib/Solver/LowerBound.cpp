@@ -95,7 +95,10 @@ int64_t dsaplan::solver::detail::itemLowerBound(const PoolInstance &instance) {
     bound = std::max(bound, live - maxPadding);
   }
 
-  if (instance.items.size() <= kCliqueBoundMaxItems)
+  // Without separations two items conflict only when live together, and
+  // the busiest point already is the largest clique (of items live there):
+  // the greedy cliques only pay off when separations join items.
+  if (instance.hasSeparations && instance.items.size() <= kCliqueBoundMaxItems)
     bound = std::max(bound, greedyCliqueBound(instance, grain, maxPadding));
   for (uint32_t a = 0; a < instance.items.size(); ++a) {
     const Item &item = instance.items[a];

@@ -121,6 +121,7 @@ PoolInstance dsaplan::solver::detail::buildPoolInstance(const Problem &problem,
       continue;
     instance.conflicts[a].push_back(b);
     instance.conflicts[b].push_back(a);
+    instance.hasSeparations = true;
   }
   for (std::vector<uint32_t> &neighbours : instance.conflicts) {
     std::sort(neighbours.begin(), neighbours.end());

@@ -47,6 +47,8 @@ struct PoolInstance {
   std::vector<std::vector<uint32_t>> conflicts;
   /// Set when two members of one colocation group are pinned differently.
   bool contradictoryPins = false;
+  /// Whether some conflicts come from separations rather than lifetimes.
+  bool hasSeparations = false;
 };
 
 /// Builds the instance of `pool`: merges colocations, builds conflicts.

@@ -41,8 +41,8 @@ constexpr AlgorithmName kAlgorithms[] = {
 /// huge ones so that the heuristic stays close to n log n.
 int repairRounds(size_t items) {
   if (items <= 2000)
-    return 16;
-  return items <= 20000 ? 8 : 2;
+    return 8;
+  return items <= 20000 ? 4 : 0;
 }
 
 /// Components of the conflict graph, each listed in increasing item order.
@@ -76,6 +76,7 @@ PoolInstance subInstance(const PoolInstance &instance,
                          const std::vector<uint32_t> &items) {
   PoolInstance sub;
   sub.pool = instance.pool;
+  sub.hasSeparations = instance.hasSeparations;
   sub.capacity = instance.capacity;
   sub.reserved = instance.reserved;
   std::vector<int64_t> local(instance.items.size(), -1);
