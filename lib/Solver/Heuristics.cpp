@@ -210,6 +210,8 @@ ItemOffsets dsaplan::solver::detail::placeBump(const PoolInstance &instance) {
 
 /// Above this many items the level-by-level greedy (quadratic) is skipped.
 constexpr size_t kLevelGreedyMaxItems = 400;
+/// Above this many items multi-start tries fewer orders.
+constexpr size_t kHugeItems = 20000;
 /// Search nodes of each improvement pass.
 constexpr uint64_t kImprovementNodes = 1500;
 
@@ -227,13 +229,20 @@ ItemOffsets dsaplan::solver::detail::placeMultiStart(
       bestOrder = order;
     }
   };
+  // Huge pools get first fit over the three strongest orders only, which
+  // keeps them near n log n.
+  bool huge = instance.items.size() > kHugeItems;
   auto tryOrder = [&](const std::vector<uint32_t> &order) {
     consider(order, placeInOrder(instance, order, FitRule::First));
-    consider(order, placeInOrder(instance, order, FitRule::Best));
+    if (!huge)
+      consider(order, placeInOrder(instance, order, FitRule::Best));
     if (levels)
       consider(order, placeByLevels(instance, order));
   };
-  for (const std::vector<uint32_t> &order : startingOrders(instance))
+  std::vector<std::vector<uint32_t>> orders = startingOrders(instance);
+  if (huge)
+    orders.resize(std::min<size_t>(orders.size(), 3));
+  for (const std::vector<uint32_t> &order : orders)
     tryOrder(order);
   // Repair: the items that reach the peak go first, as long as it helps
   // (a deterministic "squeaky wheel").
