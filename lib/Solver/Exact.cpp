@@ -32,10 +32,21 @@
 //    items of one section are co-live and all start at or above both the
 //    section's floor (the top of its placed items) and L, so they stack
 //    above max(floor, L): if that stack passes the target, nothing fits.
+//    Whenever an item's lowest start rises (a neighbour was placed, or it
+//    was forbidden at L), each of its sections is checked again with the
+//    lowest start any of its unplaced items has left: that is where wasted
+//    space in a section shows, long before L reaches it.
 //
-// The search counts nodes and stops at the budget; it is deterministic.
-// Finishing within the budget proves the best placement optimal (or that
-// nothing fits under the limit).
+// Driving the search. Asking for any placement within a limit, the search
+// restarts over six candidate orders with node budgets that start at about
+// twice the item count and double every round (a bad early choice under one
+// order is often no choice under another). The smallest peak is found as a
+// series of such questions: first whether the lower bound can be met, then
+// whether one byte less than the best placement can; a question proved
+// infeasible proves the best placement optimal.
+//
+// Every run counts nodes and stops at its budget; all of it is
+// deterministic. A run that finishes within its budget is a proof.
 //
 //===----------------------------------------------------------------------===//
 
@@ -574,15 +585,6 @@ ExactResult searchFeasible(const PoolInstance &instance,
 }
 
 } // namespace
-
-ExactResult dsaplan::solver::detail::searchExactWithOrder(
-    const PoolInstance &instance, const ItemOffsets &incumbent,
-    int64_t lowerBound, int64_t limit, bool stopWithinLimit,
-    uint64_t nodeBudget, const std::vector<uint32_t> &order) {
-  return CanonicalSearch(instance, lowerBound, limit, stopWithinLimit,
-                         nodeBudget, order)
-      .run(incumbent);
-}
 
 ItemOffsets dsaplan::solver::detail::improveByDiscrepancies(
     const PoolInstance &instance, const ItemOffsets &incumbent,

@@ -113,13 +113,6 @@ ExactResult searchExact(const PoolInstance &instance,
                         int64_t limit, bool stopWithinLimit,
                         uint64_t nodeBudget);
 
-/// searchExact with one candidate order and no restarts.
-ExactResult searchExactWithOrder(const PoolInstance &instance,
-                                 const ItemOffsets &incumbent,
-                                 int64_t lowerBound, int64_t limit,
-                                 bool stopWithinLimit, uint64_t nodeBudget,
-                                 const std::vector<uint32_t> &order);
-
 } // namespace dsaplan::solver::detail
 
 #endif // DSAPLAN_LIB_SOLVER_POOLINSTANCE_H
