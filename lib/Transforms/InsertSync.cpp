@@ -54,6 +54,9 @@ namespace solver = ::dsaplan::solver;
 namespace {
 
 constexpr int64_t kNumEventIds = 8;
+/// Blocks with more flag pairs than this are not pruned (see
+/// pruneForwardPairs).
+constexpr size_t kMaxPairsToPrune = 64;
 
 /// Pipes that issue an instruction without waiting for the previous one to
 /// finish, so that a same-pipe dependency needs a pipe_barrier.
@@ -146,6 +149,7 @@ private:
   int64_t syncCounter = 0;
   SmallVector<AccessingOp> ops;
   DenseMap<Operation *, unsigned> blockIndex;
+  DenseMap<Block *, std::vector<Operation *>> blockOps;
   DenseMap<Operation *, int64_t> preorder, preorderEnd;
 
   std::map<PairKey, SmallVector<Requirement>> forward, backEdge;
@@ -495,6 +499,10 @@ void SyncPlanner::pruneForwardPairs() {
   }
   std::set<std::pair<SmallVector<FlagPair> *, size_t>> dropped;
   for (auto &[block, all] : perBlock) {
+    // The check is cubic in the pairs of a block: generated kernels with
+    // hundreds of pairs in one block keep them all.
+    if (all.size() > kMaxPairsToPrune)
+      continue;
     for (size_t k = all.size(); k-- > 0;) {
       if (!all[k].removable)
         continue;
@@ -578,12 +586,13 @@ struct SyncPicture {
 
 /// A gap as a position in the pre-order numbering of all ops.
 double SyncPlanner::linearGap(Block *block, Gap gap) {
-  unsigned index = 0;
-  for (Operation &op : *block) {
-    if (index++ == gap)
-      return preorder.lookup(&op) - 0.5;
-  }
-  return preorderEnd.lookup(&block->back()) + 0.5;
+  std::vector<Operation *> &ops = blockOps[block];
+  if (ops.empty())
+    for (Operation &op : *block)
+      ops.push_back(&op);
+  if (gap < ops.size())
+    return preorder.lookup(ops[gap]) - 0.5;
+  return preorderEnd.lookup(ops.back()) + 0.5;
 }
 
 std::optional<int64_t> SyncPlanner::takeEventId(Pipe src, Pipe dst,

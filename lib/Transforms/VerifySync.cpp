@@ -64,12 +64,27 @@ public:
     return it != ranges.begin() && std::prev(it)->second >= x;
   }
   void add(int64_t lo, int64_t hi) {
+    // Sequence numbers mostly grow: extend or append at the end.
+    if (ranges.empty() || lo > ranges.back().second + 1) {
+      if (ranges.empty() || lo > ranges.back().first) {
+        ranges.push_back({lo, hi});
+        return;
+      }
+    } else if (lo >= ranges.back().first) {
+      ranges.back().second = std::max(ranges.back().second, hi);
+      return;
+    }
     ranges.push_back({lo, hi});
     normalise();
   }
   void unite(const SeqSet &other) {
-    ranges.insert(ranges.end(), other.ranges.begin(), other.ranges.end());
-    normalise();
+    // A linear merge of two sorted lists.
+    std::vector<std::pair<int64_t, int64_t>> merged;
+    merged.reserve(ranges.size() + other.ranges.size());
+    std::merge(ranges.begin(), ranges.end(), other.ranges.begin(),
+               other.ranges.end(), std::back_inserter(merged));
+    ranges = std::move(merged);
+    coalesce();
   }
   SeqSet intersect(const SeqSet &other) const {
     SeqSet out;
@@ -84,15 +99,18 @@ public:
     return out;
   }
   SeqSet minus(const SeqSet &other) const {
+    // Both lists are sorted and disjoint: one pass over each.
     SeqSet out;
+    size_t j = 0;
     for (auto [lo, hi] : ranges) {
       int64_t cursor = lo;
-      for (auto [olo, ohi] : other.ranges) {
-        if (ohi < cursor || olo > hi)
-          continue;
-        if (olo > cursor)
-          out.ranges.push_back({cursor, olo - 1});
-        cursor = std::max(cursor, ohi + 1);
+      while (j < other.ranges.size() && other.ranges[j].second < cursor)
+        ++j;
+      for (size_t k = j; k < other.ranges.size() && other.ranges[k].first <= hi;
+           ++k) {
+        if (other.ranges[k].first > cursor)
+          out.ranges.push_back({cursor, other.ranges[k].first - 1});
+        cursor = std::max(cursor, other.ranges[k].second + 1);
       }
       if (cursor <= hi)
         out.ranges.push_back({cursor, hi});
@@ -104,6 +122,10 @@ public:
 private:
   void normalise() {
     llvm::sort(ranges);
+    coalesce();
+  }
+  /// Merges overlapping or adjacent ranges of a sorted list.
+  void coalesce() {
     std::vector<std::pair<int64_t, int64_t>> merged;
     for (auto r : ranges) {
       if (!merged.empty() && r.first <= merged.back().second + 1)
@@ -318,6 +340,21 @@ void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
         report(earlier, op, pipe, touch);
     }
   }
+  // An earlier access whose bytes this write covers, and which is ordered
+  // before it, is ordered before anything this write will be checked
+  // against: forget it, so the history stays the size of what is live.
+  for (const Touch &touch : touchesOf(op)) {
+    if (!touch.write)
+      continue;
+    llvm::erase_if(state.history, [&](const Access &earlier) {
+      const Bytes &a = earlier.touch.bytes, &b = touch.bytes;
+      unsigned p = static_cast<unsigned>(earlier.pipe);
+      bool covered = a.sameMemory(b) && b.begin <= a.begin && a.end <= b.end;
+      bool ordered = state.known[q][p].contains(earlier.seq) ||
+                     (p == q && !needsBarrier(pipe));
+      return covered && ordered;
+    });
+  }
   for (const Touch &touch : touchesOf(op))
     state.history.push_back({op, pipe, seq, touch});
   state.executed[q].add(seq, seq);
@@ -462,10 +499,12 @@ PathState SyncChecker::merge(ArrayRef<PathState> states, Operation *at) {
     }
   }
   // Every access that may have run stays a candidate.
-  std::set<std::tuple<int64_t, bool, int64_t, int64_t>> seen;
+  // The histories share the entry state's prefix: keep one copy of each
+  // access (an op's touches differ by kind or bytes).
+  llvm::DenseSet<std::tuple<int64_t, int64_t, int64_t>> seen;
   for (const PathState &s : states)
     for (const Access &a : s.history)
-      if (seen.insert({a.seq, a.touch.write, a.touch.bytes.begin,
+      if (seen.insert({a.seq * 2 + a.touch.write, a.touch.bytes.begin,
                        a.touch.bytes.end})
               .second)
         merged.history.push_back(a);
