@@ -3,7 +3,8 @@
 
 Prints one row per N: wall time (best of R runs), peak RSS of dsa-opt, and
 the ratio time(N) / time(smallest N). Goal (issue 4): 10,000 allocs in under
-2 s and 1 GiB, and time(10k) / time(1k) at most 15.
+2 s and 1 GiB, and time(10k) / time(1k) at most 15. `--no-sync` measures
+the placement stages alone (the sync passes joined the pipeline later).
 
   bench/pipeline/run.py [--dsa-opt build/bin/dsa-opt] [--sizes 1000 10000] [--repeat 3]
 """
@@ -40,8 +41,12 @@ def main():
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--algorithm", default="auto")
+    parser.add_argument("--no-sync", action="store_true",
+                        help="placement only: insert-sync=false verify-sync=false")
     args = parser.parse_args()
     extra = f"=algorithm={args.algorithm}"
+    if args.no_sync:
+        extra += " insert-sync=false verify-sync=false"
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in sorted(args.sizes):
