@@ -55,6 +55,13 @@
 using namespace mlir;
 using namespace mlir::dsaplan;
 
+bool mlir::dsaplan::isLoopOp(Operation *op) {
+  if (isa<LoopLikeOpInterface>(op))
+    return true;
+  auto branch = dyn_cast<RegionBranchOpInterface>(op);
+  return branch && branch.hasLoop();
+}
+
 //===----------------------------------------------------------------------===//
 // ProgramPoints
 //===----------------------------------------------------------------------===//
@@ -94,13 +101,6 @@ struct Access {
   Operation *op;
   PointInterval points;
 };
-
-bool isLoop(Operation *op) {
-  if (isa<LoopLikeOpInterface>(op))
-    return true;
-  auto branch = dyn_cast<RegionBranchOpInterface>(op);
-  return branch && branch.hasLoop();
-}
 
 /// Ops whose regions run one at most, never one after another.
 bool hasExclusiveRegions(Operation *op) {
@@ -213,7 +213,7 @@ void LiveRangeBuilder::addCarryingLoops(Value alias) {
     owner = arg.getOwner()->getParentOp();
   else
     owner = alias.getDefiningOp();
-  if (owner && isLoop(owner))
+  if (owner && isLoopOp(owner))
     carryingLoops.insert(owner);
 }
 
@@ -302,7 +302,7 @@ void LiveRangeBuilder::addOp(Operation *op, bool liveIn, bool liveOut) {
   // Accesses by the op itself (not by ops nested in it) cover its own points.
   bool accessedByOp = llvm::any_of(accessesIn(begin, begin + 2),
                                    [&](const Access &a) { return a.op == op; });
-  if (isLoop(op)) {
+  if (isLoopOp(op)) {
     bool allocInside = op->isProperAncestor(alloc);
     if (!allocInside || carryingLoops.contains(op) || accessedByOp) {
       add(begin, end);

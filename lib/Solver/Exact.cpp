@@ -64,9 +64,6 @@ namespace {
 /// Targets at or above this prune nothing.
 constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::max() / 8;
 
-int64_t roundUp(int64_t value, int64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
 
 class CanonicalSearch {
 public:
@@ -488,37 +485,6 @@ ItemOffsets dsaplan::solver::detail::placeByLevels(
 
 namespace {
 
-/// For each item, the most bytes live at one point of its lifetime (the
-/// tightest cross-section it must fit into).
-std::vector<int64_t> pressureOf(const PoolInstance &instance) {
-  std::vector<std::pair<int64_t, int64_t>> events;
-  for (const Item &item : instance.items)
-    for (const Interval &interval : item.live) {
-      events.push_back({interval.lower, item.size});
-      events.push_back({interval.upper, -item.size});
-    }
-  std::sort(events.begin(), events.end());
-  std::vector<int64_t> points, load;
-  int64_t live = 0;
-  for (const auto &[point, delta] : events) {
-    live += delta;
-    if (!points.empty() && points.back() == point) {
-      load.back() = live;
-    } else {
-      points.push_back(point);
-      load.push_back(live);
-    }
-  }
-  std::vector<int64_t> pressure(instance.items.size(), 0);
-  for (size_t i = 0; i < instance.items.size(); ++i)
-    for (const Interval &interval : instance.items[i].live)
-      for (size_t p = std::lower_bound(points.begin(), points.end(),
-                                       interval.lower) -
-                      points.begin();
-           p < points.size() && points[p] < interval.upper; ++p)
-        pressure[i] = std::max(pressure[i], load[p]);
-  return pressure;
-}
 
 /// Candidate orders the feasibility search restarts with: a bad early choice
 /// deep in one order's tree is often no choice at all in another's. Keys

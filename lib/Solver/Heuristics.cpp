@@ -24,9 +24,6 @@ using namespace dsaplan::solver::detail;
 
 namespace {
 
-int64_t roundUp(int64_t value, int64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
 
 /// Byte ranges an item must avoid: reserved ranges and placed neighbours,
 /// sorted by begin.
@@ -75,39 +72,6 @@ int64_t bestFit(const std::vector<AddressRange> &blocked, int64_t size,
   return best >= 0 ? best : roundUp(cursor, alignment);
 }
 
-/// The largest number of bytes live at once during each item's lifetime:
-/// items in the busiest stretch are hardest to place.
-std::vector<int64_t> pressureOf(const PoolInstance &instance) {
-  std::vector<std::pair<int64_t, int64_t>> events;
-  for (const Item &item : instance.items)
-    for (const Interval &interval : item.live) {
-      events.push_back({interval.lower, item.size});
-      events.push_back({interval.upper, -item.size});
-    }
-  std::sort(events.begin(), events.end());
-  std::vector<int64_t> points, load;
-  int64_t live = 0;
-  for (const auto &event : events) {
-    live += event.second;
-    if (!points.empty() && points.back() == event.first)
-      load.back() = live;
-    else {
-      points.push_back(event.first);
-      load.push_back(live);
-    }
-  }
-  std::vector<int64_t> pressure(instance.items.size(), 0);
-  for (size_t i = 0; i < instance.items.size(); ++i)
-    for (const Interval &interval : instance.items[i].live) {
-      auto first = std::lower_bound(points.begin(), points.end(),
-                                    interval.lower) - points.begin();
-      for (auto p = first; p < static_cast<ptrdiff_t>(points.size()) &&
-                           points[p] < interval.upper;
-           ++p)
-        pressure[i] = std::max(pressure[i], load[p]);
-    }
-  return pressure;
-}
 
 template <typename Key>
 std::vector<uint32_t> orderBy(const PoolInstance &instance, Key key) {
@@ -269,4 +233,37 @@ ItemOffsets dsaplan::solver::detail::placeMultiStart(
       consider(bestOrder, std::move(improved));
     }
   return best;
+}
+
+std::vector<int64_t>
+dsaplan::solver::detail::pressureOf(const PoolInstance &instance) {
+  std::vector<std::pair<int64_t, int64_t>> events;
+  for (const Item &item : instance.items)
+    for (const Interval &interval : item.live) {
+      events.push_back({interval.lower, item.size});
+      events.push_back({interval.upper, -item.size});
+    }
+  std::sort(events.begin(), events.end());
+  std::vector<int64_t> points, load;
+  int64_t live = 0;
+  for (const auto &event : events) {
+    live += event.second;
+    if (!points.empty() && points.back() == event.first)
+      load.back() = live;
+    else {
+      points.push_back(event.first);
+      load.push_back(live);
+    }
+  }
+  std::vector<int64_t> pressure(instance.items.size(), 0);
+  for (size_t i = 0; i < instance.items.size(); ++i)
+    for (const Interval &interval : instance.items[i].live) {
+      auto first = std::lower_bound(points.begin(), points.end(),
+                                    interval.lower) - points.begin();
+      for (auto p = first; p < static_cast<ptrdiff_t>(points.size()) &&
+                           points[p] < interval.upper;
+           ++p)
+        pressure[i] = std::max(pressure[i], load[p]);
+    }
+  return pressure;
 }

@@ -64,21 +64,6 @@ const json &array(const json &value, const std::string &where) {
 
 bool isPowerOfTwo(int64_t value) { return value > 0 && !(value & (value - 1)); }
 
-/// Sorts and merges a buffer's intervals (the same set of points).
-std::vector<Interval> normalised(std::vector<Interval> intervals) {
-  std::sort(intervals.begin(), intervals.end(),
-            [](const Interval &a, const Interval &b) {
-              return a.lower < b.lower;
-            });
-  std::vector<Interval> merged;
-  for (const Interval &interval : intervals) {
-    if (!merged.empty() && interval.lower <= merged.back().upper)
-      merged.back().upper = std::max(merged.back().upper, interval.upper);
-    else
-      merged.push_back(interval);
-  }
-  return merged;
-}
 
 void readPools(const json &pools, Problem &problem,
                std::map<std::string, size_t> &poolIndex, ReadResult &result) {
@@ -145,7 +130,7 @@ void readBuffers(const json &buffers, Problem &problem,
                      std::to_string(interval.lower));
       buffer.live.push_back(interval);
     }
-    buffer.live = normalised(std::move(buffer.live));
+    buffer.live = unionOfIntervals(std::move(buffer.live));
     const json &allowed = array(member(entry, "allowed_pools", where), where + ".allowed_pools");
     if (allowed.empty())
       fail(where + ".allowed_pools", "must name a pool");

@@ -27,9 +27,6 @@ using namespace dsaplan::solver;
 using namespace dsaplan::solver::detail;
 
 namespace {
-int64_t roundUp(int64_t value, int64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
 } // namespace
 
 namespace {

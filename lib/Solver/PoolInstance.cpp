@@ -20,20 +20,6 @@ size_t findRoot(std::vector<size_t> &parent, size_t x) {
   return x;
 }
 
-std::vector<Interval> unionOf(std::vector<Interval> intervals) {
-  std::sort(intervals.begin(), intervals.end(),
-            [](const Interval &a, const Interval &b) {
-              return a.lower < b.lower;
-            });
-  std::vector<Interval> merged;
-  for (const Interval &interval : intervals) {
-    if (!merged.empty() && interval.lower <= merged.back().upper)
-      merged.back().upper = std::max(merged.back().upper, interval.upper);
-    else
-      merged.push_back(interval);
-  }
-  return merged;
-}
 
 /// Items whose lifetimes intersect, by a sweep over intervals in time order.
 void addTimeConflicts(PoolInstance &instance) {
@@ -106,7 +92,7 @@ PoolInstance dsaplan::solver::detail::buildPoolInstance(const Problem &problem,
                                 buffer.live.end());
   }
   for (size_t i = 0; i < instance.items.size(); ++i)
-    instance.items[i].live = unionOf(std::move(intervals[i]));
+    instance.items[i].live = unionOfIntervals(std::move(intervals[i]));
 
   instance.conflicts.assign(instance.items.size(), {});
   addTimeConflicts(instance);

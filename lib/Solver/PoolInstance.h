@@ -51,6 +51,15 @@ struct PoolInstance {
   bool hasSeparations = false;
 };
 
+/// `value` rounded up to a multiple of `alignment` (positive).
+inline int64_t roundUp(int64_t value, int64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+/// For each item, the most bytes live at one point of its lifetime: items
+/// in the busiest stretch are the hardest to place.
+std::vector<int64_t> pressureOf(const PoolInstance &instance);
+
 /// Builds the instance of `pool`: merges colocations, builds conflicts.
 PoolInstance buildPoolInstance(const Problem &problem, size_t pool);
 

@@ -28,6 +28,22 @@ int64_t dsaplan::solver::peakOf(const Problem &problem,
   return peak;
 }
 
+std::vector<Interval>
+dsaplan::solver::unionOfIntervals(std::vector<Interval> intervals) {
+  std::sort(intervals.begin(), intervals.end(),
+            [](const Interval &a, const Interval &b) {
+              return a.lower < b.lower;
+            });
+  std::vector<Interval> merged;
+  for (const Interval &interval : intervals) {
+    if (!merged.empty() && interval.lower <= merged.back().upper)
+      merged.back().upper = std::max(merged.back().upper, interval.upper);
+    else
+      merged.push_back(interval);
+  }
+  return merged;
+}
+
 bool dsaplan::solver::liveRangesOverlap(const std::vector<Interval> &a,
                                         const std::vector<Interval> &b) {
   size_t i = 0, j = 0;

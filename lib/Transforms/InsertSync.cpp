@@ -86,13 +86,6 @@ struct FlagPair {
 using PairKey = std::tuple<void *, Pipe, Pipe>;
 using PipeKey = std::pair<void *, Pipe>;
 
-bool isLoop(Operation *op) {
-  if (isa<LoopLikeOpInterface>(op))
-    return true;
-  auto branch = dyn_cast<RegionBranchOpInterface>(op);
-  return branch && branch.hasLoop();
-}
-
 /// Ops that only forward memrefs or are themselves syncs: not accesses.
 bool isAccessCandidate(Operation *op) {
   return !isa<RegionBranchOpInterface, RegionBranchTerminatorOpInterface,
@@ -326,7 +319,7 @@ void SyncPlanner::addPair(const AccessingOp &first,
   // are in exclusive branches of one op, the other way round too.
   for (Operation *parent = block->getParentOp(); parent && parent != func;
        parent = parent->getParentOp()) {
-    if (!isLoop(parent))
+    if (!isLoopOp(parent))
       continue;
     requireAcrossIterations(parent, y, x, second.pipe, first.pipe);
     if (x != y && block->findAncestorOpInBlock(*x) == block->findAncestorOpInBlock(*y))

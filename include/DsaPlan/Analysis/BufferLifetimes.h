@@ -63,6 +63,10 @@ private:
   int64_t numOps = 0;
 };
 
+/// Whether `op` repeats its regions: a LoopLikeOpInterface, or a
+/// RegionBranchOpInterface with a loop (scf.for, scf.while).
+bool isLoopOp(Operation *op);
+
 /// A half-open interval of program points.
 struct PointInterval {
   int64_t lower = 0;

@@ -95,6 +95,9 @@ int64_t effectiveAlignment(const Problem &problem, size_t b);
 /// Peak of `pool` under `placement`: max(offset + size) of its placed buffers.
 int64_t peakOf(const Problem &problem, const Placement &placement, size_t pool);
 
+/// The same set of points as sorted, disjoint, non-adjacent intervals.
+std::vector<Interval> unionOfIntervals(std::vector<Interval> intervals);
+
 /// Whether two sorted interval lists intersect.
 bool liveRangesOverlap(const std::vector<Interval> &a,
                        const std::vector<Interval> &b);
