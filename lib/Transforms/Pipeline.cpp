@@ -79,6 +79,7 @@ void buildDsaPlanPipeline(OpPassManager &pm,
     DsaPlanInsertSyncOptions sync;
     sync.mode = options.syncMode;
     sync.reportDir = options.reportDir;
+    sync.summary = options.summary;
     pm.addNestedPass<func::FuncOp>(createDsaPlanInsertSync(sync));
   }
   if (options.verifySync)
