@@ -334,6 +334,7 @@ void SyncPlanner::addRequirements() {
   struct Span {
     int64_t begin, end;
     unsigned op;
+    bool isWrite;
   };
   std::vector<std::pair<MemoryRegion, std::vector<Span>>> regions;
   for (unsigned i = 0; i < ops.size(); ++i)
@@ -345,24 +346,36 @@ void SyncPlanner::addRequirements() {
         regions.push_back({access.region, {}});
         it = std::prev(regions.end());
       }
-      it->second.push_back({access.begin, access.end, i});
+      it->second.push_back({access.begin, access.end, i, access.isWrite});
     }
-  std::set<std::pair<unsigned, unsigned>> candidates;
+  // Two reads never conflict: a read is paired with open writes only.
+  std::vector<std::pair<unsigned, unsigned>> candidates;
   for (auto &[region, spans] : regions) {
     llvm::sort(spans, [](const Span &a, const Span &b) {
       return std::tie(a.begin, a.op) < std::tie(b.begin, b.op);
     });
-    std::vector<Span> open;
+    std::vector<Span> openReads, openWrites;
     for (const Span &span : spans) {
-      llvm::erase_if(open, [&](const Span &o) { return o.end <= span.begin; });
-      for (const Span &o : open)
-        candidates.insert({std::min(o.op, span.op), std::max(o.op, span.op)});
-      open.push_back(span);
+      auto ended = [&](const Span &o) { return o.end <= span.begin; };
+      llvm::erase_if(openReads, ended);
+      llvm::erase_if(openWrites, ended);
+      auto pairWith = [&](const std::vector<Span> &open) {
+        for (const Span &o : open)
+          candidates.push_back(
+              {std::min(o.op, span.op), std::max(o.op, span.op)});
+      };
+      pairWith(openWrites);
+      if (span.isWrite)
+        pairWith(openReads);
+      (span.isWrite ? openWrites : openReads).push_back(span);
     }
   }
   // An op against itself: its next execution in a loop.
   for (unsigned i = 0; i < ops.size(); ++i)
-    candidates.insert({i, i});
+    candidates.push_back({i, i});
+  llvm::sort(candidates);
+  candidates.erase(std::unique(candidates.begin(), candidates.end()),
+                   candidates.end());
   for (auto [i, j] : candidates)
     addPair(ops[i], ops[j]);
 }
