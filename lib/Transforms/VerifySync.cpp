@@ -6,9 +6,9 @@
 //
 // Shares no code with dsaplan-insert-sync: its own byte ranges, its own
 // notion of which ops access memory, and a happens-before that follows the
-// hardware. Every access gets a sequence number; each pipe q keeps, for
-// every pipe p, the set of p's sequence numbers known to have finished
-// before q's current point:
+// hardware. Every access gets a sequence number of its pipe; each pipe q
+// keeps, for every pipe p, the set of p's sequence numbers known to have
+// finished before q's current point:
 //
 //   set_flag <p -> q>   captures what p has issued and what p knows;
 //   wait_flag <p -> q>  adds the captured knowledge to q's;
@@ -294,7 +294,9 @@ private:
   bool needsBarrier(Pipe pipe) const { return pipe != Pipe::s; }
 
   func::FuncOp func;
-  int64_t counter = 0;
+  /// Sequence numbers are per pipe (knowledge is per pipe too), so that what
+  /// one path ran of a pipe stays a few contiguous ranges.
+  std::array<int64_t, kNumPipes> counters{};
   bool failedAny = false;
   unsigned checked = 0;
   llvm::DenseSet<std::pair<Operation *, Operation *>> reported;
@@ -324,8 +326,8 @@ void SyncChecker::report(const Access &earlier, Operation *later, Pipe pipe,
 }
 
 void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
-  int64_t seq = ++counter;
   unsigned q = static_cast<unsigned>(pipe);
+  int64_t seq = ++counters[q];
   for (const Touch &touch : touchesOf(op)) {
     ++checked;
     for (const Access &earlier : state.history) {
@@ -504,7 +506,9 @@ PathState SyncChecker::merge(ArrayRef<PathState> states, Operation *at) {
   llvm::DenseSet<std::tuple<int64_t, int64_t, int64_t>> seen;
   for (const PathState &s : states)
     for (const Access &a : s.history)
-      if (seen.insert({a.seq * 2 + a.touch.write, a.touch.bytes.begin,
+      if (seen.insert({(a.seq * kNumPipes + static_cast<int64_t>(a.pipe)) * 2 +
+                           a.touch.write,
+                       a.touch.bytes.begin,
                        a.touch.bytes.end})
               .second)
         merged.history.push_back(a);
