@@ -396,11 +396,16 @@ void SyncPlanner::coverRequirements() {
     });
     SmallVector<FlagPair> &pairs = forwardPairs[key];
     const SmallVector<FlagPair> &given = existingPairs[key];
+    // Requirements come by increasing `before`, so every pair made so far
+    // waits early enough: one covers iff its set is late enough.
+    Gap latestSet = 0;
     for (const Requirement &req : reqs) {
       auto covers = [&](const FlagPair &p) { return pairCovers(p, req); };
-      if (llvm::any_of(given, covers) || llvm::any_of(pairs, covers))
+      if ((!pairs.empty() && latestSet >= req.after + 1) ||
+          llvm::any_of(given, covers))
         continue;
       pairs.push_back({req.after + 1, req.before});
+      latestSet = std::max(latestSet, req.after + 1);
     }
   }
   for (auto &[key, reqs] : forwardBarrier) {
@@ -409,10 +414,11 @@ void SyncPlanner::coverRequirements() {
     });
     SmallVector<Gap> &gaps = forwardBarriers[key];
     const SmallVector<Gap> &given = existingBarriers[key];
+    // As above: barriers made so far sit at or before `before`.
     for (const Requirement &req : reqs) {
-      auto covers = [&](Gap g) { return g >= req.after + 1 && g <= req.before; };
       auto coversOp = [&](Gap index) { return index > req.after && index < req.before; };
-      if (llvm::any_of(given, coversOp) || llvm::any_of(gaps, covers))
+      if ((!gaps.empty() && gaps.back() >= req.after + 1) ||
+          llvm::any_of(given, coversOp))
         continue;
       gaps.push_back(req.before);
     }
@@ -650,33 +656,45 @@ LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
     Pipe src, dst;
     int64_t id;
   };
-  SmallVector<Planned> planned;
+  // Pairs in program order (the maps above are keyed by pointers), so that
+  // event ids are the same on every run.
+  struct Span {
+    double begin, end;
+    Planned plan;
+  };
+  SmallVector<Span> spans;
   for (auto &[key, pairs] : forwardPairs) {
     auto [blockPtr, src, dst] = key;
     Block *block = static_cast<Block *>(blockPtr);
-    for (const FlagPair &pair : pairs) {
-      std::optional<int64_t> id =
-          takeEventId(src, dst, linearGap(block, pair.set),
-                      linearGap(block, pair.wait));
-      if (!id)
-        return func.emitError()
-               << "no free event id for <" << stringifyPipe(src) << " -> "
-               << stringifyPipe(dst) << ">: eight dependencies are in flight";
-      planned.push_back({block, pair.set, pair.wait, nullptr, src, dst, *id});
-    }
+    for (const FlagPair &pair : pairs)
+      spans.push_back({linearGap(block, pair.set), linearGap(block, pair.wait),
+                       {block, pair.set, pair.wait, nullptr, src, dst, -1}});
   }
   for (auto &[key, pair] : loopPairs) {
     auto [loopPtr, src, dst] = key;
     Operation *loop = static_cast<Operation *>(loopPtr);
+    spans.push_back({preorder.lookup(loop) - 0.5,
+                     preorderEnd.lookup(loop) + 0.5,
+                     {&loop->getRegion(0).front(), pair.set, pair.wait, loop,
+                      src, dst, -1}});
+  }
+  llvm::sort(spans, [](const Span &a, const Span &b) {
+    return std::make_tuple(a.begin, a.end, a.plan.src, a.plan.dst) <
+           std::make_tuple(b.begin, b.end, b.plan.src, b.plan.dst);
+  });
+  SmallVector<Planned> planned;
+  for (Span &span : spans) {
     std::optional<int64_t> id =
-        takeEventId(src, dst, preorder.lookup(loop) - 0.5,
-                    preorderEnd.lookup(loop) + 0.5);
-    if (!id)
-      return loop->emitError()
-             << "no free event id for <" << stringifyPipe(src) << " -> "
-             << stringifyPipe(dst) << "> around this loop";
-    planned.push_back({&loop->getRegion(0).front(), pair.set, pair.wait, loop,
-                       src, dst, *id});
+        takeEventId(span.plan.src, span.plan.dst, span.begin, span.end);
+    if (!id) {
+      Operation *anchor = span.plan.loop ? span.plan.loop : func.getOperation();
+      return anchor->emitError()
+             << "no free event id for <" << stringifyPipe(span.plan.src)
+             << " -> " << stringifyPipe(span.plan.dst)
+             << ">: eight dependencies are in flight";
+    }
+    span.plan.id = *id;
+    planned.push_back(span.plan);
   }
   SmallVector<std::tuple<Operation *, Pipe, Pipe, int64_t>> eagerPlanned;
   for (auto [op, src, dst] : eager) {

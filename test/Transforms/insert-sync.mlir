@@ -108,11 +108,11 @@ func.func @same_tile_raw(%gm: memref<256xf32>, %out: memref<256xf32>) {
 // CHECK:        dsaplan.wait_flag <v -> mte2>, 0
 // CHECK-NEXT:   memref.copy {{.*}} {dsaplan.pipe = #dsaplan.pipe<mte2>}
 // CHECK-NEXT:   dsaplan.set_flag <mte2 -> v>, 0
-// CHECK-NEXT:   dsaplan.wait_flag <mte3 -> v>, 0
 // CHECK-NEXT:   dsaplan.wait_flag <mte2 -> v>, 0
+// CHECK-NEXT:   dsaplan.wait_flag <mte3 -> v>, 0
 // CHECK-NEXT:   linalg.exp
-// CHECK-NEXT:   dsaplan.set_flag <v -> mte2>, 0
 // CHECK-NEXT:   dsaplan.set_flag <v -> mte3>, 0
+// CHECK-NEXT:   dsaplan.set_flag <v -> mte2>, 0
 // CHECK-NEXT:   dsaplan.wait_flag <v -> mte3>, 0
 // CHECK-NEXT:   memref.copy {{.*}} {dsaplan.pipe = #dsaplan.pipe<mte3>}
 // CHECK-NEXT:   dsaplan.set_flag <mte3 -> v>, 0
