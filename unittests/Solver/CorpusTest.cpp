@@ -92,9 +92,10 @@ void solveAndCheck(const std::string &name, const Problem &problem) {
       } else if (algorithm == Algorithm::Auto) {
         EXPECT_LE(result.peak, firstFitPeaks[result.pool]) << where;
       }
-      if (algorithm == Algorithm::Auto && isKnownMiss(name))
+      if (algorithm == Algorithm::Auto && isKnownMiss(name)) {
         EXPECT_EQ(result.status, PoolStatus::Infeasible)
             << where << " now fits: remove it from isKnownMiss";
+      }
       if (result.status != PoolStatus::Infeasible)
         continue;
       // Heuristics may miss a tight capacity (first fit is 20-30% above the
