@@ -687,7 +687,11 @@ LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
     std::optional<int64_t> id =
         takeEventId(span.plan.src, span.plan.dst, span.begin, span.end);
     if (!id) {
-      Operation *anchor = span.plan.loop ? span.plan.loop : func.getOperation();
+      // The access that would wait, or the loop.
+      linearGap(span.plan.block, 0); // fills blockOps
+      Operation *anchor = span.plan.loop
+                              ? span.plan.loop
+                              : blockOps[span.plan.block][span.plan.wait];
       return anchor->emitError()
              << "no free event id for <" << stringifyPipe(span.plan.src)
              << " -> " << stringifyPipe(span.plan.dst)
