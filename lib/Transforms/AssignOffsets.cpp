@@ -76,9 +76,11 @@ private:
   FailureOr<FunctionPlacement> importPlacement(func::FuncOp func,
                                                const PlacementProblem &pp);
   FailureOr<FunctionPlacement> solvePlacement(func::FuncOp func,
+                                              const TargetDescription &target,
                                               const PlacementProblem &pp,
                                               solver::Algorithm algo);
-  void report(func::FuncOp func, const PlacementProblem &pp,
+  void report(func::FuncOp func, const TargetDescription &target,
+              const PlacementProblem &pp,
               const FunctionPlacement &placement);
   LogicalResult writeReports(func::FuncOp func, const PlacementProblem &pp,
                              const FunctionPlacement &placement);
@@ -134,7 +136,7 @@ LogicalResult DsaPlanAssignOffsetsPass::placeFunction(
   }
 
   FailureOr<FunctionPlacement> placement =
-      importSolution.empty() ? solvePlacement(func, pp, algo)
+      importSolution.empty() ? solvePlacement(func, target, pp, algo)
                              : importPlacement(func, pp);
   if (failed(placement))
     return failure();
@@ -157,7 +159,7 @@ LogicalResult DsaPlanAssignOffsetsPass::placeFunction(
     return failure();
   }
 
-  report(func, pp, *placement);
+  report(func, target, pp, *placement);
   if (!reportDir.empty() && failed(writeReports(func, pp, *placement)))
     return failure();
   if (!exportSolution.empty() &&
@@ -174,6 +176,7 @@ LogicalResult DsaPlanAssignOffsetsPass::placeFunction(
 
 FailureOr<FunctionPlacement>
 DsaPlanAssignOffsetsPass::solvePlacement(func::FuncOp func,
+                                         const TargetDescription &target,
                                          const PlacementProblem &pp,
                                          solver::Algorithm algo) {
   solver::SolveOptions options;
@@ -186,9 +189,7 @@ DsaPlanAssignOffsetsPass::solvePlacement(func::FuncOp func,
       continue;
     infeasible = true;
     const solver::Pool &desc = pp.problem.pools[pool.pool];
-    int64_t usable = TargetDescription::getForOp(func)
-                         .getSpace(pp.spaces[pool.pool])
-                         .usableBytes();
+    int64_t usable = target.getSpace(pp.spaces[pool.pool]).usableBytes();
     InFlightDiagnostic diag =
         func.emitError() << "space " << desc.name << " of @"
                          << func.getSymName() << " does not fit: peak "
@@ -234,6 +235,7 @@ DsaPlanAssignOffsetsPass::importPlacement(func::FuncOp func,
 }
 
 void DsaPlanAssignOffsetsPass::report(func::FuncOp func,
+                                      const TargetDescription &target,
                                       const PlacementProblem &pp,
                                       const FunctionPlacement &placement) {
   numBuffers += pp.allocs.size();
@@ -247,8 +249,7 @@ void DsaPlanAssignOffsetsPass::report(func::FuncOp func,
     MemorySpace space = pp.spaces[pool.pool];
     StringRef name = stringifyMemorySpace(space);
     recordStatistics(space, pool);
-    const SpaceDescription &desc =
-        TargetDescription::getForOp(func).getSpace(space);
+    const SpaceDescription &desc = target.getSpace(space);
     if (bump) {
       int64_t bumpPeak = bump->pools[pool.pool].peak;
       // Location-based, so that the remark does not print the function.

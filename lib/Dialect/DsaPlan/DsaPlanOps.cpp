@@ -116,8 +116,8 @@ LogicalResult AllocOp::verify() {
     return emitOpError() << "element type " << type.getElementType()
                          << " has no fixed size in bytes";
 
-  const SpaceDescription &desc =
-      TargetDescription::getForOp(*this).getSpace(*space);
+  TargetDescription target = TargetDescription::getForOp(*this);
+  const SpaceDescription &desc = target.getSpace(*space);
   StringRef spaceName = stringifyMemorySpace(*space);
   if (std::optional<uint64_t> alignment = getAlignment()) {
     if (!llvm::isPowerOf2_64(*alignment))
