@@ -128,6 +128,8 @@ private:
   unsigned indexInBlock(Operation *op);
   void collectExistingSyncs(Block *block);
   double linearGap(Block *block, Gap gap);
+  /// The ops of `block` by index (as they were before any insertion).
+  ArrayRef<Operation *> opsOf(Block *block);
   std::optional<int64_t> takeEventId(Pipe src, Pipe dst, double begin,
                                      double end);
 
@@ -154,7 +156,6 @@ private:
   std::map<PairKey, SmallVector<FlagPair>> existingPairs;
   std::map<PipeKey, SmallVector<Gap>> existingBarriers;
   std::map<std::pair<Pipe, Pipe>, llvm::SmallBitVector> reservedIds;
-  llvm::DenseSet<Block *> scannedBlocks;
 
   /// The cover.
   std::map<PairKey, SmallVector<FlagPair>> forwardPairs;
@@ -220,14 +221,11 @@ unsigned SyncPlanner::indexInBlock(Operation *op) {
   unsigned index = 0;
   for (Operation &sibling : *op->getBlock())
     blockIndex[&sibling] = index++;
-  collectExistingSyncs(op->getBlock());
   return blockIndex.lookup(op);
 }
 
 /// Records the input's own set/wait pairs and barriers of `block`.
 void SyncPlanner::collectExistingSyncs(Block *block) {
-  if (!scannedBlocks.insert(block).second)
-    return;
   std::map<std::tuple<Pipe, Pipe, int64_t>, unsigned> openSets;
   unsigned index = 0;
   for (Operation &op : *block) {
@@ -597,11 +595,16 @@ struct SyncPicture {
 //===----------------------------------------------------------------------===//
 
 /// A gap as a position in the pre-order numbering of all ops.
-double SyncPlanner::linearGap(Block *block, Gap gap) {
+ArrayRef<Operation *> SyncPlanner::opsOf(Block *block) {
   std::vector<Operation *> &ops = blockOps[block];
   if (ops.empty())
     for (Operation &op : *block)
       ops.push_back(&op);
+  return ops;
+}
+
+double SyncPlanner::linearGap(Block *block, Gap gap) {
+  ArrayRef<Operation *> ops = opsOf(block);
   if (gap < ops.size())
     return preorder.lookup(ops[gap]) - 0.5;
   return preorderEnd.lookup(ops.back()) + 0.5;
@@ -688,10 +691,9 @@ LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
         takeEventId(span.plan.src, span.plan.dst, span.begin, span.end);
     if (!id) {
       // The access that would wait, or the loop.
-      linearGap(span.plan.block, 0); // fills blockOps
       Operation *anchor = span.plan.loop
                               ? span.plan.loop
-                              : blockOps[span.plan.block][span.plan.wait];
+                              : opsOf(span.plan.block)[span.plan.wait];
       return anchor->emitError()
              << "no free event id for <" << stringifyPipe(span.plan.src)
              << " -> " << stringifyPipe(span.plan.dst)

@@ -328,36 +328,36 @@ void SyncChecker::report(const Access &earlier, Operation *later, Pipe pipe,
 void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
   unsigned q = static_cast<unsigned>(pipe);
   int64_t seq = ++counters[q];
-  for (const Touch &touch : touchesOf(op)) {
+  auto orderedBefore = [&](const Access &earlier) {
+    unsigned p = static_cast<unsigned>(earlier.pipe);
+    return state.known[q][p].contains(earlier.seq) ||
+           (p == q && !needsBarrier(pipe));
+  };
+  SmallVector<Touch> touches = touchesOf(op);
+  for (const Touch &touch : touches) {
     ++checked;
     for (const Access &earlier : state.history) {
       const Bytes &a = earlier.touch.bytes, &b = touch.bytes;
       if (!a.sameMemory(b) || a.end <= b.begin || b.end <= a.begin ||
           (!earlier.touch.write && !touch.write))
         continue;
-      unsigned p = static_cast<unsigned>(earlier.pipe);
-      bool ordered = state.known[q][p].contains(earlier.seq) ||
-                     (p == q && !needsBarrier(pipe));
-      if (!ordered)
+      if (!orderedBefore(earlier))
         report(earlier, op, pipe, touch);
     }
   }
   // An earlier access whose bytes this write covers, and which is ordered
   // before it, is ordered before anything this write will be checked
   // against: forget it, so the history stays the size of what is live.
-  for (const Touch &touch : touchesOf(op)) {
+  for (const Touch &touch : touches) {
     if (!touch.write)
       continue;
     llvm::erase_if(state.history, [&](const Access &earlier) {
       const Bytes &a = earlier.touch.bytes, &b = touch.bytes;
-      unsigned p = static_cast<unsigned>(earlier.pipe);
-      bool covered = a.sameMemory(b) && b.begin <= a.begin && a.end <= b.end;
-      bool ordered = state.known[q][p].contains(earlier.seq) ||
-                     (p == q && !needsBarrier(pipe));
-      return covered && ordered;
+      return a.sameMemory(b) && b.begin <= a.begin && a.end <= b.end &&
+             orderedBefore(earlier);
     });
   }
-  for (const Touch &touch : touchesOf(op))
+  for (const Touch &touch : touches)
     state.history.push_back({op, pipe, seq, touch});
   state.executed[q].add(seq, seq);
 }
