@@ -294,6 +294,14 @@ void SyncPlanner::requireAcrossIterations(Operation *loop, Operation *from,
 /// Records what orders `first` (earlier in program order) and `second`.
 void SyncPlanner::addPair(const AccessingOp &first,
                           const AccessingOp &second) {
+  // An op meets itself again only in a later iteration of a loop.
+  if (first.op == second.op) {
+    Operation *parent = first.op->getParentOp();
+    while (parent && parent != func && !isLoopOp(parent))
+      parent = parent->getParentOp();
+    if (!parent || parent == func)
+      return;
+  }
   bool conflict = false;
   for (const MemoryAccess &a : first.accesses)
     for (const MemoryAccess &b : second.accesses) {
