@@ -6,11 +6,22 @@
 //
 // 1. Collect the accesses of every op that touches dsaplan memory, with its
 //    pipe and byte ranges (MemoryAccess analysis).
-// 2. For every two ops with conflicting accesses, record requirements:
-//    forward (the earlier op before the later one in their innermost common
-//    block), and around the back edge of the innermost loop holding both.
-// 3. Meet the requirements with as few flag pairs and barriers as the
-//    greedy cover below finds, skipping those the input already meets.
+// 2. Find the dependencies by walking the function in program order over a
+//    shadow of each memory space: every byte range remembers its last
+//    writers and the readers since. An access depends on the last writers of
+//    its bytes and, if it writes, on the readers since; older accesses are
+//    ordered through those (happens-before is transitive), so the work is
+//    linear in the accesses, not quadratic. Loops are walked twice: what the
+//    second walk finds against the first is a dependency around the back
+//    edge. Each dependency becomes a requirement in the innermost block
+//    holding both ops (forward), or in the body of the loop (back edge).
+// 3. Meet the requirements by walking each block forward with what every
+//    pipe knows to have finished (a vector clock per pipe, as gaps of the
+//    block): a requirement that is already known, through syncs of the
+//    input or ones inserted earlier, gets nothing; otherwise a set right
+//    after the producer and a wait right before the consumer (or a barrier).
+//    Because the walk only adds a sync for a dependency nothing else orders,
+//    no inserted wait can be dropped without leaving that dependency open.
 // 4. Give each pair an event id and create the ops.
 //
 //===----------------------------------------------------------------------===//
@@ -28,15 +39,15 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/MapVector.h"
-
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
+#include <array>
+#include <limits>
 #include <map>
-#include <set>
 #include <tuple>
 
 namespace mlir {
@@ -54,13 +65,13 @@ namespace solver = ::dsaplan::solver;
 namespace {
 
 constexpr int64_t kNumEventIds = 8;
-/// Blocks with more flag pairs than this are not pruned (see
-/// pruneForwardPairs).
-constexpr size_t kMaxPairsToPrune = 64;
+constexpr unsigned kNumPipes = 7;
 
 /// Pipes that issue an instruction without waiting for the previous one to
 /// finish, so that a same-pipe dependency needs a pipe_barrier.
 bool needsBarrier(Pipe pipe) { return pipe != Pipe::s; }
+
+unsigned pipeIndex(Pipe pipe) { return static_cast<unsigned>(pipe); }
 
 struct AccessingOp {
   Operation *op;
@@ -71,15 +82,33 @@ struct AccessingOp {
 /// A gap of a block: gap g is just before the block's op number g.
 using Gap = unsigned;
 
-/// Earlier access after op `after`, later access before op `before`, both
-/// op indices of one block. Forward: after < before; around a back edge:
-/// after >= before.
+/// The access of pipe `src` at op `after` of a block must finish before the
+/// access of pipe `dst` at op `before` starts. Forward: after < before, both
+/// in one execution of the block; around a back edge: `after` in one
+/// iteration of the loop body and `before` in the next.
 struct Requirement {
   unsigned after, before;
+  Pipe src, dst;
+  /// Consumers first, and for one consumer the latest producer first: its
+  /// set carries the most knowledge.
+  bool operator<(const Requirement &o) const {
+    return std::make_tuple(before, -static_cast<int64_t>(after), src, dst) <
+           std::make_tuple(o.before, -static_cast<int64_t>(o.after), o.src,
+                           o.dst);
+  }
+  bool operator==(const Requirement &o) const {
+    return after == o.after && before == o.before && src == o.src &&
+           dst == o.dst;
+  }
 };
 
+/// A flag pair (or, with set == wait, a barrier) the cover decided.
+/// `rank` is the order of decisions: at one gap, the sets of later waits
+/// come first, then waits and barriers in the order of decision, a set
+/// whose wait is at the same gap just before it, as the cover assumed.
 struct FlagPair {
   Gap set, wait;
+  unsigned rank = 0;
 };
 
 /// Key of a dependency between two pipes in one block (or loop).
@@ -94,6 +123,176 @@ bool isAccessCandidate(Operation *op) {
          !op->hasTrait<OpTrait::IsTerminator>() && touchesDsaPlanMemory(op);
 }
 
+//===----------------------------------------------------------------------===//
+// Shadow memory: the last writers and readers of every byte range
+//===----------------------------------------------------------------------===//
+
+/// One execution of an access op. `epoch` tells the executions of one op in
+/// different walks of a loop body apart.
+struct ShadowEntry {
+  unsigned op;
+  unsigned epoch;
+  Operation *tile;
+  bool operator==(const ShadowEntry &o) const {
+    return op == o.op && epoch == o.epoch && tile == o.tile;
+  }
+};
+
+struct ShadowCell {
+  SmallVector<ShadowEntry, 2> writers, readers;
+  bool operator==(const ShadowCell &o) const {
+    return writers == o.writers && readers == o.readers;
+  }
+};
+
+/// Cells keyed by their first byte; a cell runs to the next key, the last
+/// one to the end of memory. Bytes before the first key have no history.
+using Shadow = std::map<int64_t, ShadowCell>;
+
+/// A memory space, or what has bytes of its own: an unplaced alloc, or each
+/// tile when dependencies are decided by buffer identity.
+using RegionKey = std::pair<int, Operation *>;
+using ShadowState = std::map<RegionKey, Shadow>;
+
+/// Makes `pos` the first byte of a cell, which inherits the history of the
+/// cell it was part of.
+Shadow::iterator splitAt(Shadow &shadow, int64_t pos) {
+  auto it = shadow.lower_bound(pos);
+  if (it != shadow.end() && it->first == pos)
+    return it;
+  if (it == shadow.begin())
+    return shadow.emplace_hint(it, pos, ShadowCell{});
+  return shadow.emplace_hint(it, pos, std::prev(it)->second);
+}
+
+const ShadowCell &cellAt(const Shadow &shadow, int64_t pos) {
+  static const ShadowCell empty;
+  auto it = shadow.upper_bound(pos);
+  return it == shadow.begin() ? empty : std::prev(it)->second;
+}
+
+void uniteEntries(SmallVector<ShadowEntry, 2> &into,
+                  ArrayRef<ShadowEntry> from) {
+  for (const ShadowEntry &entry : from)
+    if (!llvm::is_contained(into, entry))
+      into.push_back(entry);
+}
+
+/// The history of either path: after an scf.if, the last writers of a byte
+/// are those of both branches.
+Shadow uniteShadows(const Shadow &a, const Shadow &b) {
+  SmallVector<int64_t> keys;
+  for (const auto &entry : a)
+    keys.push_back(entry.first);
+  for (const auto &entry : b)
+    keys.push_back(entry.first);
+  llvm::sort(keys);
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  Shadow united;
+  const ShadowCell *previous = nullptr;
+  for (int64_t key : keys) {
+    ShadowCell cell = cellAt(a, key);
+    uniteEntries(cell.writers, cellAt(b, key).writers);
+    uniteEntries(cell.readers, cellAt(b, key).readers);
+    if (previous && *previous == cell)
+      continue;
+    previous = &(united[key] = std::move(cell));
+  }
+  return united;
+}
+
+void uniteStates(ShadowState &into, const ShadowState &other) {
+  for (const auto &[key, shadow] : other) {
+    auto it = into.find(key);
+    if (it == into.end())
+      into.emplace(key, shadow);
+    else
+      it->second = uniteShadows(it->second, shadow);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Knowledge: what each pipe knows to have finished
+//===----------------------------------------------------------------------===//
+
+/// Knowledge is a prefix of a pipe's instruction stream: a set_flag hands
+/// over everything its pipe issued before it, a barrier makes everything its
+/// pipe issued before it finished. For each pipe p, a Clock entry is g + 1
+/// when p's stream is known finished up to gap g of the current execution of
+/// the block (which takes in all that p issued before: outside the block
+/// and, in a loop body, in earlier iterations), and 0 when nothing of the
+/// current execution is known.
+using Clock = std::array<int32_t, kNumPipes>;
+
+/// What a set_flag hands to its wait. `previous` (in a loop body): entry g
+/// when the stream is known finished up to gap g of the previous iteration.
+struct Payload {
+  Clock current{}, previous{};
+
+  /// The same knowledge, one iteration later.
+  Payload nextIteration() const {
+    Payload next;
+    for (unsigned p = 0; p < kNumPipes; ++p)
+      next.previous[p] = std::max(current[p] - 1, 0);
+    return next;
+  }
+};
+
+/// What each pipe knows at a gap of a block.
+struct Knowledge {
+  std::array<Payload, kNumPipes> of{};
+
+  /// Whether `dst` knows that the access of `src` at `op` finished: in the
+  /// current execution of the block, or in the previous iteration (which
+  /// anything known of the current one covers).
+  bool knows(Pipe dst, Pipe src, unsigned op, bool previousIteration) const {
+    const Payload &k = of[pipeIndex(dst)];
+    int32_t current = k.current[pipeIndex(src)];
+    if (!previousIteration)
+      return current > static_cast<int32_t>(op) + 1;
+    return current >= 1 || k.previous[pipeIndex(src)] > static_cast<int32_t>(op);
+  }
+  /// A set_flag on `pipe` at `gap`: what the pipe knows and its own stream
+  /// up to the gap.
+  Payload capture(Pipe pipe, Gap gap) const {
+    Payload payload = of[pipeIndex(pipe)];
+    int32_t &own = payload.current[pipeIndex(pipe)];
+    own = std::max<int32_t>(own, gap + 1);
+    return payload;
+  }
+  void receive(Pipe pipe, const Payload &payload) {
+    Payload &k = of[pipeIndex(pipe)];
+    for (unsigned p = 0; p < kNumPipes; ++p) {
+      k.current[p] = std::max(k.current[p], payload.current[p]);
+      k.previous[p] = std::max(k.previous[p], payload.previous[p]);
+    }
+  }
+  /// pipe_barrier on `pipe` at `gap`.
+  void barrier(Pipe pipe, Gap gap) {
+    int32_t &own = of[pipeIndex(pipe)].current[pipeIndex(pipe)];
+    own = std::max<int32_t>(own, gap + 1);
+  }
+  /// The state at the start of the next iteration of a loop body.
+  Knowledge nextIteration() const {
+    Knowledge next;
+    for (unsigned q = 0; q < kNumPipes; ++q)
+      next.of[q] = of[q].nextIteration();
+    return next;
+  }
+};
+
+/// A wait or barrier the cover put at a gap of a block (sets need no entry:
+/// they change nobody's knowledge until their wait).
+struct Inserted {
+  Pipe src, dst;
+  Gap set;
+  bool barrier;
+};
+
+//===----------------------------------------------------------------------===//
+// The planner
+//===----------------------------------------------------------------------===//
+
 class SyncPlanner {
 public:
   /// Which dependencies to honour, by the tiles of the two accesses.
@@ -101,35 +300,50 @@ public:
 
   SyncPlanner(func::FuncOp func, Scope scope, int64_t skipSync)
       : func(func), scope(scope), skipSync(skipSync) {}
-  /// Ordered pairs of conflicting ops found: what a naive inserter would
-  /// give one flag pair each.
-  unsigned getNumConflicts() const { return numConflicts; }
 
   LogicalResult collect();
-  void addRequirements();
-  void coverRequirements();
-  /// Drops the inserted forward pairs that chains of other pairs make
-  /// unnecessary.
-  void pruneForwardPairs();
-  /// Whether a pair in the body and the loop's own pair, through another
-  /// pipe, already order `pipe`'s access after op `req.after` of one
-  /// iteration before its access at op `req.before` of the next.
-  bool orderedAroundLoop(Operation *loop, Block *body, Pipe pipe,
-                         const Requirement &req);
+  void findDependencies();
+  void cover();
   LogicalResult materialize(unsigned &flagPairs, unsigned &loopPairs,
                             unsigned &eagerPairs, unsigned &barriers);
+  /// Unordered pairs of ops with conflicting accesses (an op with itself in
+  /// a loop): what a naive inserter would give one flag pair each.
+  unsigned countConflictingPairs() const;
 
 private:
-  void addPair(const AccessingOp &first, const AccessingOp &second);
-  void requireForward(Block *block, Operation *from, Operation *to, Pipe src,
-                      Pipe dst);
+  // Dependencies.
+  void walkShadowBlock(Block &block, ShadowState &state);
+  void walkShadowOp(Operation &op, ShadowState &state);
+  void walkShadowLoop(Operation &loop, ShadowState &state);
+  void recordAccess(unsigned op, const MemoryAccess &access,
+                    ShadowState &state);
+  void addDependency(const ShadowEntry &earlier, unsigned later,
+                     Operation *laterTile);
+  void requireForward(Operation *from, Operation *to, Pipe src, Pipe dst);
   void requireAcrossIterations(Operation *loop, Operation *from,
                                Operation *to, Pipe src, Pipe dst);
+  bool inScope(Operation *earlierTile, Operation *laterTile) const;
+
+  // Cover.
+  Knowledge coverBlock(Block *block);
+  void meetForward(Block *block, const Requirement &req, Gap gap,
+                   Knowledge &knowledge, ArrayRef<Knowledge> history,
+                   SmallVectorImpl<Inserted> &inserted);
+  void coverBackEdges(Block *body, Operation *loop, const Knowledge &atEnd,
+                      ArrayRef<Knowledge> firstHistory,
+                      ArrayRef<SmallVector<Inserted, 2>> inserted);
+  void stepOver(Operation *op, Gap gap, Knowledge &knowledge,
+                std::map<std::tuple<Pipe, Pipe, int64_t>, Payload> &flags,
+                bool coverNested);
+
   unsigned indexInBlock(Operation *op);
-  void collectExistingSyncs(Block *block);
+  void collectExistingIds(Block *block);
   double linearGap(Block *block, Gap gap);
   /// The ops of `block` by index (as they were before any insertion).
   ArrayRef<Operation *> opsOf(Block *block);
+  /// The index of the last op of `block` that is or holds an access of
+  /// `pipe`, or -1.
+  int32_t lastIndexOf(Block *block, unsigned pipe);
   std::optional<int64_t> takeEventId(Pipe src, Pipe dst, double begin,
                                      double end);
 
@@ -140,31 +354,50 @@ private:
   func::FuncOp func;
   Scope scope;
   int64_t skipSync;
-  unsigned numConflicts = 0;
   int64_t syncCounter = 0;
   SmallVector<AccessingOp> ops;
+  DenseMap<Operation *, unsigned> accessIndex;
+  /// Bit p set: the op is, or holds, an access of pipe p.
+  DenseMap<Operation *, unsigned> pipesOf;
   DenseMap<Operation *, unsigned> blockIndex;
   DenseMap<Block *, std::vector<Operation *>> blockOps;
   DenseMap<Operation *, int64_t> preorder, preorderEnd;
 
-  std::map<PairKey, SmallVector<Requirement>> forward, backEdge;
-  std::map<PipeKey, SmallVector<Requirement>> forwardBarrier, backEdgeBarrier;
-  /// Eager fallback: a set and its wait (or a barrier) right after an op.
+  /// The shadow walk: the current epoch and, for each loop being walked,
+  /// the epochs of its first walk (entries from those, met in the second
+  /// walk, ran one iteration earlier).
+  unsigned epoch = 0;
+  struct LoopWalk {
+    Operation *loop;
+    unsigned firstBegin, firstEnd;
+    bool second;
+  };
+  SmallVector<LoopWalk> loopWalks;
+  llvm::DenseSet<std::tuple<unsigned, unsigned, Operation *>> seen;
+
+  DenseMap<Block *, SmallVector<Requirement>> forward;
+  DenseMap<Operation *, SmallVector<Requirement>> backEdge;
+  /// Fallback for loops other than scf.for: a set and its wait (or a
+  /// barrier) right after the op.
   SmallVector<std::tuple<Operation *, Pipe, Pipe>> eager;
 
-  /// Syncs of the input, per block, as gaps.
-  std::map<PairKey, SmallVector<FlagPair>> existingPairs;
-  std::map<PipeKey, SmallVector<Gap>> existingBarriers;
   std::map<std::pair<Pipe, Pipe>, llvm::SmallBitVector> reservedIds;
 
   /// The cover.
   std::map<PairKey, SmallVector<FlagPair>> forwardPairs;
-  std::map<PipeKey, SmallVector<Gap>> forwardBarriers;
+  std::map<PipeKey, SmallVector<FlagPair>> forwardBarriers;
+  unsigned decisions = 0;
   std::map<PairKey, FlagPair> loopPairs;
-  std::map<PipeKey, Gap> loopBarriers;
+  /// For each loop pair: the pipes all of whose accesses in the body its
+  /// set follows (what the wait after the loop learns about the loop).
+  std::map<PairKey, unsigned> drainCovers;
+  /// For an op with regions: bit r of entry q set when, at the end of every
+  /// block of the op, q knows that the block's accesses of pipe r finished.
+  DenseMap<Operation *, std::array<unsigned, kNumPipes>> exitCovers;
 
   /// Event ids taken, per pipe pair: spans in pre-order positions.
-  std::map<std::pair<Pipe, Pipe>, SmallVector<std::tuple<double, double, int64_t>>>
+  std::map<std::pair<Pipe, Pipe>,
+           SmallVector<std::tuple<double, double, int64_t>>>
       takenIds;
 };
 
@@ -197,6 +430,9 @@ LogicalResult SyncPlanner::collect() {
       op->emitWarning() << "'" << op->getName()
                         << "' has unknown memory effects: taken to read and "
                            "write all its dsaplan memrefs";
+    accessIndex[op] = ops.size();
+    for (Operation *at = op; at && at != func; at = at->getParentOp())
+      pipesOf[at] |= 1u << pipeIndex(*pipe);
     ops.push_back({op, *pipe, std::move(accesses)});
     // The regions of an access (a linalg body) belong to the access.
     return WalkResult::skip();
@@ -209,8 +445,8 @@ LogicalResult SyncPlanner::collect() {
           last = std::max(last, preorderEnd.lookup(&block.back()));
     preorderEnd[op] = last;
   });
-  // The input's own syncs, everywhere: their event ids are never reused.
-  func.walk([&](Block *block) { collectExistingSyncs(block); });
+  // The input's own event ids, everywhere, are never reused.
+  func.walk([&](Block *block) { collectExistingIds(block); });
   return success(ok);
 }
 
@@ -224,34 +460,23 @@ unsigned SyncPlanner::indexInBlock(Operation *op) {
   return blockIndex.lookup(op);
 }
 
-/// Records the input's own set/wait pairs and barriers of `block`.
-void SyncPlanner::collectExistingSyncs(Block *block) {
-  std::map<std::tuple<Pipe, Pipe, int64_t>, unsigned> openSets;
-  unsigned index = 0;
+void SyncPlanner::collectExistingIds(Block *block) {
+  auto reserve = [&](Pipe src, Pipe dst, int64_t id) {
+    llvm::SmallBitVector &ids = reservedIds[{src, dst}];
+    ids.resize(kNumEventIds);
+    if (id >= 0 && id < kNumEventIds)
+      ids.set(id);
+  };
   for (Operation &op : *block) {
-    if (auto set = dyn_cast<SetFlagOp>(op)) {
-      openSets[{set.getSrc(), set.getDst(), set.getEvent()}] = index;
-      reservedIds[{set.getSrc(), set.getDst()}].resize(kNumEventIds);
-      reservedIds[{set.getSrc(), set.getDst()}].set(set.getEvent());
-    } else if (auto wait = dyn_cast<WaitFlagOp>(op)) {
-      auto it = openSets.find({wait.getSrc(), wait.getDst(), wait.getEvent()});
-      reservedIds[{wait.getSrc(), wait.getDst()}].resize(kNumEventIds);
-      reservedIds[{wait.getSrc(), wait.getDst()}].set(wait.getEvent());
-      if (it != openSets.end()) {
-        // The set orders what precedes it; the wait, what follows it.
-        existingPairs[{block, wait.getSrc(), wait.getDst()}].push_back(
-            {it->second, index + 1});
-        openSets.erase(it);
-      }
-    } else if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
-      existingBarriers[{block, barrier.getPipe()}].push_back(index);
-    }
-    ++index;
+    if (auto set = dyn_cast<SetFlagOp>(op))
+      reserve(set.getSrc(), set.getDst(), set.getEvent());
+    else if (auto wait = dyn_cast<WaitFlagOp>(op))
+      reserve(wait.getSrc(), wait.getDst(), wait.getEvent());
   }
 }
 
 //===----------------------------------------------------------------------===//
-// Requirements
+// Dependencies
 //===----------------------------------------------------------------------===//
 
 /// The innermost block holding both ops.
@@ -264,313 +489,414 @@ Block *commonBlock(Operation *a, Operation *b) {
   return nullptr;
 }
 
-void SyncPlanner::requireForward(Block *block, Operation *from,
-                                 Operation *to, Pipe src, Pipe dst) {
-  Requirement req{indexInBlock(block->findAncestorOpInBlock(*from)),
-                  indexInBlock(block->findAncestorOpInBlock(*to))};
-  if (src == dst)
-    forwardBarrier[{block, src}].push_back(req);
+void SyncPlanner::findDependencies() {
+  ShadowState state;
+  walkShadowBlock(func.getBody().front(), state);
+  for (auto &[block, reqs] : forward) {
+    llvm::sort(reqs);
+    reqs.erase(std::unique(reqs.begin(), reqs.end()), reqs.end());
+  }
+  for (auto &[loop, reqs] : backEdge) {
+    llvm::sort(reqs);
+    reqs.erase(std::unique(reqs.begin(), reqs.end()), reqs.end());
+  }
+}
+
+void SyncPlanner::walkShadowBlock(Block &block, ShadowState &state) {
+  for (Operation &op : block)
+    walkShadowOp(op, state);
+}
+
+void SyncPlanner::walkShadowOp(Operation &op, ShadowState &state) {
+  auto access = accessIndex.find(&op);
+  if (access != accessIndex.end()) {
+    // Every access checks against the history before the op's own updates
+    // (an op reading and writing one tile does not depend on itself).
+    for (const MemoryAccess &a : ops[access->second].accesses)
+      recordAccess(access->second, a, state);
+    return;
+  }
+  if (op.getNumRegions() == 0)
+    return;
+  if (isLoopOp(&op))
+    return walkShadowLoop(op, state);
+  if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
+    // Exactly one region runs (none, for an scf.if without else).
+    ShadowState entry = state;
+    bool first = true;
+    for (Region &region : op.getRegions()) {
+      if (region.empty()) {
+        uniteStates(state, entry);
+        continue;
+      }
+      ShadowState path = entry;
+      walkShadowBlock(region.front(), path);
+      if (first)
+        state = std::move(path);
+      else
+        uniteStates(state, path);
+      first = false;
+    }
+    return;
+  }
+  for (Region &region : op.getRegions())
+    for (Block &block : region)
+      walkShadowBlock(block, state);
+}
+
+/// The body twice: the second walk meets the first walk's accesses as
+/// those of the previous iteration. After the loop, the history is that of
+/// zero iterations or of some.
+void SyncPlanner::walkShadowLoop(Operation &loop, ShadowState &state) {
+  ShadowState entry = state;
+  auto walkBody = [&] {
+    for (Region &region : loop.getRegions())
+      for (Block &block : region)
+        walkShadowBlock(block, state);
+  };
+  loopWalks.push_back({&loop, ++epoch, 0, false});
+  walkBody();
+  loopWalks.back().firstEnd = ++epoch;
+  loopWalks.back().second = true;
+  walkBody();
+  loopWalks.pop_back();
+  ++epoch;
+  uniteStates(state, entry);
+}
+
+bool SyncPlanner::inScope(Operation *earlierTile, Operation *laterTile) const {
+  bool sameTile = earlierTile && earlierTile == laterTile;
+  return !(scope == Scope::ReuseOnly && sameTile);
+}
+
+void SyncPlanner::recordAccess(unsigned op, const MemoryAccess &access,
+                               ShadowState &state) {
+  // Identity-only: each tile has bytes of its own, so only accesses of one
+  // tile meet (the baseline a buffer-identity inserter would give).
+  RegionKey key{static_cast<int>(access.region.space),
+                access.region.unplacedAlloc};
+  if (scope == Scope::IdentityOnly)
+    key.second = access.tile ? access.tile : access.region.unplacedAlloc;
+  Shadow &shadow = state[key];
+  splitAt(shadow, access.end);
+  auto first = splitAt(shadow, access.begin);
+  auto last = shadow.find(access.end);
+  for (auto it = first; it != last; ++it) {
+    for (const ShadowEntry &writer : it->second.writers)
+      addDependency(writer, op, access.tile);
+    if (access.isWrite)
+      for (const ShadowEntry &reader : it->second.readers)
+        addDependency(reader, op, access.tile);
+  }
+  ShadowEntry self{op, epoch, access.tile};
+  if (access.isWrite) {
+    // The write is now the only history of its bytes.
+    shadow.erase(std::next(first), last);
+    first->second.writers.assign(1, self);
+    first->second.readers.clear();
+    return;
+  }
+  for (auto it = first; it != last; ++it)
+    uniteEntries(it->second.readers, self);
+}
+
+void SyncPlanner::addDependency(const ShadowEntry &earlier, unsigned later,
+                                Operation *laterTile) {
+  if (!inScope(earlier.tile, laterTile))
+    return;
+  const AccessingOp &x = ops[earlier.op], &y = ops[later];
+  if (x.pipe == y.pipe && !needsBarrier(x.pipe))
+    return; // an in-order pipe orders its own accesses
+  Operation *loop = nullptr;
+  for (const LoopWalk &walk : loopWalks)
+    if (walk.second && earlier.epoch >= walk.firstBegin &&
+        earlier.epoch < walk.firstEnd)
+      loop = walk.loop;
+  if (!loop && earlier.op == later)
+    return;
+  if (!seen.insert({earlier.op, later, loop}).second)
+    return;
+  if (loop)
+    requireAcrossIterations(loop, x.op, y.op, x.pipe, y.pipe);
   else
-    forward[{block, src, dst}].push_back(req);
+    requireForward(x.op, y.op, x.pipe, y.pipe);
+}
+
+void SyncPlanner::requireForward(Operation *from, Operation *to, Pipe src,
+                                 Pipe dst) {
+  Block *block = commonBlock(from, to);
+  forward[block].push_back({indexInBlock(block->findAncestorOpInBlock(*from)),
+                            indexInBlock(block->findAncestorOpInBlock(*to)),
+                            src, dst});
 }
 
 void SyncPlanner::requireAcrossIterations(Operation *loop, Operation *from,
                                           Operation *to, Pipe src, Pipe dst) {
-  Block *body = loop->getNumRegions() == 1 && loop->getRegion(0).hasOneBlock()
-                    ? &loop->getRegion(0).front()
-                    : nullptr;
-  if (!body || !isa<scf::ForOp>(loop)) {
+  auto forOp = dyn_cast<scf::ForOp>(loop);
+  if (!forOp) {
     eager.push_back({from, src, dst}); // scf.while and other loops
     return;
   }
-  Requirement req{indexInBlock(body->findAncestorOpInBlock(*from)),
-                  indexInBlock(body->findAncestorOpInBlock(*to))};
-  if (src == dst)
-    backEdgeBarrier[{loop, src}].push_back(req);
-  else
-    backEdge[{loop, src, dst}].push_back(req);
+  Block *body = forOp.getBody();
+  backEdge[loop].push_back({indexInBlock(body->findAncestorOpInBlock(*from)),
+                            indexInBlock(body->findAncestorOpInBlock(*to)),
+                            src, dst});
 }
 
-/// Records what orders `first` (earlier in program order) and `second`.
-void SyncPlanner::addPair(const AccessingOp &first,
-                          const AccessingOp &second) {
-  // An op meets itself again only in a later iteration of a loop.
-  if (first.op == second.op) {
-    Operation *parent = first.op->getParentOp();
-    while (parent && parent != func && !isLoopOp(parent))
-      parent = parent->getParentOp();
-    if (!parent || parent == func)
-      return;
-  }
-  bool conflict = false;
-  for (const MemoryAccess &a : first.accesses)
-    for (const MemoryAccess &b : second.accesses) {
-      bool sameTile = a.tile && a.tile == b.tile;
-      if (a.conflictsWith(b) &&
-          !(scope == Scope::ReuseOnly && sameTile) &&
-          !(scope == Scope::IdentityOnly && !sameTile))
-        conflict = true;
-    }
-  if (!conflict)
-    return;
-  ++numConflicts;
-  if (first.pipe == second.pipe && !needsBarrier(first.pipe))
-    return;
-  Operation *x = first.op, *y = second.op;
-  Block *block = commonBlock(x, y);
-  if (x != y && block->findAncestorOpInBlock(*x) != block->findAncestorOpInBlock(*y))
-    requireForward(block, x, y, first.pipe, second.pipe);
-  // Around the back edge of the innermost loop holding both: the later op
-  // of iteration i before the earlier op of iteration i+1, and, when they
-  // are in exclusive branches of one op, the other way round too.
-  for (Operation *parent = block->getParentOp(); parent && parent != func;
-       parent = parent->getParentOp()) {
-    if (!isLoopOp(parent))
-      continue;
-    requireAcrossIterations(parent, y, x, second.pipe, first.pipe);
-    if (x != y && block->findAncestorOpInBlock(*x) == block->findAncestorOpInBlock(*y))
-      requireAcrossIterations(parent, x, y, first.pipe, second.pipe);
-    break;
-  }
-}
-
-void SyncPlanner::addRequirements() {
-  // Candidate pairs: ops whose accesses overlap, found per region by a sweep
-  // over ranges sorted by their first byte.
+unsigned SyncPlanner::countConflictingPairs() const {
+  // A sweep per region over ranges sorted by their first byte; two reads
+  // never conflict, so a range meets the open writes, and a write also the
+  // open reads.
   struct Span {
     int64_t begin, end;
     unsigned op;
     bool isWrite;
+    Operation *tile;
   };
-  std::vector<std::pair<MemoryRegion, std::vector<Span>>> regions;
+  std::map<RegionKey, std::vector<Span>> regions;
   for (unsigned i = 0; i < ops.size(); ++i)
-    for (const MemoryAccess &access : ops[i].accesses) {
-      auto it = llvm::find_if(regions, [&](const auto &entry) {
-        return entry.first == access.region;
-      });
-      if (it == regions.end()) {
-        regions.push_back({access.region, {}});
-        it = std::prev(regions.end());
-      }
-      it->second.push_back({access.begin, access.end, i, access.isWrite});
+    for (const MemoryAccess &a : ops[i].accesses) {
+      RegionKey key{static_cast<int>(a.region.space), a.region.unplacedAlloc};
+      if (scope == Scope::IdentityOnly)
+        key.second = a.tile ? a.tile : a.region.unplacedAlloc;
+      regions[key].push_back({a.begin, a.end, i, a.isWrite, a.tile});
     }
-  // Two reads never conflict: a read is paired with open writes only.
-  std::vector<std::pair<unsigned, unsigned>> candidates;
-  for (auto &[region, spans] : regions) {
+  llvm::DenseSet<std::pair<unsigned, unsigned>> pairs;
+  for (auto &[key, spans] : regions) {
     llvm::sort(spans, [](const Span &a, const Span &b) {
       return std::tie(a.begin, a.op) < std::tie(b.begin, b.op);
     });
-    std::vector<Span> openReads, openWrites;
+    std::vector<Span> open;
     for (const Span &span : spans) {
-      auto ended = [&](const Span &o) { return o.end <= span.begin; };
-      llvm::erase_if(openReads, ended);
-      llvm::erase_if(openWrites, ended);
-      auto pairWith = [&](const std::vector<Span> &open) {
-        for (const Span &o : open)
-          candidates.push_back(
-              {std::min(o.op, span.op), std::max(o.op, span.op)});
-      };
-      pairWith(openWrites);
-      if (span.isWrite)
-        pairWith(openReads);
-      (span.isWrite ? openWrites : openReads).push_back(span);
+      llvm::erase_if(open, [&](const Span &o) { return o.end <= span.begin; });
+      for (const Span &o : open)
+        if ((o.isWrite || span.isWrite) && inScope(o.tile, span.tile))
+          pairs.insert({std::min(o.op, span.op), std::max(o.op, span.op)});
+      open.push_back(span);
     }
   }
-  // An op against itself: its next execution in a loop.
-  for (unsigned i = 0; i < ops.size(); ++i)
-    candidates.push_back({i, i});
-  llvm::sort(candidates);
-  candidates.erase(std::unique(candidates.begin(), candidates.end()),
-                   candidates.end());
-  for (auto [i, j] : candidates)
-    addPair(ops[i], ops[j]);
+  unsigned count = 0;
+  for (auto [a, b] : pairs) {
+    if (a != b) {
+      ++count;
+      continue;
+    }
+    // An op meets itself again only in a later iteration of a loop.
+    for (Operation *parent = ops[a].op->getParentOp(); parent && parent != func;
+         parent = parent->getParentOp())
+      if (isLoopOp(parent)) {
+        ++count;
+        break;
+      }
+  }
+  return count;
 }
 
 //===----------------------------------------------------------------------===//
 // Cover
 //===----------------------------------------------------------------------===//
 
-bool pairCovers(const FlagPair &pair, const Requirement &req) {
-  return pair.set >= req.after + 1 && pair.wait <= req.before &&
-         pair.set <= pair.wait;
+void SyncPlanner::cover() { coverBlock(&func.getBody().front()); }
+
+/// Walks `block` forward, meeting its forward requirements; then, for an
+/// scf.for body, walks it once more as the next iteration for the
+/// requirements around the back edge. Returns what the pipes know at its
+/// end.
+Knowledge SyncPlanner::coverBlock(Block *block) {
+  ArrayRef<Operation *> blockOps = opsOf(block);
+  Gap end = blockOps.size();
+  auto found = forward.find(block);
+  ArrayRef<Requirement> reqs;
+  if (found != forward.end())
+    reqs = found->second;
+  std::vector<Knowledge> history(end + 1);
+  std::vector<SmallVector<Inserted, 2>> inserted(end + 1);
+  std::map<std::tuple<Pipe, Pipe, int64_t>, Payload> flags;
+  Knowledge knowledge;
+  size_t next = 0;
+  for (Gap gap = 0; gap <= end; ++gap) {
+    history[gap] = knowledge;
+    for (; next < reqs.size() && reqs[next].before == gap; ++next)
+      meetForward(block, reqs[next], gap, knowledge, history, inserted[gap]);
+    if (gap < end)
+      stepOver(blockOps[gap], gap, knowledge, flags, /*coverNested=*/true);
+  }
+  Operation *parent = block->getParentOp();
+  if (isa<scf::ForOp>(parent) && backEdge.count(parent))
+    coverBackEdges(block, parent, knowledge, history, inserted);
+  return knowledge;
 }
 
-void SyncPlanner::coverRequirements() {
-  for (auto &[key, reqs] : forward) {
-    llvm::sort(reqs, [](const Requirement &a, const Requirement &b) {
-      return a.before != b.before ? a.before < b.before : a.after > b.after;
-    });
-    SmallVector<FlagPair> &pairs = forwardPairs[key];
-    const SmallVector<FlagPair> &given = existingPairs[key];
-    // Requirements come by increasing `before`, so every pair made so far
-    // waits early enough: one covers iff its set is late enough.
-    Gap latestSet = 0;
-    for (const Requirement &req : reqs) {
-      auto covers = [&](const FlagPair &p) { return pairCovers(p, req); };
-      if ((!pairs.empty() && latestSet >= req.after + 1) ||
-          llvm::any_of(given, covers))
-        continue;
-      pairs.push_back({req.after + 1, req.before});
-      latestSet = std::max(latestSet, req.after + 1);
-    }
+void SyncPlanner::meetForward(Block *block, const Requirement &req, Gap gap,
+                              Knowledge &knowledge,
+                              ArrayRef<Knowledge> history,
+                              SmallVectorImpl<Inserted> &inserted) {
+  if (knowledge.knows(req.dst, req.src, req.after, /*previous=*/false))
+    return;
+  if (req.src == req.dst) {
+    forwardBarriers[{block, req.src}].push_back({gap, gap, decisions++});
+    knowledge.barrier(req.src, gap);
+    inserted.push_back({req.src, req.dst, gap, /*barrier=*/true});
+    return;
   }
-  for (auto &[key, reqs] : forwardBarrier) {
-    llvm::sort(reqs, [](const Requirement &a, const Requirement &b) {
-      return a.before != b.before ? a.before < b.before : a.after > b.after;
-    });
-    SmallVector<Gap> &gaps = forwardBarriers[key];
-    const SmallVector<Gap> &given = existingBarriers[key];
-    // As above: barriers made so far sit at or before `before`.
-    for (const Requirement &req : reqs) {
-      auto coversOp = [&](Gap index) { return index > req.after && index < req.before; };
-      if ((!gaps.empty() && gaps.back() >= req.after + 1) ||
-          llvm::any_of(given, coversOp))
-        continue;
-      gaps.push_back(req.before);
-    }
-  }
-  pruneForwardPairs();
-  for (auto &[key, reqs] : backEdge) {
-    auto [loop, src, dst] = key;
-    Block *body = &static_cast<Operation *>(loop)->getRegion(0).front();
-    PairKey bodyKey{body, src, dst};
-    const SmallVector<FlagPair> &inBody = forwardPairs[bodyKey];
-    const SmallVector<FlagPair> &given = existingPairs[bodyKey];
-    std::optional<FlagPair> pair;
-    for (const Requirement &req : reqs) {
-      // A pair in the body whose set follows the earlier access also orders
-      // it before the next iteration.
-      auto covers = [&](const FlagPair &p) { return p.set >= req.after + 1; };
-      if (llvm::any_of(inBody, covers) || llvm::any_of(given, covers))
-        continue;
-      if (!pair)
-        pair = FlagPair{req.after + 1, req.before};
-      pair->set = std::max<Gap>(pair->set, req.after + 1);
-      pair->wait = std::min<Gap>(pair->wait, req.before);
-    }
-    if (pair)
-      loopPairs[key] = *pair;
-  }
-  for (auto &[key, reqs] : backEdgeBarrier) {
-    auto [loop, pipe] = key;
-    Block *body = &static_cast<Operation *>(loop)->getRegion(0).front();
-    const SmallVector<Gap> &inBody = forwardBarriers[{body, pipe}];
-    const SmallVector<Gap> &given = existingBarriers[{body, pipe}];
-    std::optional<Gap> gap;
-    for (const Requirement &req : reqs) {
-      auto covers = [&](Gap g) { return g >= req.after + 1 || g <= req.before; };
-      auto coversOp = [&](Gap i) { return i > req.after || i < req.before; };
-      if (llvm::any_of(inBody, covers) || llvm::any_of(given, coversOp) ||
-          orderedAroundLoop(static_cast<Operation *>(loop), body, pipe, req))
-        continue;
-      gap = std::max<Gap>(gap.value_or(0), req.after + 1);
-    }
-    if (gap)
-      loopBarriers[key] = *gap;
-  }
+  // The set right after the producer; a set at this very gap follows the
+  // waits made so far.
+  Gap set = req.after + 1;
+  const Knowledge &atSet = set == gap ? knowledge : history[set];
+  Payload payload = atSet.capture(req.src, set);
+  forwardPairs[{block, req.src, req.dst}].push_back({set, gap, decisions++});
+  knowledge.receive(req.dst, payload);
+  inserted.push_back({req.src, req.dst, set, /*barrier=*/false});
 }
 
-/// A pair of some pipes in one block, as the pruning sees it.
-struct BlockPair {
-  Pipe src, dst;
-  FlagPair gaps;
-  bool removable;
-  SmallVector<FlagPair> *owner;
-  size_t index;
-};
-
-/// Whether the pairs order an access of `src` after op `req.after` before
-/// one of `dst` at op `req.before`: directly, or through a third pipe that
-/// waits for `src` and then signals `dst`.
-bool ordered(ArrayRef<const BlockPair *> pairs, Pipe src, Pipe dst,
-             const Requirement &req) {
-  for (const BlockPair *a : pairs) {
-    if (a->src != src || a->gaps.set < req.after + 1 ||
-        a->gaps.set > a->gaps.wait)
-      continue;
-    if (a->dst == dst && a->gaps.wait <= req.before)
-      return true;
-    for (const BlockPair *b : pairs)
-      // Strictly later: at one gap, sets are created before waits.
-      if (b->src == a->dst && b->dst == dst && b->gaps.set > a->gaps.wait &&
-          b->gaps.set <= b->gaps.wait && b->gaps.wait <= req.before)
-        return true;
+/// What one op does to the knowledge: syncs of the input, and around a
+/// nested loop its own flag pairs (set before it, waited after it).
+void SyncPlanner::stepOver(
+    Operation *op, Gap gap, Knowledge &knowledge,
+    std::map<std::tuple<Pipe, Pipe, int64_t>, Payload> &flags,
+    bool coverNested) {
+  if (auto set = dyn_cast<SetFlagOp>(op)) {
+    flags[{set.getSrc(), set.getDst(), set.getEvent()}] =
+        knowledge.capture(set.getSrc(), gap);
+    return;
   }
-  return false;
-}
-
-void SyncPlanner::pruneForwardPairs() {
-  // Everything that orders pipes in each block: inserted pairs (removable)
-  // and the input's pairs.
-  std::map<Block *, std::vector<BlockPair>> perBlock;
-  for (auto &[key, pairs] : forwardPairs) {
-    auto [block, src, dst] = key;
-    for (size_t i = 0; i < pairs.size(); ++i)
-      perBlock[static_cast<Block *>(block)].push_back(
-          {src, dst, pairs[i], true, &pairs, i});
+  if (auto wait = dyn_cast<WaitFlagOp>(op)) {
+    auto it = flags.find({wait.getSrc(), wait.getDst(), wait.getEvent()});
+    if (it != flags.end()) {
+      knowledge.receive(wait.getDst(), it->second);
+      flags.erase(it);
+    }
+    return;
   }
-  for (auto &[key, pairs] : existingPairs) {
-    auto [block, src, dst] = key;
-    for (const FlagPair &pair : pairs)
-      perBlock[static_cast<Block *>(block)].push_back(
-          {src, dst, pair, false, nullptr, 0});
+  if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
+    knowledge.barrier(barrier.getPipe(), gap);
+    return;
   }
-  std::set<std::pair<SmallVector<FlagPair> *, size_t>> dropped;
-  for (auto &[block, all] : perBlock) {
-    // The check is cubic in the pairs of a block: generated kernels with
-    // hundreds of pairs in one block keep them all.
-    if (all.size() > kMaxPairsToPrune)
-      continue;
-    for (size_t k = all.size(); k-- > 0;) {
-      if (!all[k].removable)
-        continue;
-      SmallVector<const BlockPair *> rest;
-      for (size_t j = 0; j < all.size(); ++j)
-        if (j != k && !dropped.count({all[j].owner, all[j].index}))
-          rest.push_back(&all[j]);
-      bool needed = false;
-      for (auto &[key, reqs] : forward) {
-        auto [reqBlock, src, dst] = key;
-        if (reqBlock != block)
-          continue;
-        for (const Requirement &req : reqs)
-          needed |= !ordered(rest, src, dst, req);
+  if (op->getNumRegions() == 0 || accessIndex.count(op))
+    return;
+  // Syncs inside the op order what is inside it: a pipe that knows, at the
+  // end of each of its blocks, that all of the block's accesses of a pipe
+  // finished, knows it after the op (a branch or a loop that does not run
+  // has none to wait for).
+  if (coverNested) {
+    std::array<unsigned, kNumPipes> covers;
+    covers.fill((1u << kNumPipes) - 1);
+    for (Region &region : op->getRegions())
+      for (Block &nested : region) {
+        Knowledge atEnd = coverBlock(&nested);
+        for (unsigned q = 0; q < kNumPipes; ++q)
+          for (unsigned r = 0; r < kNumPipes; ++r)
+            if (atEnd.of[q].current[r] < lastIndexOf(&nested, r) + 2)
+              covers[q] &= ~(1u << r);
       }
-      if (!needed)
-        dropped.insert({all[k].owner, all[k].index});
+    exitCovers[op] = covers;
+  }
+  // Where the op may run no block (a loop, an scf.if without else), that
+  // path keeps only what was known before it.
+  auto ifOp = dyn_cast<scf::IfOp>(op);
+  bool mayRunNoBlock = !(ifOp && !ifOp.getElseRegion().empty()) &&
+                       !isa<scf::IndexSwitchOp, scf::ExecuteRegionOp>(op);
+  const std::array<unsigned, kNumPipes> &covers = exitCovers[op];
+  for (unsigned q = 0; q < kNumPipes; ++q)
+    for (unsigned r = 0; r < kNumPipes; ++r) {
+      int32_t &known = knowledge.of[q].current[r];
+      if ((covers[q] >> r & 1) &&
+          (!mayRunNoBlock || known >= static_cast<int32_t>(gap) + 1))
+        known = std::max<int32_t>(known, gap + 2);
     }
-  }
-  for (auto &[key, pairs] : forwardPairs) {
-    SmallVector<FlagPair> kept;
-    for (size_t i = 0; i < pairs.size(); ++i)
-      if (!dropped.count({&pairs, i}))
-        kept.push_back(pairs[i]);
-    pairs = std::move(kept);
-  }
+  if (!isa<scf::ForOp>(op))
+    return;
+  // The wait after the loop receives the set before it (zero iterations)
+  // or the body's last set, which follows every access of the pipes it
+  // covers: then those accesses of the loop are known finished too.
+  Knowledge beforeLoop = knowledge;
+  for (unsigned src = 0; src < kNumPipes; ++src)
+    for (unsigned dst = 0; dst < kNumPipes; ++dst) {
+      PairKey key{op, static_cast<Pipe>(src), static_cast<Pipe>(dst)};
+      if (!loopPairs.count(key))
+        continue;
+      Payload payload = beforeLoop.capture(static_cast<Pipe>(src), gap);
+      unsigned covers = drainCovers[key];
+      for (unsigned r = 0; r < kNumPipes; ++r)
+        if ((covers >> r & 1) &&
+            payload.current[r] >= static_cast<int32_t>(gap) + 1)
+          payload.current[r] = gap + 2;
+      knowledge.receive(static_cast<Pipe>(dst), payload);
+    }
 }
 
-bool SyncPlanner::orderedAroundLoop(Operation *loop, Block *body, Pipe pipe,
-                                    const Requirement &req) {
-  for (auto &[key, pairs] : forwardPairs) {
-    auto [block, src, dst] = key;
-    if (block != body)
-      continue;
-    for (const FlagPair &inBody : pairs) {
-      // pipe -> r in this iteration, then the loop's r -> pipe pair.
-      auto back = loopPairs.find({loop, dst, src});
-      if (src == pipe && inBody.set >= req.after + 1 &&
-          back != loopPairs.end() && back->second.set > inBody.wait &&
-          back->second.wait <= req.before)
-        return true;
-      // The loop's pipe -> r pair, then r -> pipe in the next iteration.
-      auto ahead = loopPairs.find({loop, pipe, src});
-      if (dst == pipe && ahead != loopPairs.end() &&
-          ahead->second.set >= req.after + 1 && inBody.set > ahead->second.wait &&
-          inBody.wait <= req.before)
-        return true;
-    }
+int32_t SyncPlanner::lastIndexOf(Block *block, unsigned pipe) {
+  ArrayRef<Operation *> blockOps = opsOf(block);
+  for (int32_t i = blockOps.size() - 1; i >= 0; --i)
+    if (pipesOf.lookup(blockOps[i]) >> pipe & 1)
+      return i;
+  return -1;
+}
+
+/// The body as the next iteration: the first walk's knowledge at its end is
+/// about the previous iteration now. Inserted syncs of the first walk run
+/// again; a back-edge requirement nothing orders gets the loop's pair of
+/// its pipes (set after the last producer, waited before the first
+/// consumer; set before the loop for the first iteration, waited after it
+/// for the last) or a barrier before the consumer.
+void SyncPlanner::coverBackEdges(Block *body, Operation *loop,
+                                 const Knowledge &atEnd,
+                                 ArrayRef<Knowledge> firstHistory,
+                                 ArrayRef<SmallVector<Inserted, 2>> inserted) {
+  ArrayRef<Operation *> blockOps = opsOf(body);
+  Gap end = blockOps.size();
+  ArrayRef<Requirement> reqs = backEdge.find(loop)->second;
+  std::map<std::pair<Pipe, Pipe>, Gap> latestSet;
+  for (const Requirement &req : reqs) {
+    Gap &set = latestSet[{req.src, req.dst}];
+    set = std::max(set, req.after + 1);
   }
-  return false;
+  std::vector<Knowledge> history(end + 1);
+  std::map<std::tuple<Pipe, Pipe, int64_t>, Payload> flags;
+  Knowledge knowledge = atEnd.nextIteration();
+  size_t next = 0;
+  for (Gap gap = 0; gap <= end; ++gap) {
+    history[gap] = knowledge;
+    for (const Inserted &ins : inserted[gap]) {
+      if (ins.barrier)
+        knowledge.barrier(ins.src, gap);
+      else
+        knowledge.receive(ins.dst, (ins.set == gap ? knowledge : history[ins.set])
+                                       .capture(ins.src, ins.set));
+    }
+    for (; next < reqs.size() && reqs[next].before == gap; ++next) {
+      const Requirement &req = reqs[next];
+      if (knowledge.knows(req.dst, req.src, req.after, /*previous=*/true))
+        continue;
+      if (req.src == req.dst) {
+        forwardBarriers[{body, req.src}].push_back({gap, gap, decisions++});
+        knowledge.barrier(req.src, gap);
+        continue;
+      }
+      // The set of the previous iteration hands over what the producer
+      // knew then, as knowledge of the previous iteration.
+      Gap set = latestSet[{req.src, req.dst}];
+      loopPairs[{loop, req.src, req.dst}] = {set, gap, decisions++};
+      knowledge.receive(req.dst, firstHistory[set]
+                                     .capture(req.src, set)
+                                     .nextIteration());
+    }
+    if (gap < end)
+      stepOver(blockOps[gap], gap, knowledge, flags, /*coverNested=*/false);
+  }
+  for (auto &[pipes, set] : latestSet) {
+    PairKey key{loop, pipes.first, pipes.second};
+    auto pair = loopPairs.find(key);
+    if (pair == loopPairs.end())
+      continue;
+    Payload atSet = firstHistory[pair->second.set].capture(pipes.first,
+                                                           pair->second.set);
+    unsigned covers = 0;
+    for (unsigned r = 0; r < kNumPipes; ++r)
+      if (atSet.current[r] >= lastIndexOf(body, r) + 2)
+        covers |= 1u << r;
+    drainCovers[key] = covers;
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -636,19 +962,6 @@ std::optional<int64_t> SyncPlanner::takeEventId(Pipe src, Pipe dst,
   return std::nullopt;
 }
 
-/// Inserts `build` at `gap` of `block`: before op number `gap`. A set takes
-/// the location of the op it follows, a wait or barrier that of the op it
-/// precedes, so that the IR and diagnostics point at the accesses.
-template <typename BuildFn>
-void insertAtGap(Block *block, Gap gap, bool isSet, BuildFn build) {
-  auto it = block->begin();
-  std::advance(it, gap);
-  Location loc = (isSet && it != block->begin()) ? std::prev(it)->getLoc()
-                                                  : it->getLoc();
-  OpBuilder builder(block, it);
-  build(builder, loc);
-}
-
 LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
                                        unsigned &loopPairCount,
                                        unsigned &eagerPairs,
@@ -666,6 +979,7 @@ LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
     Operation *loop;
     Pipe src, dst;
     int64_t id;
+    unsigned rank;
   };
   // Pairs in program order (the maps above are keyed by pointers), so that
   // event ids are the same on every run.
@@ -679,7 +993,8 @@ LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
     Block *block = static_cast<Block *>(blockPtr);
     for (const FlagPair &pair : pairs)
       spans.push_back({linearGap(block, pair.set), linearGap(block, pair.wait),
-                       {block, pair.set, pair.wait, nullptr, src, dst, -1}});
+                       {block, pair.set, pair.wait, nullptr, src, dst, -1,
+                        pair.rank}});
   }
   for (auto &[key, pair] : loopPairs) {
     auto [loopPtr, src, dst] = key;
@@ -687,7 +1002,7 @@ LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
     spans.push_back({preorder.lookup(loop) - 0.5,
                      preorderEnd.lookup(loop) + 0.5,
                      {&loop->getRegion(0).front(), pair.set, pair.wait, loop,
-                      src, dst, -1}});
+                      src, dst, -1, pair.rank}});
   }
   llvm::sort(spans, [](const Span &a, const Span &b) {
     return std::make_tuple(a.begin, a.end, a.plan.src, a.plan.dst) <
@@ -724,11 +1039,16 @@ LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
     eagerPlanned.push_back({op, src, dst, *id});
   }
 
-  // Create ops from the highest gap down, so that indices stay valid.
+  // Each sync goes just before the op at its gap (ops created before one
+  // anchor stay in creation order). At one gap: first the sets whose waits
+  // come later (as early as possible: the cover gave them what their pipe
+  // knew before the gap), then waits and barriers in the order the cover
+  // decided them, a set whose wait is at the same gap right before it.
   struct Insertion {
     Block *block;
     Gap gap;
-    int order; // 0 set, 1 wait, 2 barrier
+    unsigned group, rank;
+    int kind; // 0 set, 1 wait, 2 barrier
     Pipe src, dst;
     int64_t id;
   };
@@ -739,45 +1059,49 @@ LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
       skipped.insert(&p);
       continue;
     }
-    insertions.push_back({p.block, p.set, 0, p.src, p.dst, p.id});
-    insertions.push_back({p.block, p.wait, 1, p.src, p.dst, p.id});
+    bool setAtWait = p.set == p.wait;
+    insertions.push_back({p.block, p.set, setAtWait ? 1u : 0u, 2 * p.rank, 0,
+                          p.src, p.dst, p.id});
+    insertions.push_back(
+        {p.block, p.wait, 1, 2 * p.rank + 1, 1, p.src, p.dst, p.id});
     if (p.loop)
       ++loopPairCount;
     else
       ++flagPairs;
   }
-  for (auto &[key, gaps] : forwardBarriers)
-    for (Gap gap : gaps)
+  for (auto &[key, barriers] : forwardBarriers)
+    for (const FlagPair &barrier : barriers)
       if (!skipNext())
-        insertions.push_back({static_cast<Block *>(key.first), gap, 2,
-                              key.second, key.second, -1});
-  for (auto &[key, gap] : loopBarriers)
-    if (!skipNext())
-      insertions.push_back(
-          {&static_cast<Operation *>(key.first)->getRegion(0).front(), gap, 2,
-           key.second, key.second, -1});
-  // Same gap: sets, then waits, then barriers; later gaps first.
-  llvm::stable_sort(insertions, [](const Insertion &a, const Insertion &b) {
-    if (a.block != b.block)
-      return a.block < b.block;
-    if (a.gap != b.gap)
-      return a.gap > b.gap;
-    return a.order > b.order;
+        insertions.push_back({static_cast<Block *>(key.first), barrier.wait, 1,
+                              2 * barrier.rank + 1, 2, key.second, key.second,
+                              -1});
+  llvm::sort(insertions, [&](const Insertion &a, const Insertion &b) {
+    auto order = [&](const Insertion &i) {
+      return std::make_tuple(preorder.lookup(opsOf(i.block)[i.gap]), i.group,
+                             i.rank, i.kind);
+    };
+    return order(a) < order(b);
   });
-  for (const Insertion &ins : insertions)
-    insertAtGap(ins.block, ins.gap, ins.order == 0, [&](OpBuilder &b,
-                                                         Location loc) {
-      if (ins.order == 0)
-        SetFlagOp::create(b, loc, pipeAttr(ins.src), pipeAttr(ins.dst),
-                          eventAttr(b, ins.id));
-      else if (ins.order == 1)
-        WaitFlagOp::create(b, loc, pipeAttr(ins.src), pipeAttr(ins.dst),
-                           eventAttr(b, ins.id));
-      else {
-        PipeBarrierOp::create(b, loc, pipeAttr(ins.src));
-        ++barrierCount;
-      }
-    });
+  for (const Insertion &ins : insertions) {
+    ArrayRef<Operation *> blockOps = opsOf(ins.block);
+    Operation *anchor = blockOps[ins.gap];
+    // A set takes the location of the op it follows, a wait or barrier that
+    // of the op it precedes, so that the IR and diagnostics point at the
+    // accesses.
+    Location loc = ins.kind == 0 && ins.gap > 0 ? blockOps[ins.gap - 1]->getLoc()
+                                                : anchor->getLoc();
+    OpBuilder b(anchor);
+    if (ins.kind == 0)
+      SetFlagOp::create(b, loc, pipeAttr(ins.src), pipeAttr(ins.dst),
+                        eventAttr(b, ins.id));
+    else if (ins.kind == 1)
+      WaitFlagOp::create(b, loc, pipeAttr(ins.src), pipeAttr(ins.dst),
+                         eventAttr(b, ins.id));
+    else {
+      PipeBarrierOp::create(b, loc, pipeAttr(ins.src));
+      ++barrierCount;
+    }
+  }
   // The loops' first set and last wait go around the loop op, after every
   // insertion by index is done.
   for (const Planned &p : planned) {
@@ -879,8 +1203,8 @@ struct DsaPlanInsertSyncPass
     SyncPlanner planner(getOperation(), *scope, testSkipSync);
     if (failed(planner.collect()))
       return signalPassFailure();
-    planner.addRequirements();
-    planner.coverRequirements();
+    planner.findDependencies();
+    planner.cover();
     unsigned pairs = 0, loops = 0, eagerPairs = 0, barriers = 0;
     if (failed(planner.materialize(pairs, loops, eagerPairs, barriers)))
       return signalPassFailure();
@@ -888,7 +1212,10 @@ struct DsaPlanInsertSyncPass
     numLoopPairs += loops;
     numEagerPairs += eagerPairs;
     numBarriers += barriers;
-    numConflicts += planner.getNumConflicts();
+    // Counting every conflicting pair is what the planner avoids: only for
+    // the summary.
+    unsigned conflicts = summary ? planner.countConflictingPairs() : 0;
+    numConflicts += conflicts;
     // Pass statistics are compiled out of release LLVM builds: the remark is
     // how a driver reads the counts.
     if (!reportDir.empty() && failed(writeSyncReport()))
@@ -898,7 +1225,7 @@ struct DsaPlanInsertSyncPass
           << "@" << getOperation().getSymName() << ": " << pairs + loops + eagerPairs
           << " flag pairs (" << loops << " around loops, " << eagerPairs
           << " eager), " << barriers << " barriers for "
-          << planner.getNumConflicts() << " conflicting pairs";
+          << conflicts << " conflicting pairs";
   }
 };
 
