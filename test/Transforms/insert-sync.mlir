@@ -111,8 +111,8 @@ func.func @same_tile_raw(%gm: memref<256xf32>, %out: memref<256xf32>) {
 // CHECK-NEXT:   dsaplan.wait_flag <mte2 -> v>, 0
 // CHECK-NEXT:   dsaplan.wait_flag <mte3 -> v>, 0
 // CHECK-NEXT:   linalg.exp
-// CHECK-NEXT:   dsaplan.set_flag <v -> mte3>, 0
 // CHECK-NEXT:   dsaplan.set_flag <v -> mte2>, 0
+// CHECK-NEXT:   dsaplan.set_flag <v -> mte3>, 0
 // CHECK-NEXT:   dsaplan.wait_flag <v -> mte3>, 0
 // CHECK-NEXT:   memref.copy {{.*}} {dsaplan.pipe = #dsaplan.pipe<mte3>}
 // CHECK-NEXT:   dsaplan.set_flag <mte3 -> v>, 0
@@ -140,10 +140,10 @@ func.func @vector_loop(%gm: memref<256xf32>, %out: memref<256xf32>, %n: index) {
 // if op is treated as one op, so the flags balance on both paths.
 // CHECK-LABEL: func.func @if_else
 // CHECK:      memref.copy {{.*}} {dsaplan.pipe = #dsaplan.pipe<mte2>}
-// CHECK-NEXT: dsaplan.set_flag <mte2 -> mte3>, 0
 // CHECK-NEXT: dsaplan.set_flag <mte2 -> v>, 0
-// CHECK-NEXT: dsaplan.wait_flag <mte2 -> mte3>, 0
 // CHECK-NEXT: dsaplan.wait_flag <mte2 -> v>, 0
+// CHECK-NEXT: dsaplan.set_flag <mte2 -> mte3>, 0
+// CHECK-NEXT: dsaplan.wait_flag <mte2 -> mte3>, 0
 // CHECK-NEXT: scf.if
 func.func @if_else(%gm: memref<256xf32>, %out: memref<256xf32>, %c: i1) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
