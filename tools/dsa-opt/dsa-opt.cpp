@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // mlir-opt with the dsaplan dialect and passes, and the dialects kernels are
-// written in: func, scf, memref, arith, cf and linalg.
+// written in: func, scf, memref, arith, cf and linalg; with the tests built,
+// also the dsatest dialect of test/lib.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,8 +22,17 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
+#ifdef DSAPLAN_INCLUDE_TESTS
+namespace mlir::dsaplan::test {
+void registerTestDialect(DialectRegistry &registry);
+} // namespace mlir::dsaplan::test
+#endif
+
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
+#ifdef DSAPLAN_INCLUDE_TESTS
+  mlir::dsaplan::test::registerTestDialect(registry);
+#endif
   registry.insert<mlir::dsaplan::DsaPlanDialect, mlir::arith::ArithDialect,
                   mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
                   mlir::linalg::LinalgDialect, mlir::memref::MemRefDialect,
