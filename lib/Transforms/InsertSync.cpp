@@ -309,6 +309,8 @@ public:
   /// Unordered pairs of ops with conflicting accesses (an op with itself in
   /// a loop): what a naive inserter would give one flag pair each.
   unsigned countConflictingPairs() const;
+  /// Flag pairs whose set moved down to their wait for want of an event id.
+  unsigned getNumLateSets() const { return numLateSets; }
 
 private:
   // Dependencies.
@@ -355,6 +357,7 @@ private:
   Scope scope;
   int64_t skipSync;
   int64_t syncCounter = 0;
+  unsigned numLateSets = 0;
   SmallVector<AccessingOp> ops;
   DenseMap<Operation *, unsigned> accessIndex;
   /// Bit p set: the op is, or holds, an access of pipe p.
@@ -1012,6 +1015,19 @@ LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
   for (Span &span : spans) {
     std::optional<int64_t> id =
         takeEventId(span.plan.src, span.plan.dst, span.begin, span.end);
+    if (!id && !span.plan.loop) {
+      // Out of ids: the set moves down to just before its wait. It follows
+      // the producer still (and hands over more), and its flag is in flight
+      // for no time. Pairs of one block and pipe pair never nest, so this
+      // only fails inside eight pairs of enclosing blocks or loops, or when
+      // the input took the ids.
+      double at = linearGap(span.plan.block, span.plan.wait);
+      id = takeEventId(span.plan.src, span.plan.dst, at, at);
+      if (id) {
+        span.plan.set = span.plan.wait;
+        ++numLateSets;
+      }
+    }
     if (!id) {
       // The access that would wait, or the loop.
       Operation *anchor = span.plan.loop
@@ -1020,7 +1036,8 @@ LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
       return anchor->emitError()
              << "no free event id for <" << stringifyPipe(span.plan.src)
              << " -> " << stringifyPipe(span.plan.dst)
-             << ">: eight dependencies are in flight";
+             << ">: all eight are in flight here or taken by the input's "
+                "syncs";
     }
     span.plan.id = *id;
     planned.push_back(span.plan);
@@ -1211,6 +1228,7 @@ struct DsaPlanInsertSyncPass
     numFlagPairs += pairs;
     numLoopPairs += loops;
     numEagerPairs += eagerPairs;
+    numLateSets += planner.getNumLateSets();
     numBarriers += barriers;
     // Counting every conflicting pair is what the planner avoids: only for
     // the summary.
@@ -1224,7 +1242,9 @@ struct DsaPlanInsertSyncPass
       mlir::emitRemark(getOperation().getLoc())
           << "@" << getOperation().getSymName() << ": " << pairs + loops + eagerPairs
           << " flag pairs (" << loops << " around loops, " << eagerPairs
-          << " eager), " << barriers << " barriers for "
+          << " eager, " << planner.getNumLateSets()
+          << " set late for want of an event id), " << barriers
+          << " barriers for "
           << conflicts << " conflicting pairs";
   }
 };

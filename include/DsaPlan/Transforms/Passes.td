@@ -226,6 +226,14 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     memref.copy %gm, %row0 {dsaplan.pipe = #dsaplan.pipe<mte2>}
     ```
 
+    Dependencies come from a walk in program order over a shadow of each
+    space: every byte range keeps its last writers and the readers since, so
+    an access depends on the last writers of its bytes and, when it writes,
+    on the readers since. Older accesses are ordered through those, so the
+    cost is linear in the accesses rather than in the pairs of them. Loop
+    bodies are walked twice; what the second walk meets of the first is a
+    dependency around the back edge.
+
     Placement of the pair: both in the innermost block that holds the two
     accesses, the set after the op that holds the earlier one, the wait
     before the op that holds the later one, so both run once per execution
@@ -239,9 +247,14 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     its wait after the earlier access: always correct, at the cost of
     overlap.
 
-    Requirements already met by a sync of the input (a set/wait pair of the
-    same pipes in the same block, or a barrier) or by another inserted pair
-    are not inserted again.
+    Each block is walked forward with what every pipe knows to have
+    finished (a set hands over its pipe's stream and what it knows, a wait
+    receives it, a barrier gives a pipe its own stream; syncs of the input
+    count, and so do the pairs of nested loops and what nested blocks order
+    on all their paths). A dependency already known gets nothing; the
+    others get a pair (or a barrier), the latest producer first, so that one
+    set can carry the others. At one gap, the sets of later waits come
+    first, then the waits and barriers in the order they were decided.
 
     Same-pipe dependencies need a barrier on the pipes whose instructions
     are issued without waiting for earlier ones to finish: V, M, MTE1, MTE2,
@@ -250,8 +263,11 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     Event ids: 0-7 per (src, dst) pair. A pair holds its id from its set to
     its wait (a loop's pair over the whole loop); pairs whose spans overlap
     get different ids, and ids used by the input's own flags are never
-    reused. When all eight are in flight, the pass reports an error naming
-    the op rather than reuse one.
+    reused. When all eight are in flight, the set moves down to just before
+    its wait (in flight for no time; the summary counts these). Pairs of one
+    block and pipe pair never nest, so that fails only inside eight pairs of
+    enclosing blocks or loops, or when the input took the ids: then the
+    pass reports an error naming the op rather than reuse one.
 
     `mode=reuse-only` inserts only dependencies between different tiles that
     share bytes, for toolchains that already order accesses to one tile.
@@ -276,6 +292,8 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     Statistic<"numFlagPairs", "flag-pairs", "set_flag/wait_flag pairs inserted">,
     Statistic<"numLoopPairs", "loop-pairs", "Pairs around a loop back edge">,
     Statistic<"numEagerPairs", "eager-pairs", "Pairs placed by the fallback">,
+    Statistic<"numLateSets", "late-sets",
+              "Pairs whose set moved to their wait for want of an event id">,
     Statistic<"numBarriers", "barriers", "pipe_barrier ops inserted">,
     Statistic<"numConflicts", "conflicting-pairs",
               "Ordered pairs of conflicting ops (one flag pair each, naively)">
