@@ -33,6 +33,7 @@
 #include "DsaPlan/Solver/Solve.h"
 #include "DsaPlan/Transforms/Passes.h"
 #include "ReportFiles.h"
+#include "SyncPruning.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -304,8 +305,15 @@ public:
   LogicalResult collect();
   void findDependencies();
   void cover();
-  LogicalResult materialize(unsigned &flagPairs, unsigned &loopPairs,
-                            unsigned &eagerPairs, unsigned &barriers);
+  /// Creates the syncs, each decision a group of ops.
+  LogicalResult materialize();
+  /// Drops the groups the others imply (SyncPruning), when there are at
+  /// most `budget` groups x accesses; returns how many.
+  unsigned prune(int64_t budget);
+  /// test-skip-sync: erases the N-th group left.
+  void skipForTest();
+  void count(unsigned &flagPairs, unsigned &loopPairs, unsigned &eagerPairs,
+             unsigned &barriers) const;
   /// Unordered pairs of ops with conflicting accesses (an op with itself in
   /// a loop): what a naive inserter would give one flag pair each.
   unsigned countConflictingPairs() const;
@@ -349,14 +357,13 @@ private:
   std::optional<int64_t> takeEventId(Pipe src, Pipe dst, double begin,
                                      double end);
 
-  /// Whether the next sync (pair or barrier, in creation order) is the one
-  /// that test-skip-sync leaves out.
-  bool skipNext() { return syncCounter++ == skipSync; }
 
   func::FuncOp func;
   Scope scope;
   int64_t skipSync;
-  int64_t syncCounter = 0;
+  enum class SyncKind { Pair, LoopPair, EagerPair, Barrier };
+  std::vector<SyncGroup> groups;
+  std::vector<SyncKind> groupKinds;
   unsigned numLateSets = 0;
   SmallVector<AccessingOp> ops;
   DenseMap<Operation *, unsigned> accessIndex;
@@ -965,10 +972,7 @@ std::optional<int64_t> SyncPlanner::takeEventId(Pipe src, Pipe dst,
   return std::nullopt;
 }
 
-LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
-                                       unsigned &loopPairCount,
-                                       unsigned &eagerPairs,
-                                       unsigned &barrierCount) {
+LogicalResult SyncPlanner::materialize() {
   auto eventAttr = [&](OpBuilder &b, int64_t id) {
     return b.getI64IntegerAttr(id);
   };
@@ -1068,30 +1072,29 @@ LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
     int kind; // 0 set, 1 wait, 2 barrier
     Pipe src, dst;
     int64_t id;
+    size_t owner; // the group
   };
   SmallVector<Insertion> insertions;
-  llvm::DenseSet<const Planned *> skipped;
+  auto newGroup = [&](SyncKind kind) {
+    groups.emplace_back();
+    groupKinds.push_back(kind);
+    return groups.size() - 1;
+  };
+  SmallVector<size_t> groupOfPlan;
   for (const Planned &p : planned) {
-    if (skipNext()) {
-      skipped.insert(&p);
-      continue;
-    }
+    size_t group = newGroup(p.loop ? SyncKind::LoopPair : SyncKind::Pair);
+    groupOfPlan.push_back(group);
     bool setAtWait = p.set == p.wait;
     insertions.push_back({p.block, p.set, setAtWait ? 1u : 0u, 2 * p.rank, 0,
-                          p.src, p.dst, p.id});
+                          p.src, p.dst, p.id, group});
     insertions.push_back(
-        {p.block, p.wait, 1, 2 * p.rank + 1, 1, p.src, p.dst, p.id});
-    if (p.loop)
-      ++loopPairCount;
-    else
-      ++flagPairs;
+        {p.block, p.wait, 1, 2 * p.rank + 1, 1, p.src, p.dst, p.id, group});
   }
   for (auto &[key, barriers] : forwardBarriers)
     for (const FlagPair &barrier : barriers)
-      if (!skipNext())
-        insertions.push_back({static_cast<Block *>(key.first), barrier.wait, 1,
-                              2 * barrier.rank + 1, 2, key.second, key.second,
-                              -1});
+      insertions.push_back({static_cast<Block *>(key.first), barrier.wait, 1,
+                            2 * barrier.rank + 1, 2, key.second, key.second,
+                            -1, newGroup(SyncKind::Barrier)});
   llvm::sort(insertions, [&](const Insertion &a, const Insertion &b) {
     auto order = [&](const Insertion &i) {
       return std::make_tuple(preorder.lookup(opsOf(i.block)[i.gap]), i.group,
@@ -1108,45 +1111,93 @@ LogicalResult SyncPlanner::materialize(unsigned &flagPairs,
     Location loc = ins.kind == 0 && ins.gap > 0 ? blockOps[ins.gap - 1]->getLoc()
                                                 : anchor->getLoc();
     OpBuilder b(anchor);
+    Operation *created;
     if (ins.kind == 0)
-      SetFlagOp::create(b, loc, pipeAttr(ins.src), pipeAttr(ins.dst),
-                        eventAttr(b, ins.id));
+      created = SetFlagOp::create(b, loc, pipeAttr(ins.src), pipeAttr(ins.dst),
+                                  eventAttr(b, ins.id));
     else if (ins.kind == 1)
-      WaitFlagOp::create(b, loc, pipeAttr(ins.src), pipeAttr(ins.dst),
-                         eventAttr(b, ins.id));
-    else {
-      PipeBarrierOp::create(b, loc, pipeAttr(ins.src));
-      ++barrierCount;
-    }
+      created = WaitFlagOp::create(b, loc, pipeAttr(ins.src),
+                                   pipeAttr(ins.dst), eventAttr(b, ins.id));
+    else
+      created = PipeBarrierOp::create(b, loc, pipeAttr(ins.src));
+    groups[ins.owner].push_back(created);
   }
   // The loops' first set and last wait go around the loop op, after every
   // insertion by index is done.
-  for (const Planned &p : planned) {
-    if (!p.loop || skipped.contains(&p))
+  for (auto [p, group] : llvm::zip(planned, groupOfPlan)) {
+    if (!p.loop)
       continue;
     OpBuilder before(p.loop);
-    SetFlagOp::create(before, p.loop->getLoc(), pipeAttr(p.src),
-                      pipeAttr(p.dst), eventAttr(before, p.id));
+    groups[group].push_back(SetFlagOp::create(before, p.loop->getLoc(),
+                                              pipeAttr(p.src), pipeAttr(p.dst),
+                                              eventAttr(before, p.id)));
     OpBuilder after(p.loop->getBlock(), std::next(p.loop->getIterator()));
-    WaitFlagOp::create(after, p.loop->getLoc(), pipeAttr(p.src),
-                       pipeAttr(p.dst), eventAttr(after, p.id));
+    groups[group].push_back(WaitFlagOp::create(after, p.loop->getLoc(),
+                                               pipeAttr(p.src), pipeAttr(p.dst),
+                                               eventAttr(after, p.id)));
   }
   for (auto [op, src, dst, id] : eagerPlanned) {
-    if (skipNext())
-      continue;
     OpBuilder after(op->getBlock(), std::next(op->getIterator()));
     if (src == dst) {
-      PipeBarrierOp::create(after, op->getLoc(), pipeAttr(src));
-      ++barrierCount;
+      groups[newGroup(SyncKind::Barrier)].push_back(
+          PipeBarrierOp::create(after, op->getLoc(), pipeAttr(src)));
       continue;
     }
-    SetFlagOp::create(after, op->getLoc(), pipeAttr(src), pipeAttr(dst),
-                      eventAttr(after, id));
-    WaitFlagOp::create(after, op->getLoc(), pipeAttr(src), pipeAttr(dst),
-                       eventAttr(after, id));
-    ++eagerPairs;
+    size_t group = newGroup(SyncKind::EagerPair);
+    groups[group].push_back(SetFlagOp::create(
+        after, op->getLoc(), pipeAttr(src), pipeAttr(dst), eventAttr(after, id)));
+    groups[group].push_back(WaitFlagOp::create(
+        after, op->getLoc(), pipeAttr(src), pipeAttr(dst), eventAttr(after, id)));
   }
   return success();
+}
+
+unsigned SyncPlanner::prune(int64_t budget) {
+  // Each check walks the function: the budget bounds checks x accesses.
+  if (groups.empty() ||
+      static_cast<int64_t>(groups.size() * ops.size()) > budget)
+    return 0;
+  std::vector<Dependency> dependencies;
+  for (auto [earlier, later, loop] : seen)
+    dependencies.push_back({ops[earlier].op, ops[later].op});
+  llvm::sort(dependencies, [&](const Dependency &a, const Dependency &b) {
+    return std::make_pair(preorder.lookup(a.earlier), preorder.lookup(a.later)) <
+           std::make_pair(preorder.lookup(b.earlier), preorder.lookup(b.later));
+  });
+  dependencies.erase(std::unique(dependencies.begin(), dependencies.end(),
+                                 [](const Dependency &a, const Dependency &b) {
+                                   return a.earlier == b.earlier &&
+                                          a.later == b.later;
+                                 }),
+                     dependencies.end());
+  std::vector<bool> erased = pruneSyncGroups(func, dependencies, groups);
+  unsigned count = 0;
+  for (size_t i = groups.size(); i-- > 0;)
+    if (erased[i]) {
+      groups.erase(groups.begin() + i);
+      groupKinds.erase(groupKinds.begin() + i);
+      ++count;
+    }
+  return count;
+}
+
+void SyncPlanner::skipForTest() {
+  if (skipSync < 0 || skipSync >= static_cast<int64_t>(groups.size()))
+    return;
+  for (Operation *op : groups[skipSync])
+    op->erase();
+  groups.erase(groups.begin() + skipSync);
+  groupKinds.erase(groupKinds.begin() + skipSync);
+}
+
+void SyncPlanner::count(unsigned &flagPairs, unsigned &loopPairs,
+                        unsigned &eagerPairs, unsigned &barriers) const {
+  for (SyncKind kind : groupKinds) {
+    flagPairs += kind == SyncKind::Pair;
+    loopPairs += kind == SyncKind::LoopPair;
+    eagerPairs += kind == SyncKind::EagerPair;
+    barriers += kind == SyncKind::Barrier;
+  }
 }
 
 std::string locationText(Location loc) {
@@ -1222,9 +1273,13 @@ struct DsaPlanInsertSyncPass
       return signalPassFailure();
     planner.findDependencies();
     planner.cover();
-    unsigned pairs = 0, loops = 0, eagerPairs = 0, barriers = 0;
-    if (failed(planner.materialize(pairs, loops, eagerPairs, barriers)))
+    if (failed(planner.materialize()))
       return signalPassFailure();
+    unsigned pruned = planner.prune(pruneBudget);
+    planner.skipForTest();
+    unsigned pairs = 0, loops = 0, eagerPairs = 0, barriers = 0;
+    planner.count(pairs, loops, eagerPairs, barriers);
+    numPruned += pruned;
     numFlagPairs += pairs;
     numLoopPairs += loops;
     numEagerPairs += eagerPairs;
@@ -1244,8 +1299,8 @@ struct DsaPlanInsertSyncPass
           << " flag pairs (" << loops << " around loops, " << eagerPairs
           << " eager, " << planner.getNumLateSets()
           << " set late for want of an event id), " << barriers
-          << " barriers for "
-          << conflicts << " conflicting pairs";
+          << " barriers for " << conflicts << " conflicting pairs; "
+          << pruned << " dropped as implied by the others";
   }
 };
 

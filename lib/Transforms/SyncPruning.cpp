@@ -1,0 +1,320 @@
+//===- SyncPruning.cpp - Drop inserted syncs others imply -----------------===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+//
+// dsaplan-insert-sync decides its syncs block by block; a chain through
+// other pipes, through the branches of an scf.if or the iterations of a loop
+// can make one of them unnecessary. This file checks, path-wise, whether a
+// set of syncs orders every dependency, and drops the inserted syncs one at
+// a time while it still does.
+//
+// The check follows the hardware the way dsaplan-verify-sync does (and is
+// written apart from it, so that the verifier stays an independent check):
+// every access gets a sequence number of its pipe; each pipe q knows, for
+// every pipe p, a set of p's sequence numbers that have finished:
+//
+//   set_flag <p -> q>   captures what p issued and what p knows;
+//   wait_flag <p -> q>  adds the captured knowledge to q's;
+//   pipe_barrier <p>    makes p's own issued instructions finished for p.
+//
+// Paths: scf.if along both branches, loops unrolled three times and left
+// after zero to three iterations; at a merge a sequence number stays known
+// only where it is known on every path that ran it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SyncPruning.h"
+
+#include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <array>
+#include <map>
+
+using namespace mlir;
+using namespace mlir::dsaplan;
+
+namespace {
+
+constexpr unsigned kPipes = 7;
+constexpr int kIterations = 3;
+
+/// Sequence numbers as disjoint half-open ranges keyed by their start.
+class SeqRanges {
+public:
+  bool contains(int64_t seq) const {
+    auto it = ranges.upper_bound(seq);
+    return it != ranges.begin() && seq < std::prev(it)->second;
+  }
+  void insert(int64_t lo, int64_t hi) {
+    auto it = ranges.upper_bound(lo);
+    if (it != ranges.begin() && std::prev(it)->second >= lo) {
+      --it;
+      lo = it->first;
+      hi = std::max(hi, it->second);
+      it = ranges.erase(it);
+    }
+    while (it != ranges.end() && it->first <= hi) {
+      hi = std::max(hi, it->second);
+      it = ranges.erase(it);
+    }
+    ranges.emplace(lo, hi);
+  }
+  void unite(const SeqRanges &other) {
+    for (auto [lo, hi] : other.ranges)
+      insert(lo, hi);
+  }
+  SeqRanges intersect(const SeqRanges &other) const {
+    SeqRanges out;
+    auto a = ranges.begin(), b = other.ranges.begin();
+    while (a != ranges.end() && b != other.ranges.end()) {
+      int64_t lo = std::max(a->first, b->first);
+      int64_t hi = std::min(a->second, b->second);
+      if (lo < hi)
+        out.ranges.emplace(lo, hi);
+      (a->second < b->second ? a : b)++;
+    }
+    return out;
+  }
+  SeqRanges minus(const SeqRanges &other) const {
+    SeqRanges out;
+    for (auto [lo, hi] : ranges) {
+      int64_t cursor = lo;
+      for (auto it = other.ranges.upper_bound(lo) == other.ranges.begin()
+                         ? other.ranges.begin()
+                         : std::prev(other.ranges.upper_bound(lo));
+           it != other.ranges.end() && it->first < hi; ++it) {
+        if (it->second <= cursor)
+          continue;
+        if (it->first > cursor)
+          out.ranges.emplace(cursor, it->first);
+        cursor = std::max(cursor, it->second);
+      }
+      if (cursor < hi)
+        out.ranges.emplace(cursor, hi);
+    }
+    return out;
+  }
+
+private:
+  std::map<int64_t, int64_t> ranges;
+};
+
+using PipeSets = std::array<SeqRanges, kPipes>;
+using FlagKey = std::tuple<unsigned, unsigned, int64_t>;
+
+struct Path {
+  PipeSets executed;
+  std::array<PipeSets, kPipes> known; // known[q][p]
+  std::map<FlagKey, PipeSets> flags;
+  /// The sequence numbers of each dependency source's latest executions
+  /// (one per path that merged here).
+  DenseMap<Operation *, SmallVector<int64_t, 1>> latest;
+};
+
+unsigned pipeOf(Operation *op) { return static_cast<unsigned>(*getOpPipe(op)); }
+
+class OrderChecker {
+public:
+  OrderChecker(ArrayRef<Dependency> dependencies) {
+    for (const Dependency &dep : dependencies) {
+      sourcesOf[dep.later].push_back(dep.earlier);
+      accesses.insert(dep.earlier);
+      accesses.insert(dep.later);
+    }
+  }
+
+  /// Whether every dependency is ordered with the syncs of `func` other
+  /// than `disabled`, and every flag is balanced.
+  bool ordered(func::FuncOp func, const llvm::DenseSet<Operation *> &disabled) {
+    this->disabled = &disabled;
+    counters.fill(0);
+    Path path;
+    return walkBlock(func.getBody().front(), path) && path.flags.empty();
+  }
+
+private:
+  bool walkBlock(Block &block, Path &path) {
+    for (Operation &op : block)
+      if (!walkOp(op, path))
+        return false;
+    return true;
+  }
+  bool walkOp(Operation &op, Path &path);
+  bool access(Operation *op, Path &path);
+  std::optional<Path> merge(ArrayRef<Path> paths);
+
+  DenseMap<Operation *, SmallVector<Operation *, 2>> sourcesOf;
+  llvm::DenseSet<Operation *> accesses;
+  const llvm::DenseSet<Operation *> *disabled = nullptr;
+  std::array<int64_t, kPipes> counters{};
+};
+
+bool OrderChecker::access(Operation *op, Path &path) {
+  unsigned q = pipeOf(op);
+  int64_t seq = ++counters[q];
+  for (Operation *source : sourcesOf.lookup(op)) {
+    unsigned p = pipeOf(source);
+    bool inOrder = p == q && static_cast<Pipe>(p) == Pipe::s;
+    for (int64_t earlier : path.latest.lookup(source))
+      if (!inOrder && !path.known[q][p].contains(earlier))
+        return false;
+  }
+  path.latest[op].assign(1, seq);
+  path.executed[q].insert(seq, seq + 1);
+  return true;
+}
+
+bool OrderChecker::walkOp(Operation &op, Path &path) {
+  if (disabled->contains(&op))
+    return true;
+  if (auto set = dyn_cast<SetFlagOp>(op)) {
+    unsigned p = static_cast<unsigned>(set.getSrc());
+    FlagKey key{p, static_cast<unsigned>(set.getDst()), set.getEvent()};
+    if (path.flags.count(key))
+      return false;
+    PipeSets captured = path.known[p];
+    captured[p].unite(path.executed[p]);
+    path.flags.emplace(key, std::move(captured));
+    return true;
+  }
+  if (auto wait = dyn_cast<WaitFlagOp>(op)) {
+    FlagKey key{static_cast<unsigned>(wait.getSrc()),
+                static_cast<unsigned>(wait.getDst()), wait.getEvent()};
+    auto it = path.flags.find(key);
+    if (it == path.flags.end())
+      return false;
+    unsigned q = static_cast<unsigned>(wait.getDst());
+    for (unsigned p = 0; p < kPipes; ++p)
+      path.known[q][p].unite(it->second[p]);
+    path.flags.erase(it);
+    return true;
+  }
+  if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
+    unsigned p = static_cast<unsigned>(barrier.getPipe());
+    path.known[p][p].unite(path.executed[p]);
+    return true;
+  }
+  if (accesses.contains(&op))
+    return access(&op, path);
+  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+    Path thenPath = path, elsePath = path;
+    if (!walkBlock(ifOp.getThenRegion().front(), thenPath))
+      return false;
+    if (!ifOp.getElseRegion().empty() &&
+        !walkBlock(ifOp.getElseRegion().front(), elsePath))
+      return false;
+    std::optional<Path> merged = merge({thenPath, elsePath});
+    if (!merged)
+      return false;
+    path = std::move(*merged);
+    return true;
+  }
+  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    std::vector<Path> exits = {path};
+    for (int i = 0; i < kIterations; ++i) {
+      if (!walkBlock(*forOp.getBody(), path))
+        return false;
+      exits.push_back(path);
+    }
+    std::optional<Path> merged = merge(exits);
+    if (!merged)
+      return false;
+    path = std::move(*merged);
+    return true;
+  }
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+    std::vector<Path> exits;
+    for (int i = 0; i < kIterations; ++i) {
+      if (!walkBlock(whileOp.getBefore().front(), path))
+        return false;
+      exits.push_back(path);
+      if (!walkBlock(whileOp.getAfter().front(), path))
+        return false;
+    }
+    std::optional<Path> merged = merge(exits);
+    if (!merged)
+      return false;
+    path = std::move(*merged);
+    return true;
+  }
+  for (Region &region : op.getRegions())
+    for (Block &block : region)
+      if (!walkBlock(block, path))
+        return false;
+  return true;
+}
+
+/// Known at the merge: known on every path that ran it. Flags must be set
+/// on every path or on none.
+std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths) {
+  Path merged;
+  for (const Path &path : paths)
+    for (unsigned p = 0; p < kPipes; ++p)
+      merged.executed[p].unite(path.executed[p]);
+  auto onEveryPath = [&](auto setsOf) {
+    PipeSets result;
+    for (unsigned p = 0; p < kPipes; ++p)
+      for (size_t i = 0; i < paths.size(); ++i) {
+        SeqRanges onPath = setsOf(paths[i])[p];
+        onPath.unite(merged.executed[p].minus(paths[i].executed[p]));
+        result[p] = i == 0 ? onPath : result[p].intersect(onPath);
+      }
+    return result;
+  };
+  for (unsigned q = 0; q < kPipes; ++q)
+    merged.known[q] =
+        onEveryPath([&](const Path &path) -> const PipeSets & { return path.known[q]; });
+  for (const auto &[key, captured] : paths.front().flags) {
+    if (!llvm::all_of(paths, [&, k = key](const Path &path) {
+          return path.flags.count(k) != 0;
+        }))
+      return std::nullopt;
+    merged.flags[key] = onEveryPath(
+        [&, k = key](const Path &path) -> const PipeSets & { return path.flags.at(k); });
+  }
+  for (const Path &path : paths) {
+    if (path.flags.size() != merged.flags.size())
+      return std::nullopt;
+    for (const auto &[op, seqs] : path.latest)
+      for (int64_t seq : seqs)
+        if (!llvm::is_contained(merged.latest[op], seq))
+          merged.latest[op].push_back(seq);
+  }
+  return merged;
+}
+
+} // namespace
+
+std::vector<bool>
+mlir::dsaplan::pruneSyncGroups(func::FuncOp func,
+                               ArrayRef<Dependency> dependencies,
+                               ArrayRef<SyncGroup> groups) {
+  std::vector<bool> erased(groups.size(), false);
+  OrderChecker checker(dependencies);
+  llvm::DenseSet<Operation *> disabled;
+  // The inserter's own reasoning is coarser than this check, never finer:
+  // if the full set does not pass (the input's flags are unbalanced, say),
+  // there is nothing to prune against.
+  if (!checker.ordered(func, disabled))
+    return erased;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    disabled.insert(groups[i].begin(), groups[i].end());
+    if (checker.ordered(func, disabled)) {
+      erased[i] = true;
+      continue;
+    }
+    for (Operation *op : groups[i])
+      disabled.erase(op);
+  }
+  for (size_t i = 0; i < groups.size(); ++i)
+    if (erased[i])
+      for (Operation *op : groups[i])
+        op->erase();
+  return erased;
+}

@@ -1,0 +1,41 @@
+//===- SyncPruning.h - Drop inserted syncs others imply ---------*- C++ -*-===//
+//
+// Part of dsaplan. Internal to lib/Transforms.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSAPLAN_LIB_TRANSFORMS_SYNCPRUNING_H
+#define DSAPLAN_LIB_TRANSFORMS_SYNCPRUNING_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <vector>
+
+namespace mlir {
+namespace dsaplan {
+
+/// The ops of one inserted sync: a set_flag and its wait_flag (for a loop's
+/// pair, also the set before the loop and the wait after it), or a
+/// pipe_barrier.
+using SyncGroup = SmallVector<Operation *, 4>;
+
+/// `later` must not start before the latest execution of `earlier` (on the
+/// path that reaches it) has finished.
+struct Dependency {
+  Operation *earlier, *later;
+};
+
+/// Erases, one group at a time in order, every group of `groups` without
+/// which all `dependencies` of `func` are still ordered on every path:
+/// scf.if along both branches, loops unrolled three times and left after
+/// zero to three iterations, as dsaplan-verify-sync walks them. What is left
+/// is minimal: dropping any one remaining group leaves a dependency
+/// unordered. Returns which groups were erased.
+std::vector<bool> pruneSyncGroups(func::FuncOp func,
+                                  ArrayRef<Dependency> dependencies,
+                                  ArrayRef<SyncGroup> groups);
+
+} // namespace dsaplan
+} // namespace mlir
+
+#endif // DSAPLAN_LIB_TRANSFORMS_SYNCPRUNING_H
