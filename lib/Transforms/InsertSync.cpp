@@ -685,13 +685,25 @@ unsigned SyncPlanner::countConflictingPairs() const {
       open.push_back(span);
     }
   }
+  // An op meets itself again in a later iteration of a loop, where a write
+  // conflicts with its own next execution.
+  for (unsigned i = 0; i < ops.size(); ++i) {
+    bool writes = llvm::any_of(ops[i].accesses, [&](const MemoryAccess &a) {
+      return a.isWrite && inScope(a.tile, a.tile);
+    });
+    for (Operation *parent = ops[i].op->getParentOp();
+         writes && parent && parent != func; parent = parent->getParentOp())
+      if (isLoopOp(parent)) {
+        pairs.insert({i, i});
+        break;
+      }
+  }
   unsigned count = 0;
   for (auto [a, b] : pairs) {
     if (a != b) {
       ++count;
       continue;
     }
-    // An op meets itself again only in a later iteration of a loop.
     for (Operation *parent = ops[a].op->getParentOp(); parent && parent != func;
          parent = parent->getParentOp())
       if (isLoopOp(parent)) {
