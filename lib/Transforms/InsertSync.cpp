@@ -20,9 +20,11 @@
 //    block): a requirement that is already known, through syncs of the
 //    input or ones inserted earlier, gets nothing; otherwise a set right
 //    after the producer and a wait right before the consumer (or a barrier).
-//    Because the walk only adds a sync for a dependency nothing else orders,
-//    no inserted wait can be dropped without leaving that dependency open.
-// 4. Give each pair an event id and create the ops.
+//    The walk is block-local: chains through the branches of a nested
+//    scf.if, or through single ops inside a nested loop, escape it.
+// 4. Give each pair an event id and create the ops, each decision a group.
+// 5. Within a budget, drop the groups the others imply (SyncPruning.h), so
+//    that no inserted sync can go without leaving a dependency unordered.
 //
 //===----------------------------------------------------------------------===//
 
