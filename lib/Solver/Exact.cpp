@@ -37,6 +37,21 @@
 //    lowest start any of its unplaced items has left: that is where wasted
 //    space in a section shows, long before L reaches it.
 //
+//  - An item forbidden at a level waits for a neighbour to lift it; with no
+//    unplaced neighbour left it never will, and the branch is dead. So once
+//    the branch of a candidate without unplaced neighbours fails, the
+//    node fails (MiniMalloc's "hatless" rule).
+//
+// Dynamic decomposition. A cut is a section boundary that no unplaced item's
+// lifetime crosses (a separated pair counts as one item over both
+// lifetimes). When a placement empties cuts, the unplaced items between two
+// cuts neither conflict with nor share a section with the others: each group
+// is searched on its own (its own level, its own sections), one after the
+// other, each starting where the previous one ended. Answering "is there a
+// placement within the limit?", a group without one ends the node at once,
+// however the groups before it were placed: they cannot help it. Only
+// feasibility questions decompose (the first placement ends them).
+//
 // Driving the search. Asking for any placement within a limit, the search
 // restarts over six candidate orders with node budgets that start at about
 // twice the item count and double every round (a bad early choice under one
@@ -64,6 +79,14 @@ namespace {
 /// Targets at or above this prune nothing.
 constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::max() / 8;
 
+/// Unplaced items searched together: all of them live within the sections
+/// [firstSection, endSection), and no item outside the group conflicts with
+/// one inside. The groups one decomposition made share its token.
+struct Group {
+  uint32_t firstSection = 0, endSection = 0;
+  std::vector<uint32_t> items;
+  uint64_t token = 0;
+};
 
 class CanonicalSearch {
 public:
@@ -75,14 +98,18 @@ public:
   /// other than the first may be taken. Without a limit the search is
   /// complete.
   void limitDiscrepancies(int count) { discrepancyLimit = count; }
+  /// Turns dynamic decomposition off (it is on for feasibility questions).
+  void disableDecomposition() { decompositionAllowed = false; }
   ExactResult run(const ItemOffsets &incumbent);
 
 private:
   void buildSections();
+  void buildCuts();
   void buildCandidateOrder(const std::vector<uint32_t> &order);
   int64_t gravity(uint32_t item) const;
-  /// Whether the unplaced items of some section cannot fit above `level`.
-  bool sectionsOverflow(int64_t level) const;
+  /// Whether the unplaced items of some section of `group` cannot fit above
+  /// `level`.
+  bool sectionsOverflow(const Group &group, int64_t level) const;
   /// Whether, in some section of an item in `lifted`, the unplaced items
   /// cannot fit above the lowest start any of them has left. Clears
   /// `lifted`.
@@ -93,7 +120,15 @@ private:
   /// Returns false when the search must stop (budget spent, or done).
   /// `parentLevel`: the level of the parent node, whose section check still
   /// holds for every section the parent's placement did not touch.
-  bool search(size_t placed, int64_t parentLevel, int discrepancies);
+  bool search(const Group &group, int64_t parentLevel, int discrepancies);
+  /// Continues below a placement that emptied the cuts in `zeroCuts`:
+  /// `group` falls apart into independent groups, searched one after the
+  /// other. One that has no placement ends the whole node.
+  bool searchSplit(const Group &group, int64_t parentLevel,
+                   int discrepancies);
+  /// `group`'s items are all placed: on to the next pending group, or a
+  /// complete placement.
+  bool finishGroup(int discrepancies);
   void recordSolution();
 
   const PoolInstance &instance;
@@ -105,8 +140,10 @@ private:
   bool exhausted = false;
   int discrepancyLimit = -1; // none
   bool discrepancyCut = false;
+  bool decompositionAllowed = true;
+  bool decompose = false;
 
-  size_t numItems = 0, numFree = 0;
+  size_t numItems = 0;
   int64_t grain = 1, maxPadding = 0;
   /// Lower rank = tried earlier among candidates at one level.
   std::vector<uint32_t> rank;
@@ -121,6 +158,12 @@ private:
   std::vector<int64_t> itemLowestStart;
   uint64_t stamp = 0;
   std::vector<int64_t> alignedSize;
+  /// Per unpinned item, the sections [cutFirst, cutEnd) its lifetime and
+  /// those of its separated partners span: a group never splits inside.
+  std::vector<uint32_t> cutFirst, cutEnd;
+  /// Boundaries (between section k - 1 and k) whose cut count fell to zero
+  /// in the last placement.
+  std::vector<uint32_t> zeroCuts;
 
   // State, undone through the trail.
   ItemOffsets offsets;
@@ -129,13 +172,24 @@ private:
   /// once its gravity is above that level.
   std::vector<int64_t> forbiddenAt;
   std::vector<int64_t> sectionTop, sectionRemaining;
-  enum class Field : uint8_t { Base, Forbidden, Top, Remaining, Offset };
+  /// Per boundary k: the unplaced items whose cut span crosses it.
+  std::vector<int64_t> cutCount;
+  /// Per item: its unplaced unpinned neighbours (undone with the offsets).
+  std::vector<uint32_t> unplacedDegree;
+  enum class Field : uint8_t { Base, Forbidden, Top, Remaining, Offset, Cut };
   struct TrailEntry {
     Field field;
     uint32_t index;
     int64_t old;
   };
   std::vector<TrailEntry> trail;
+
+  /// Groups waiting for the current one to be placed, last first.
+  std::vector<Group> pending;
+  uint64_t lastToken = 0;
+  /// Nonzero while unwinding to the decomposition with this token: one of
+  /// its groups has no placement, whatever its other groups do.
+  uint64_t unwindTo = 0;
 
   int64_t target = 0; // solutions must have peak <= target
   ItemOffsets best;
@@ -162,15 +216,18 @@ CanonicalSearch::CanonicalSearch(const PoolInstance &instance,
         std::max(maxPadding, alignedSize[i] - instance.items[i].size);
   }
   pinnedNeighbours.assign(numItems, {});
+  unplacedDegree.assign(numItems, 0);
   for (uint32_t i = 0; i < numItems; ++i) {
     if (instance.items[i].pin) {
       offsets[i] = *instance.items[i].pin;
       continue;
     }
-    ++numFree;
-    for (uint32_t n : instance.conflicts[i])
+    for (uint32_t n : instance.conflicts[i]) {
       if (instance.items[n].pin)
         pinnedNeighbours[i].push_back(n);
+      else
+        ++unplacedDegree[i];
+    }
   }
   buildSections();
   buildCandidateOrder(order);
@@ -193,19 +250,56 @@ void CanonicalSearch::buildSections() {
   sectionStamp.assign(numSections, 0);
   itemStamp.assign(numItems, 0);
   itemLowestStart.assign(numItems, 0);
+  auto sectionAt = [&](int64_t point) {
+    return static_cast<uint32_t>(
+        std::lower_bound(points.begin(), points.end(), point) -
+        points.begin());
+  };
+  cutFirst.assign(numItems, 0);
+  cutEnd.assign(numItems, 0);
   for (uint32_t i = 0; i < numItems; ++i) {
-    if (instance.items[i].pin)
+    const Item &item = instance.items[i];
+    if (item.pin)
       continue; // pinned items are blocks, not part of any stack
-    for (const Interval &interval : instance.items[i].live) {
-      size_t s = std::lower_bound(points.begin(), points.end(),
-                                  interval.lower) -
-                 points.begin();
-      for (; s < numSections && points[s] < interval.upper; ++s) {
-        sectionsOf[i].push_back(static_cast<uint32_t>(s));
+    for (const Interval &interval : item.live) {
+      for (uint32_t s = sectionAt(interval.lower);
+           s < numSections && points[s] < interval.upper; ++s) {
+        sectionsOf[i].push_back(s);
         itemsOf[s].push_back(i);
         sectionRemaining[s] += alignedSize[i];
       }
     }
+    // A separated partner may live elsewhere in time: the span covers it.
+    // (Neighbours whose lifetimes overlap this one's span those boundaries
+    // themselves while both are unplaced.)
+    int64_t first = item.start(), end = item.end();
+    for (uint32_t n : instance.conflicts[i]) {
+      const Item &other = instance.items[n];
+      if (other.pin || (other.start() < item.end() && item.start() < other.end()))
+        continue;
+      first = std::min(first, other.start());
+      end = std::max(end, other.end());
+    }
+    cutFirst[i] = sectionAt(first);
+    cutEnd[i] = sectionAt(end);
+  }
+  buildCuts();
+}
+
+void CanonicalSearch::buildCuts() {
+  size_t numSections = sectionTop.size();
+  // A difference array over the boundaries each unpinned item crosses.
+  std::vector<int64_t> delta(numSections + 1, 0);
+  for (uint32_t i = 0; i < numItems; ++i)
+    if (!instance.items[i].pin && cutFirst[i] + 1 < cutEnd[i]) {
+      ++delta[cutFirst[i] + 1];
+      --delta[cutEnd[i]];
+    }
+  cutCount.assign(numSections, 0);
+  int64_t running = 0;
+  for (size_t k = 0; k < numSections; ++k) {
+    running += delta[k];
+    cutCount[k] = running;
   }
 }
 
@@ -239,8 +333,9 @@ int64_t CanonicalSearch::gravity(uint32_t item) const {
   return candidate;
 }
 
-bool CanonicalSearch::sectionsOverflow(int64_t level) const {
-  for (size_t s = 0; s < sectionTop.size(); ++s)
+bool CanonicalSearch::sectionsOverflow(const Group &group,
+                                       int64_t level) const {
+  for (size_t s = group.firstSection; s < group.endSection; ++s)
     if (sectionRemaining[s] &&
         std::max(sectionTop[s], level) + sectionRemaining[s] - maxPadding >
             target)
@@ -284,12 +379,16 @@ void CanonicalSearch::place(uint32_t item, int64_t offset) {
   trail.push_back({Field::Offset, item, offsets[item]});
   offsets[item] = offset;
   int64_t end = offset + instance.items[item].size;
-  for (uint32_t n : instance.conflicts[item])
-    if (offsets[n] == kUnplaced && base[n] < end) {
+  for (uint32_t n : instance.conflicts[item]) {
+    if (offsets[n] != kUnplaced)
+      continue;
+    --unplacedDegree[n];
+    if (base[n] < end) {
       trail.push_back({Field::Base, n, base[n]});
       base[n] = end;
       lifted.push_back(n);
     }
+  }
   for (uint32_t s : sectionsOf[item]) {
     trail.push_back({Field::Remaining, s, sectionRemaining[s]});
     sectionRemaining[s] -= alignedSize[item];
@@ -297,6 +396,13 @@ void CanonicalSearch::place(uint32_t item, int64_t offset) {
       trail.push_back({Field::Top, s, sectionTop[s]});
       sectionTop[s] = end;
     }
+  }
+  if (!decompose)
+    return;
+  for (uint32_t k = cutFirst[item] + 1; k < cutEnd[item]; ++k) {
+    trail.push_back({Field::Cut, k, cutCount[k]});
+    if (--cutCount[k] == 0)
+      zeroCuts.push_back(k);
   }
 }
 
@@ -321,7 +427,15 @@ void CanonicalSearch::undoTo(size_t mark) {
     case Field::Remaining:
       sectionRemaining[entry.index] = entry.old;
       break;
+    case Field::Cut:
+      cutCount[entry.index] = entry.old;
+      break;
     case Field::Offset:
+      // Neighbours placed later are already undone: exactly those unplaced
+      // now counted this item.
+      for (uint32_t n : instance.conflicts[entry.index])
+        if (offsets[n] == kUnplaced)
+          ++unplacedDegree[n];
       offsets[entry.index] = entry.old;
       break;
     }
@@ -335,29 +449,84 @@ void CanonicalSearch::recordSolution() {
   target = bestPeak - 1;
 }
 
-bool CanonicalSearch::search(size_t placed, int64_t parentLevel,
+bool CanonicalSearch::finishGroup(int discrepancies) {
+  if (pending.empty()) {
+    recordSolution();
+    return bestPeak > lowerBound && !stopWithinLimit;
+  }
+  Group next = std::move(pending.back());
+  pending.pop_back();
+  bool keepGoing = search(next, /*parentLevel=*/-1, discrepancies);
+  uint64_t token = next.token;
+  pending.push_back(std::move(next));
+  // No placement of `next` exists, whatever the groups before it do.
+  if (keepGoing && unwindTo == 0)
+    unwindTo = token;
+  return keepGoing;
+}
+
+bool CanonicalSearch::searchSplit(const Group &group, int64_t parentLevel,
+                                  int discrepancies) {
+  std::vector<uint32_t> cuts;
+  cuts.swap(zeroCuts);
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  std::vector<Group> parts(cuts.size() + 1);
+  for (size_t k = 0; k < parts.size(); ++k) {
+    parts[k].firstSection = k == 0 ? group.firstSection : cuts[k - 1];
+    parts[k].endSection = k == cuts.size() ? group.endSection : cuts[k];
+  }
+  for (uint32_t i : group.items)
+    if (offsets[i] == kUnplaced) {
+      size_t k = std::upper_bound(cuts.begin(), cuts.end(), cutFirst[i]) -
+                 cuts.begin();
+      parts[k].items.push_back(i);
+    }
+  parts.erase(std::remove_if(parts.begin(), parts.end(),
+                             [](const Group &g) { return g.items.empty(); }),
+              parts.end());
+  if (parts.size() <= 1)
+    return search(parts.empty() ? group : parts.front(), parentLevel,
+                  discrepancies);
+  uint64_t token = ++lastToken;
+  for (size_t k = parts.size(); k-- > 1;) {
+    parts[k].token = token;
+    pending.push_back(std::move(parts[k]));
+  }
+  bool keepGoing = search(parts.front(), /*parentLevel=*/-1, discrepancies);
+  pending.resize(pending.size() - (parts.size() - 1));
+  if (unwindTo == token) {
+    unwindTo = 0;
+    return true;
+  }
+  return keepGoing;
+}
+
+bool CanonicalSearch::search(const Group &group, int64_t parentLevel,
                              int discrepancies) {
   if (++nodes > nodeBudget) {
     exhausted = true;
     return false;
   }
-  if (placed == numFree) {
-    recordSolution();
-    return bestPeak > lowerBound && !stopWithinLimit;
-  }
   // The lowest level, its candidates, and the end-above-target test.
   int64_t level = std::numeric_limits<int64_t>::max();
   int64_t lowestTop = std::numeric_limits<int64_t>::max();
   std::vector<uint32_t> candidates;
-  for (uint32_t i = 0; i < numItems; ++i) {
+  bool anyUnplaced = false;
+  for (uint32_t i : group.items) {
     if (offsets[i] != kUnplaced)
       continue;
+    anyUnplaced = true;
     int64_t position = gravity(i);
     if (position + instance.items[i].size > target)
       return true;
     lowestTop = std::min(lowestTop, position + instance.items[i].size);
-    if (position <= forbiddenAt[i])
-      continue; // waits for a neighbour to lift it
+    if (position <= forbiddenAt[i]) {
+      // It waits for a neighbour to lift it; with none left it never moves.
+      if (unplacedDegree[i] == 0)
+        return true;
+      continue;
+    }
     if (position < level) {
       level = position;
       candidates.clear();
@@ -365,6 +534,8 @@ bool CanonicalSearch::search(size_t placed, int64_t parentLevel,
     if (position == level)
       candidates.push_back(i);
   }
+  if (!anyUnplaced)
+    return finishGroup(discrepancies);
   if (candidates.empty())
     return true; // every unplaced item waits: nothing can be placed
   // Dominance: starting the next item at or above the top some unplaced item
@@ -375,7 +546,7 @@ bool CanonicalSearch::search(size_t placed, int64_t parentLevel,
   // Placing an item raises only its own sections' stacks (checked where it
   // is placed); a higher level can raise every section's.
   if (level > parentLevel) {
-    if (sectionsOverflow(level))
+    if (sectionsOverflow(group, level))
       return true;
   }
   std::sort(candidates.begin(), candidates.end(),
@@ -394,17 +565,24 @@ bool CanonicalSearch::search(size_t placed, int64_t parentLevel,
     if (!affordable(branch))
       break;
     int spent = discrepancies + (branch ? 1 : 0);
+    // Nothing can ever lift a candidate without unplaced neighbours: once
+    // its branch fails, forbidding it here fails every later branch.
+    bool hatless = unplacedDegree[candidate] == 0;
     size_t branchMark = trail.size();
     place(candidate, level);
     // The candidate's sections (through itself: its own top is where the
     // rest now start) and its neighbours' sections changed.
     lifted.push_back(candidate);
     bool overflow = liftedSectionsOverflow(level);
-    bool keepGoing = overflow || search(placed + 1, level, spent);
+    bool keepGoing = true;
+    if (!overflow)
+      keepGoing = zeroCuts.empty() ? search(group, level, spent)
+                                   : searchSplit(group, level, spent);
+    zeroCuts.clear();
     undoTo(branchMark);
-    if (!keepGoing) {
+    if (!keepGoing || unwindTo || hatless) {
       undoTo(mark);
-      return false;
+      return keepGoing;
     }
     // Later branches do not start this candidate at this level.
     forbidAt(candidate, level);
@@ -421,7 +599,7 @@ bool CanonicalSearch::search(size_t placed, int64_t parentLevel,
     undoTo(mark);
     return true;
   }
-  bool keepGoing = search(placed, level, discrepancies + 1);
+  bool keepGoing = search(group, level, discrepancies + 1);
   undoTo(mark);
   return keepGoing;
 }
@@ -435,8 +613,26 @@ ExactResult CanonicalSearch::run(const ItemOffsets &incumbent) {
   target = incumbentFits ? incumbentPeak - 1 : limit;
   bool incumbentDone =
       incumbentFits && (incumbentPeak <= lowerBound || stopWithinLimit);
-  if (!incumbentDone)
-    search(/*placed=*/0, /*parentLevel=*/-1, /*discrepancies=*/0);
+  // Independent groups may be solved one after the other only when the
+  // first placement ends the search: a lower target found in one group
+  // would otherwise not reach the groups already placed.
+  decompose = decompositionAllowed && stopWithinLimit &&
+              discrepancyLimit < 0 && limit < kUnbounded;
+  if (!incumbentDone) {
+    Group root;
+    root.endSection = static_cast<uint32_t>(sectionTop.size());
+    for (uint32_t i = 0; i < numItems; ++i)
+      if (offsets[i] == kUnplaced)
+        root.items.push_back(i);
+    if (decompose)
+      for (uint32_t k = 1; k < cutCount.size(); ++k)
+        if (cutCount[k] == 0)
+          zeroCuts.push_back(k);
+    if (zeroCuts.empty())
+      search(root, /*parentLevel=*/-1, /*discrepancies=*/0);
+    else
+      searchSplit(root, /*parentLevel=*/-1, /*discrepancies=*/0);
+  }
 
   ExactResult result;
   result.nodes = nodes;
@@ -520,7 +716,8 @@ std::vector<std::vector<uint32_t>> restartOrders(const PoolInstance &instance) {
 /// proves there is none, or the budget is spent.
 ExactResult searchFeasible(const PoolInstance &instance,
                            const ItemOffsets &incumbent, int64_t lowerBound,
-                           int64_t limit, uint64_t nodeBudget) {
+                           int64_t limit, uint64_t nodeBudget,
+                           bool decompose) {
   std::vector<std::vector<uint32_t>> orders = restartOrders(instance);
   uint64_t spent = 0;
   uint64_t slice = 2 * instance.items.size() + 16;
@@ -534,9 +731,11 @@ ExactResult searchFeasible(const PoolInstance &instance,
       uint64_t budget = std::min(slice, left);
       if (budget == 0)
         break;
-      last = CanonicalSearch(instance, lowerBound, limit,
-                             /*stopWithinLimit=*/true, budget, order)
-                 .run(incumbent);
+      CanonicalSearch search(instance, lowerBound, limit,
+                             /*stopWithinLimit=*/true, budget, order);
+      if (!decompose)
+        search.disableDecomposition();
+      last = search.run(incumbent);
       spent += last.nodes;
       bool found = last.peak >= 0 && last.peak <= limit;
       if (found || last.provedInfeasible) {
@@ -576,12 +775,13 @@ namespace {
 /// optimal.
 ExactResult minimizePeak(const PoolInstance &instance,
                          const ItemOffsets &incumbent, int64_t lowerBound,
-                         int64_t limit, uint64_t nodeBudget) {
+                         int64_t limit, uint64_t nodeBudget, bool decompose) {
   ExactResult best;
   best.offsets = incumbent;
   best.peak = incumbent.empty() ? -1 : itemPeak(instance, incumbent);
   if (best.peak >= 0 && best.peak > limit) {
-    best = searchFeasible(instance, incumbent, lowerBound, limit, nodeBudget);
+    best = searchFeasible(instance, incumbent, lowerBound, limit, nodeBudget,
+                          decompose);
     if (best.peak < 0 || best.peak > limit)
       return best;
   }
@@ -590,7 +790,8 @@ ExactResult minimizePeak(const PoolInstance &instance,
   /// is kept. `provedNone` tells a proof of "no" from a spent budget.
   auto ask = [&](int64_t question, uint64_t budget, bool &provedNone) {
     ExactResult answer =
-        searchFeasible(instance, best.offsets, lowerBound, question, budget);
+        searchFeasible(instance, best.offsets, lowerBound, question, budget,
+                       decompose);
     spent += answer.nodes;
     provedNone = answer.provedInfeasible;
     if (answer.peak < 0 || answer.peak > question)
@@ -629,7 +830,7 @@ ExactResult minimizePeak(const PoolInstance &instance,
 ExactResult dsaplan::solver::detail::searchExact(
     const PoolInstance &instance, const ItemOffsets &incumbent,
     int64_t lowerBound, int64_t limit, bool stopWithinLimit,
-    uint64_t nodeBudget) {
+    uint64_t nodeBudget, bool decompose) {
   bool incumbentFits = !incumbent.empty() && itemPeak(instance, incumbent) <= limit;
   if (stopWithinLimit)
     return incumbentFits ? CanonicalSearch(instance, lowerBound, limit, true,
@@ -637,6 +838,7 @@ ExactResult dsaplan::solver::detail::searchExact(
                                            orderBySizeThenLength(instance))
                                .run(incumbent)
                          : searchFeasible(instance, incumbent, lowerBound,
-                                          limit, nodeBudget);
-  return minimizePeak(instance, incumbent, lowerBound, limit, nodeBudget);
+                                          limit, nodeBudget, decompose);
+  return minimizePeak(instance, incumbent, lowerBound, limit, nodeBudget,
+                      decompose);
 }

@@ -116,11 +116,13 @@ struct ExactResult {
 /// Branch-and-bound for the smallest peak, starting from `incumbent`
 /// (may be empty), never searching below `lowerBound`, within `nodeBudget`
 /// nodes. Placements above `limit` are not solutions; with
-/// `stopWithinLimit` the first one found ends the search.
+/// `stopWithinLimit` the first one found ends the search. `decompose`
+/// lets each feasibility question split into independent groups of items
+/// where no unplaced item crosses a time cut (off only to test it).
 ExactResult searchExact(const PoolInstance &instance,
                         const ItemOffsets &incumbent, int64_t lowerBound,
                         int64_t limit, bool stopWithinLimit,
-                        uint64_t nodeBudget);
+                        uint64_t nodeBudget, bool decompose = true);
 
 } // namespace dsaplan::solver::detail
 

@@ -62,16 +62,6 @@ int64_t capacityFromName(const fs::path &path) {
   return std::stoll(digits);
 }
 
-/// Instances that `auto` does not yet fit within their capacity although
-/// the lower bound does, within the default node budget. The list is kept
-/// truthful both ways: a listed instance must still be reported infeasible
-/// (with its overflow and the buffers at the peak), so that the day it fits
-/// the entry has to go.
-bool isKnownMiss(const std::string &name) {
-  return name.size() >= 14 &&
-         name.compare(name.size() - 14, 14, "/E.1048576.csv") == 0;
-}
-
 /// Solves `problem` with each algorithm and checks the rules in the file
 /// comment; `name` prefixes failures.
 void solveAndCheck(const std::string &name, const Problem &problem) {
@@ -92,15 +82,11 @@ void solveAndCheck(const std::string &name, const Problem &problem) {
       } else if (algorithm == Algorithm::Auto) {
         EXPECT_LE(result.peak, firstFitPeaks[result.pool]) << where;
       }
-      if (algorithm == Algorithm::Auto && isKnownMiss(name)) {
-        EXPECT_EQ(result.status, PoolStatus::Infeasible)
-            << where << " now fits: remove it from isKnownMiss";
-      }
       if (result.status != PoolStatus::Infeasible)
         continue;
       // Heuristics may miss a tight capacity (first fit is 20-30% above the
       // optimum on MiniMalloc's instances); `auto` searches until it fits.
-      if (algorithm == Algorithm::Auto && !isKnownMiss(name)) {
+      if (algorithm == Algorithm::Auto) {
         EXPECT_GT(result.lowerBound, pool.capacity)
             << where << ": infeasible, but the lower bound fits";
       }

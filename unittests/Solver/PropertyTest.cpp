@@ -12,7 +12,10 @@
 //  - `exact` and `auto` (minimising the peak) reach the optimum, and claim
 //    optimality only when the peak is the optimum;
 //  - with the capacity set to the optimum they place everything, one byte
-//    below it everybody reports the pool infeasible.
+//    below it everybody reports the pool infeasible;
+//  - on larger problems (beyond the brute force), the exact search with
+//    dynamic decomposition finds and proves the same optimum as without,
+//    and answers the same feasibility questions.
 // The optimum comes from a brute force written here, sharing nothing with
 // the solver: every order of the buffers, each placed at its lowest free
 // offset. Any placement is reached that way without raising its peak (list
@@ -21,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PoolInstance.h"
 #include "TestProblems.h"
 
 #include "gtest/gtest.h"
@@ -460,6 +464,78 @@ TEST(Property, MediumProblemsValidateForEveryAlgorithm) {
     }
   }
   EXPECT_EQ(failure.count, 0) << failure.text;
+}
+
+/// `offsets` of the items of `instance` as a placement of `problem`.
+Placement placementOf(const Problem &problem,
+                      const detail::PoolInstance &instance,
+                      const detail::ItemOffsets &offsets) {
+  Placement placement(problem.buffers.size(), kUnplaced);
+  for (size_t i = 0; i < instance.items.size(); ++i)
+    for (size_t member : instance.items[i].members)
+      placement[member] = offsets[i];
+  return placement;
+}
+
+TEST(Property, DecompositionKeepsTheOptimum) {
+  using namespace detail;
+  Failure failure;
+  const int64_t kUnbounded = int64_t(1) << 40;
+  const uint64_t kBudget = 1'000'000;
+  int unproved = 0;
+  for (uint64_t seed = 1; seed <= 1500; ++seed) {
+    Random random(seed + 2'000'000);
+    // Long horizons and short lifetimes: the search meets many time cuts.
+    Problem problem = randomProblem(random, 16, 24);
+    PoolInstance instance = buildPoolInstance(problem, 0);
+    if (instance.contradictoryPins || instance.items.empty())
+      continue;
+    int64_t bound = itemLowerBound(instance);
+    ItemOffsets start = placeInOrder(
+        instance, orderBySizeThenLength(instance), FitRule::First);
+    Solution first;
+    first.offsets = placementOf(problem, instance, start);
+    if (!violationsIn(problem, first, 0).empty())
+      continue; // a pin breaks a rule: no valid placement to search for
+    ExactResult with = searchExact(instance, start, bound, kUnbounded,
+                                   /*stopWithinLimit=*/false, kBudget, true);
+    ExactResult without = searchExact(instance, start, bound, kUnbounded,
+                                      /*stopWithinLimit=*/false, kBudget,
+                                      false);
+    // A proved optimum is below every placement the other run found.
+    if ((with.provedOptimal && with.peak > without.peak) ||
+        (without.provedOptimal && without.peak > with.peak))
+      failure.add(seed, 0, Algorithm::Exact,
+                  "optimum " + std::to_string(with.peak) +
+                      (with.provedOptimal ? " (proved)" : "") +
+                      " with decomposition, " + std::to_string(without.peak) +
+                      (without.provedOptimal ? " (proved)" : "") +
+                      " without");
+    if (!with.provedOptimal) {
+      ++unproved; // rare: a budget this size proves nearly all
+      continue;
+    }
+    Solution solution;
+    solution.offsets = placementOf(problem, instance, with.offsets);
+    if (!violationsIn(problem, solution, 0).empty())
+      failure.add(seed, 0, Algorithm::Exact,
+                  violationsIn(problem, solution, 0).front().message);
+    // The same feasibility questions, from no incumbent: at the optimum a
+    // placement exists, one byte below none does.
+    for (int64_t limit : {with.peak, with.peak - 1}) {
+      ExactResult fit = searchExact(instance, {}, bound, limit,
+                                    /*stopWithinLimit=*/true, kBudget, true);
+      bool found = fit.peak >= 0 && fit.peak <= limit;
+      if (found != (limit == with.peak) ||
+          (!found && !fit.provedInfeasible))
+        failure.add(seed, 0, Algorithm::Exact,
+                    "decomposed feasibility at " + std::to_string(limit) +
+                        (found ? " found" : " not found") +
+                        ", optimum " + std::to_string(with.peak));
+    }
+  }
+  EXPECT_EQ(failure.count, 0) << failure.text;
+  EXPECT_LE(unproved, 5);
 }
 
 } // namespace
