@@ -45,6 +45,11 @@ struct DsaPlanPipelineOptions
       *this, "sync-mode",
       llvm::cl::desc("dsaplan-insert-sync mode: all or reuse-only"),
       llvm::cl::init("all")};
+  Option<int64_t> syncPruneBudget{
+      *this, "sync-prune-budget",
+      llvm::cl::desc("dsaplan-insert-sync prune-budget: drop implied syncs "
+                     "when syncs x accesses is at most this (0: never)"),
+      llvm::cl::init(2000000)};
   Option<bool> insertSync{
       *this, "insert-sync",
       llvm::cl::desc("Insert set_flag/wait_flag/pipe_barrier"),
@@ -78,6 +83,7 @@ void buildDsaPlanPipeline(OpPassManager &pm,
   if (options.insertSync) {
     DsaPlanInsertSyncOptions sync;
     sync.mode = options.syncMode;
+    sync.pruneBudget = options.syncPruneBudget;
     sync.reportDir = options.reportDir;
     sync.summary = options.summary;
     pm.addNestedPass<func::FuncOp>(createDsaPlanInsertSync(sync));

@@ -1,5 +1,6 @@
 // RUN: dsa-opt %s -dsaplan-insert-sync="summary=true" 2>&1 | FileCheck %s
 // RUN: dsa-opt %s -dsaplan-insert-sync="prune-budget=0" | FileCheck %s --check-prefix=NOPRUNE
+// RUN: dsa-opt %s --dsa-plan="sync-prune-budget=0" | FileCheck %s --check-prefix=NOPRUNE
 // RUN: dsa-opt %s -dsaplan-insert-sync | dsa-opt -dsaplan-verify-sync
 // RUN: dsa-opt %s -dsaplan-insert-sync="prune-budget=0" | dsa-opt -dsaplan-verify-sync
 

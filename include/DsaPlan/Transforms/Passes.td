@@ -280,7 +280,8 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
            "that misses partial reuse, for benchmarks)">,
     Option<"summary", "summary", "bool", /*default=*/"false",
            "Emit a remark per function with the pairs and barriers inserted "
-           "and the conflicting pairs they order">,
+           "and the conflicting pairs they order (counting those costs time "
+           "and memory in the number of such pairs)">,
     Option<"reportDir", "report-dir", "std::string", /*default=*/"\"\"",
            "Directory to write <function>.syncs.json to: every sync in "
            "program order with the location of its access">,
