@@ -106,6 +106,8 @@ private:
   void buildSections();
   void buildCuts();
   void buildCandidateOrder(const std::vector<uint32_t> &order);
+  /// The lowest offset `item` may take above `base`, clear of reserved
+  /// ranges and pinned neighbours (kept in `position`).
   int64_t gravity(uint32_t item) const;
   /// Whether the unplaced items of some section of `group` cannot fit above
   /// `level`.
@@ -156,6 +158,9 @@ private:
   std::vector<uint32_t> lifted;
   std::vector<uint64_t> sectionStamp, itemStamp;
   std::vector<int64_t> itemLowestStart;
+  /// Per section, the item that last showed it does not overflow: checked
+  /// first next time (a hint only, it decides nothing).
+  std::vector<uint32_t> witness;
   uint64_t stamp = 0;
   std::vector<int64_t> alignedSize;
   /// Per unpinned item, the sections [cutFirst, cutEnd) its lifetime and
@@ -168,6 +173,7 @@ private:
   // State, undone through the trail.
   ItemOffsets offsets;
   std::vector<int64_t> base;  // max end of placed conflicting items
+  std::vector<int64_t> position; // gravity(item), follows `base`
   /// The level an item was forbidden at (-1: none); it is a candidate again
   /// once its gravity is above that level.
   std::vector<int64_t> forbiddenAt;
@@ -176,7 +182,7 @@ private:
   std::vector<int64_t> cutCount;
   /// Per item: its unplaced unpinned neighbours (undone with the offsets).
   std::vector<uint32_t> unplacedDegree;
-  enum class Field : uint8_t { Base, Forbidden, Top, Remaining, Offset, Cut };
+  enum class Field : uint8_t { Base, Forbidden, Top, Offset, Cut };
   struct TrailEntry {
     Field field;
     uint32_t index;
@@ -229,6 +235,11 @@ CanonicalSearch::CanonicalSearch(const PoolInstance &instance,
         ++unplacedDegree[i];
     }
   }
+  position.assign(numItems, 0);
+  for (uint32_t i = 0; i < numItems; ++i)
+    if (!instance.items[i].pin)
+      position[i] = gravity(i);
+  trail.reserve(64 * numItems + 64);
   buildSections();
   buildCandidateOrder(order);
 }
@@ -250,6 +261,7 @@ void CanonicalSearch::buildSections() {
   sectionStamp.assign(numSections, 0);
   itemStamp.assign(numItems, 0);
   itemLowestStart.assign(numItems, 0);
+  witness.assign(numSections, 0);
   auto sectionAt = [&](int64_t point) {
     return static_cast<uint32_t>(
         std::lower_bound(points.begin(), points.end(), point) -
@@ -355,20 +367,37 @@ bool CanonicalSearch::liftedSectionsOverflow(int64_t level) {
       if (overflow || sectionStamp[s] == stamp || !sectionRemaining[s])
         continue;
       sectionStamp[s] = stamp;
-      // The section's stack starts where its lowest unplaced item can.
-      int64_t lowest = std::numeric_limits<int64_t>::max();
-      for (uint32_t i : itemsOf[s]) {
+      // The section's stack starts where its lowest unplaced item can; it
+      // overflows when that is above `room`. Every unplaced item of the
+      // section starts above its placed ones and the level, and one item
+      // low enough settles it.
+      int64_t room = target - sectionRemaining[s] + maxPadding;
+      overflow = std::max(sectionTop[s], level) > room;
+      if (overflow)
+        continue;
+      // Nothing starts below the level any more.
+      auto lowestStart = [&](uint32_t i) {
+        return std::max({position[i], forbiddenAt[i] + 1, level});
+      };
+      const std::vector<uint32_t> &items = itemsOf[s];
+      uint32_t hint = items[witness[s]];
+      if (offsets[hint] == kUnplaced && lowestStart(hint) <= room)
+        continue;
+      overflow = true;
+      for (uint32_t k = 0; k < items.size(); ++k) {
+        uint32_t i = items[k];
         if (offsets[i] != kUnplaced)
           continue;
         if (itemStamp[i] != stamp) {
           itemStamp[i] = stamp;
-          // Nothing starts below the level any more.
-          itemLowestStart[i] =
-              std::max({gravity(i), forbiddenAt[i] + 1, level});
+          itemLowestStart[i] = lowestStart(i);
         }
-        lowest = std::min(lowest, itemLowestStart[i]);
+        if (itemLowestStart[i] <= room) {
+          overflow = false;
+          witness[s] = k;
+          break;
+        }
       }
-      overflow = lowest + sectionRemaining[s] - maxPadding > target;
     }
   }
   lifted.clear();
@@ -386,11 +415,12 @@ void CanonicalSearch::place(uint32_t item, int64_t offset) {
     if (base[n] < end) {
       trail.push_back({Field::Base, n, base[n]});
       base[n] = end;
+      position[n] = gravity(n);
       lifted.push_back(n);
     }
   }
+  // (Undoing the offset gives the sections their remaining bytes back.)
   for (uint32_t s : sectionsOf[item]) {
-    trail.push_back({Field::Remaining, s, sectionRemaining[s]});
     sectionRemaining[s] -= alignedSize[item];
     if (sectionTop[s] < end) {
       trail.push_back({Field::Top, s, sectionTop[s]});
@@ -417,15 +447,13 @@ void CanonicalSearch::undoTo(size_t mark) {
     switch (entry.field) {
     case Field::Base:
       base[entry.index] = entry.old;
+      position[entry.index] = gravity(entry.index);
       break;
     case Field::Forbidden:
       forbiddenAt[entry.index] = entry.old;
       break;
     case Field::Top:
       sectionTop[entry.index] = entry.old;
-      break;
-    case Field::Remaining:
-      sectionRemaining[entry.index] = entry.old;
       break;
     case Field::Cut:
       cutCount[entry.index] = entry.old;
@@ -436,6 +464,8 @@ void CanonicalSearch::undoTo(size_t mark) {
       for (uint32_t n : instance.conflicts[entry.index])
         if (offsets[n] == kUnplaced)
           ++unplacedDegree[n];
+      for (uint32_t s : sectionsOf[entry.index])
+        sectionRemaining[s] += alignedSize[entry.index];
       offsets[entry.index] = entry.old;
       break;
     }
@@ -517,21 +547,21 @@ bool CanonicalSearch::search(const Group &group, int64_t parentLevel,
     if (offsets[i] != kUnplaced)
       continue;
     anyUnplaced = true;
-    int64_t position = gravity(i);
-    if (position + instance.items[i].size > target)
+    int64_t lowest = position[i];
+    if (lowest + instance.items[i].size > target)
       return true;
-    lowestTop = std::min(lowestTop, position + instance.items[i].size);
-    if (position <= forbiddenAt[i]) {
+    lowestTop = std::min(lowestTop, lowest + instance.items[i].size);
+    if (lowest <= forbiddenAt[i]) {
       // It waits for a neighbour to lift it; with none left it never moves.
       if (unplacedDegree[i] == 0)
         return true;
       continue;
     }
-    if (position < level) {
-      level = position;
+    if (lowest < level) {
+      level = lowest;
       candidates.clear();
     }
-    if (position == level)
+    if (lowest == level)
       candidates.push_back(i);
   }
   if (!anyUnplaced)
