@@ -116,6 +116,9 @@ private:
   /// cannot fit above the lowest start any of them has left. Clears
   /// `lifted`.
   bool liftedSectionsOverflow(int64_t level);
+  /// Whether the unplaced items of section `s` cannot stack from the
+  /// lowest start any of them has left.
+  bool sectionOverflows(uint32_t s, int64_t level);
   void place(uint32_t item, int64_t offset);
   void forbidAt(uint32_t item, int64_t level);
   void undoTo(size_t mark);
@@ -154,9 +157,9 @@ private:
   std::vector<std::vector<uint32_t>> sectionsOf;
   std::vector<std::vector<uint32_t>> itemsOf; // per section, unpinned items
   // Scratch of liftedSectionsOverflow: items whose lowest start rose, and a
-  // per-section stamp to visit each section once.
+  // per-item stamp to compute each lowest start once.
   std::vector<uint32_t> lifted;
-  std::vector<uint64_t> sectionStamp, itemStamp;
+  std::vector<uint64_t> itemStamp;
   std::vector<int64_t> itemLowestStart;
   /// Per section, the item that last showed it does not overflow: checked
   /// first next time (a hint only, it decides nothing).
@@ -188,7 +191,15 @@ private:
     uint32_t index;
     int64_t old;
   };
+  /// The first `trailSize` entries are live (grown by hand: this is the
+  /// innermost loop of the search).
   std::vector<TrailEntry> trail;
+  size_t trailSize = 0;
+  void record(Field field, uint32_t index, int64_t old) {
+    if (trailSize == trail.size())
+      trail.resize(2 * trail.size() + 64);
+    trail[trailSize++] = {field, index, old};
+  }
 
   /// Groups waiting for the current one to be placed, last first.
   std::vector<Group> pending;
@@ -239,7 +250,7 @@ CanonicalSearch::CanonicalSearch(const PoolInstance &instance,
   for (uint32_t i = 0; i < numItems; ++i)
     if (!instance.items[i].pin)
       position[i] = gravity(i);
-  trail.reserve(64 * numItems + 64);
+  trail.resize(64 * numItems + 64);
   buildSections();
   buildCandidateOrder(order);
 }
@@ -258,7 +269,6 @@ void CanonicalSearch::buildSections() {
   sectionRemaining.assign(numSections, 0);
   sectionsOf.assign(numItems, {});
   itemsOf.assign(numSections, {});
-  sectionStamp.assign(numSections, 0);
   itemStamp.assign(numItems, 0);
   itemLowestStart.assign(numItems, 0);
   witness.assign(numSections, 0);
@@ -323,7 +333,8 @@ void CanonicalSearch::buildCandidateOrder(const std::vector<uint32_t> &order) {
 
 int64_t CanonicalSearch::gravity(uint32_t item) const {
   const Item &it = instance.items[item];
-  int64_t candidate = roundUp(base[item], it.alignment);
+  // Alignments are powers of two: a mask, not a division.
+  int64_t candidate = (base[item] + it.alignment - 1) & -it.alignment;
   if (instance.reserved.empty() && pinnedNeighbours[item].empty())
     return candidate;
   // Step over reserved ranges and pinned neighbours until clear.
@@ -360,52 +371,58 @@ bool CanonicalSearch::liftedSectionsOverflow(int64_t level) {
     lifted.clear();
     return false;
   }
+  // The lifted items are the placed one and its neighbours: their sections
+  // lie in one stretch of time, checked section by section (checking a
+  // section that did not change is merely redundant). Far cheaper than each
+  // lifted item's sections when many long-lived neighbours share them.
+  uint32_t first = std::numeric_limits<uint32_t>::max(), end = 0;
+  for (uint32_t item : lifted)
+    if (!sectionsOf[item].empty()) {
+      first = std::min(first, sectionsOf[item].front());
+      end = std::max(end, sectionsOf[item].back() + 1);
+    }
+  lifted.clear();
   ++stamp;
-  bool overflow = false;
-  for (uint32_t item : lifted) {
-    for (uint32_t s : sectionsOf[item]) {
-      if (overflow || sectionStamp[s] == stamp || !sectionRemaining[s])
-        continue;
-      sectionStamp[s] = stamp;
-      // The section's stack starts where its lowest unplaced item can; it
-      // overflows when that is above `room`. Every unplaced item of the
-      // section starts above its placed ones and the level, and one item
-      // low enough settles it.
-      int64_t room = target - sectionRemaining[s] + maxPadding;
-      overflow = std::max(sectionTop[s], level) > room;
-      if (overflow)
-        continue;
-      // Nothing starts below the level any more.
-      auto lowestStart = [&](uint32_t i) {
-        return std::max({position[i], forbiddenAt[i] + 1, level});
-      };
-      const std::vector<uint32_t> &items = itemsOf[s];
-      uint32_t hint = items[witness[s]];
-      if (offsets[hint] == kUnplaced && lowestStart(hint) <= room)
-        continue;
-      overflow = true;
-      for (uint32_t k = 0; k < items.size(); ++k) {
-        uint32_t i = items[k];
-        if (offsets[i] != kUnplaced)
-          continue;
-        if (itemStamp[i] != stamp) {
-          itemStamp[i] = stamp;
-          itemLowestStart[i] = lowestStart(i);
-        }
-        if (itemLowestStart[i] <= room) {
-          overflow = false;
-          witness[s] = k;
-          break;
-        }
-      }
+  for (uint32_t s = first; s < end; ++s)
+    if (sectionRemaining[s] && sectionOverflows(s, level))
+      return true;
+  return false;
+}
+
+bool CanonicalSearch::sectionOverflows(uint32_t s, int64_t level) {
+  // The section's stack starts where its lowest unplaced item can; it
+  // overflows when that is above `room`. Every unplaced item of the section
+  // starts above its placed ones and the level, and one item low enough
+  // settles it.
+  int64_t room = target - sectionRemaining[s] + maxPadding;
+  if (std::max(sectionTop[s], level) > room)
+    return true;
+  // Nothing starts below the level any more.
+  auto lowestStart = [&](uint32_t i) {
+    return std::max({position[i], forbiddenAt[i] + 1, level});
+  };
+  const std::vector<uint32_t> &items = itemsOf[s];
+  uint32_t hint = items[witness[s]];
+  if (offsets[hint] == kUnplaced && lowestStart(hint) <= room)
+    return false;
+  for (uint32_t k = 0; k < items.size(); ++k) {
+    uint32_t i = items[k];
+    if (offsets[i] != kUnplaced)
+      continue;
+    if (itemStamp[i] != stamp) {
+      itemStamp[i] = stamp;
+      itemLowestStart[i] = lowestStart(i);
+    }
+    if (itemLowestStart[i] <= room) {
+      witness[s] = k;
+      return false;
     }
   }
-  lifted.clear();
-  return overflow;
+  return true;
 }
 
 void CanonicalSearch::place(uint32_t item, int64_t offset) {
-  trail.push_back({Field::Offset, item, offsets[item]});
+  record(Field::Offset, item, offsets[item]);
   offsets[item] = offset;
   int64_t end = offset + instance.items[item].size;
   for (uint32_t n : instance.conflicts[item]) {
@@ -413,7 +430,7 @@ void CanonicalSearch::place(uint32_t item, int64_t offset) {
       continue;
     --unplacedDegree[n];
     if (base[n] < end) {
-      trail.push_back({Field::Base, n, base[n]});
+      record(Field::Base, n, base[n]);
       base[n] = end;
       position[n] = gravity(n);
       lifted.push_back(n);
@@ -423,27 +440,27 @@ void CanonicalSearch::place(uint32_t item, int64_t offset) {
   for (uint32_t s : sectionsOf[item]) {
     sectionRemaining[s] -= alignedSize[item];
     if (sectionTop[s] < end) {
-      trail.push_back({Field::Top, s, sectionTop[s]});
+      record(Field::Top, s, sectionTop[s]);
       sectionTop[s] = end;
     }
   }
   if (!decompose)
     return;
   for (uint32_t k = cutFirst[item] + 1; k < cutEnd[item]; ++k) {
-    trail.push_back({Field::Cut, k, cutCount[k]});
+    record(Field::Cut, k, cutCount[k]);
     if (--cutCount[k] == 0)
       zeroCuts.push_back(k);
   }
 }
 
 void CanonicalSearch::forbidAt(uint32_t item, int64_t level) {
-  trail.push_back({Field::Forbidden, item, forbiddenAt[item]});
+  record(Field::Forbidden, item, forbiddenAt[item]);
   forbiddenAt[item] = level;
 }
 
 void CanonicalSearch::undoTo(size_t mark) {
-  while (trail.size() > mark) {
-    const TrailEntry &entry = trail.back();
+  while (trailSize > mark) {
+    const TrailEntry &entry = trail[trailSize - 1];
     switch (entry.field) {
     case Field::Base:
       base[entry.index] = entry.old;
@@ -469,7 +486,7 @@ void CanonicalSearch::undoTo(size_t mark) {
       offsets[entry.index] = entry.old;
       break;
     }
-    trail.pop_back();
+    --trailSize;
   }
 }
 
@@ -582,7 +599,7 @@ bool CanonicalSearch::search(const Group &group, int64_t parentLevel,
   std::sort(candidates.begin(), candidates.end(),
             [&](uint32_t a, uint32_t b) { return rank[a] < rank[b]; });
 
-  size_t mark = trail.size();
+  size_t mark = trailSize;
   // Every branch but the first spends a discrepancy.
   auto affordable = [&](size_t branch) {
     if (branch == 0 || discrepancyLimit < 0 || discrepancies < discrepancyLimit)
@@ -598,7 +615,7 @@ bool CanonicalSearch::search(const Group &group, int64_t parentLevel,
     // Nothing can ever lift a candidate without unplaced neighbours: once
     // its branch fails, forbidding it here fails every later branch.
     bool hatless = unplacedDegree[candidate] == 0;
-    size_t branchMark = trail.size();
+    size_t branchMark = trailSize;
     place(candidate, level);
     // The candidate's sections (through itself: its own top is where the
     // rest now start) and its neighbours' sections changed.
