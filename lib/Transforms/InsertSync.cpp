@@ -30,6 +30,7 @@
 
 #include "DsaPlan/Analysis/BufferLifetimes.h"
 #include "DsaPlan/Analysis/MemoryAccess.h"
+#include "DsaPlan/Analysis/SyncDependencies.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
 #include "DsaPlan/Solver/Report.h"
 #include "DsaPlan/Solver/Solve.h"
@@ -76,12 +77,6 @@ bool needsBarrier(Pipe pipe) { return pipe != Pipe::s; }
 
 unsigned pipeIndex(Pipe pipe) { return static_cast<unsigned>(pipe); }
 
-struct AccessingOp {
-  Operation *op;
-  Pipe pipe;
-  SmallVector<MemoryAccess, 4> accesses;
-};
-
 /// A gap of a block: gap g is just before the block's op number g.
 using Gap = unsigned;
 
@@ -124,94 +119,6 @@ bool isAccessCandidate(Operation *op) {
               SetFlagOp, WaitFlagOp, PipeBarrierOp, SeparateOp, ColocateOp,
               AllocOp, ArenaOp>(op) &&
          !op->hasTrait<OpTrait::IsTerminator>() && touchesDsaPlanMemory(op);
-}
-
-//===----------------------------------------------------------------------===//
-// Shadow memory: the last writers and readers of every byte range
-//===----------------------------------------------------------------------===//
-
-/// One execution of an access op. `epoch` tells the executions of one op in
-/// different walks of a loop body apart.
-struct ShadowEntry {
-  unsigned op;
-  unsigned epoch;
-  Operation *tile;
-  bool operator==(const ShadowEntry &o) const {
-    return op == o.op && epoch == o.epoch && tile == o.tile;
-  }
-};
-
-struct ShadowCell {
-  SmallVector<ShadowEntry, 2> writers, readers;
-  bool operator==(const ShadowCell &o) const {
-    return writers == o.writers && readers == o.readers;
-  }
-};
-
-/// Cells keyed by their first byte; a cell runs to the next key, the last
-/// one to the end of memory. Bytes before the first key have no history.
-using Shadow = std::map<int64_t, ShadowCell>;
-
-/// A memory space, or what has bytes of its own: an unplaced alloc, or each
-/// tile when dependencies are decided by buffer identity.
-using RegionKey = std::pair<int, Operation *>;
-using ShadowState = std::map<RegionKey, Shadow>;
-
-/// Makes `pos` the first byte of a cell, which inherits the history of the
-/// cell it was part of.
-Shadow::iterator splitAt(Shadow &shadow, int64_t pos) {
-  auto it = shadow.lower_bound(pos);
-  if (it != shadow.end() && it->first == pos)
-    return it;
-  if (it == shadow.begin())
-    return shadow.emplace_hint(it, pos, ShadowCell{});
-  return shadow.emplace_hint(it, pos, std::prev(it)->second);
-}
-
-const ShadowCell &cellAt(const Shadow &shadow, int64_t pos) {
-  static const ShadowCell empty;
-  auto it = shadow.upper_bound(pos);
-  return it == shadow.begin() ? empty : std::prev(it)->second;
-}
-
-void uniteEntries(SmallVector<ShadowEntry, 2> &into,
-                  ArrayRef<ShadowEntry> from) {
-  for (const ShadowEntry &entry : from)
-    if (!llvm::is_contained(into, entry))
-      into.push_back(entry);
-}
-
-/// The history of either path: after an scf.if, the last writers of a byte
-/// are those of both branches.
-Shadow uniteShadows(const Shadow &a, const Shadow &b) {
-  SmallVector<int64_t> keys;
-  for (const auto &entry : a)
-    keys.push_back(entry.first);
-  for (const auto &entry : b)
-    keys.push_back(entry.first);
-  llvm::sort(keys);
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-  Shadow united;
-  const ShadowCell *previous = nullptr;
-  for (int64_t key : keys) {
-    ShadowCell cell = cellAt(a, key);
-    uniteEntries(cell.writers, cellAt(b, key).writers);
-    uniteEntries(cell.readers, cellAt(b, key).readers);
-    if (previous && *previous == cell)
-      continue;
-    previous = &(united[key] = std::move(cell));
-  }
-  return united;
-}
-
-void uniteStates(ShadowState &into, const ShadowState &other) {
-  for (const auto &[key, shadow] : other) {
-    auto it = into.find(key);
-    if (it == into.end())
-      into.emplace(key, shadow);
-    else
-      it->second = uniteShadows(it->second, shadow);
-  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -298,10 +205,7 @@ struct Inserted {
 
 class SyncPlanner {
 public:
-  /// Which dependencies to honour, by the tiles of the two accesses.
-  enum class Scope { All, ReuseOnly, IdentityOnly };
-
-  SyncPlanner(func::FuncOp func, Scope scope, int64_t skipSync)
+  SyncPlanner(func::FuncOp func, DependencyScope scope, int64_t skipSync)
       : func(func), scope(scope), skipSync(skipSync) {}
 
   LogicalResult collect();
@@ -318,23 +222,17 @@ public:
              unsigned &barriers) const;
   /// Unordered pairs of ops with conflicting accesses (an op with itself in
   /// a loop): what a naive inserter would give one flag pair each.
-  unsigned countConflictingPairs() const;
+  unsigned countConflictingPairs() const {
+    return mlir::dsaplan::countConflictingPairs(func, ops, scope);
+  }
   /// Flag pairs whose set moved down to their wait for want of an event id.
   unsigned getNumLateSets() const { return numLateSets; }
 
 private:
-  // Dependencies.
-  void walkShadowBlock(Block &block, ShadowState &state);
-  void walkShadowOp(Operation &op, ShadowState &state);
-  void walkShadowLoop(Operation &loop, ShadowState &state);
-  void recordAccess(unsigned op, const MemoryAccess &access,
-                    ShadowState &state);
-  void addDependency(const ShadowEntry &earlier, unsigned later,
-                     Operation *laterTile);
+  // Requirements.
   void requireForward(Operation *from, Operation *to, Pipe src, Pipe dst);
   void requireAcrossIterations(Operation *loop, Operation *from,
                                Operation *to, Pipe src, Pipe dst);
-  bool inScope(Operation *earlierTile, Operation *laterTile) const;
 
   // Cover.
   Knowledge coverBlock(Block *block);
@@ -361,31 +259,20 @@ private:
 
 
   func::FuncOp func;
-  Scope scope;
+  DependencyScope scope;
   int64_t skipSync;
   enum class SyncKind { Pair, LoopPair, EagerPair, Barrier };
   std::vector<SyncGroup> groups;
   std::vector<SyncKind> groupKinds;
   unsigned numLateSets = 0;
-  SmallVector<AccessingOp> ops;
+  SmallVector<PipeAccess> ops;
+  std::vector<SyncDependency> dependencies;
   DenseMap<Operation *, unsigned> accessIndex;
   /// Bit p set: the op is, or holds, an access of pipe p.
   DenseMap<Operation *, unsigned> pipesOf;
   DenseMap<Operation *, unsigned> blockIndex;
   DenseMap<Block *, std::vector<Operation *>> blockOps;
   DenseMap<Operation *, int64_t> preorder, preorderEnd;
-
-  /// The shadow walk: the current epoch and, for each loop being walked,
-  /// the epochs of its first walk (entries from those, met in the second
-  /// walk, ran one iteration earlier).
-  unsigned epoch = 0;
-  struct LoopWalk {
-    Operation *loop;
-    unsigned firstBegin, firstEnd;
-    bool second;
-  };
-  SmallVector<LoopWalk> loopWalks;
-  llvm::DenseSet<std::tuple<unsigned, unsigned, Operation *>> seen;
 
   DenseMap<Block *, SmallVector<Requirement>> forward;
   DenseMap<Operation *, SmallVector<Requirement>> backEdge;
@@ -502,8 +389,16 @@ Block *commonBlock(Operation *a, Operation *b) {
 }
 
 void SyncPlanner::findDependencies() {
-  ShadowState state;
-  walkShadowBlock(func.getBody().front(), state);
+  dependencies = findSyncDependencies(func, ops, scope);
+  for (const SyncDependency &dep : dependencies) {
+    const PipeAccess &x = ops[dep.earlier], &y = ops[dep.later];
+    if (x.pipe == y.pipe && !needsBarrier(x.pipe))
+      continue; // an in-order pipe orders its own accesses
+    if (dep.loop)
+      requireAcrossIterations(dep.loop, x.op, y.op, x.pipe, y.pipe);
+    else
+      requireForward(x.op, y.op, x.pipe, y.pipe);
+  }
   for (auto &[block, reqs] : forward) {
     llvm::sort(reqs);
     reqs.erase(std::unique(reqs.begin(), reqs.end()), reqs.end());
@@ -512,126 +407,6 @@ void SyncPlanner::findDependencies() {
     llvm::sort(reqs);
     reqs.erase(std::unique(reqs.begin(), reqs.end()), reqs.end());
   }
-}
-
-void SyncPlanner::walkShadowBlock(Block &block, ShadowState &state) {
-  for (Operation &op : block)
-    walkShadowOp(op, state);
-}
-
-void SyncPlanner::walkShadowOp(Operation &op, ShadowState &state) {
-  auto access = accessIndex.find(&op);
-  if (access != accessIndex.end()) {
-    // Every access checks against the history before the op's own updates
-    // (an op reading and writing one tile does not depend on itself).
-    for (const MemoryAccess &a : ops[access->second].accesses)
-      recordAccess(access->second, a, state);
-    return;
-  }
-  if (op.getNumRegions() == 0)
-    return;
-  if (isLoopOp(&op))
-    return walkShadowLoop(op, state);
-  if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
-    // Exactly one region runs (none, for an scf.if without else).
-    ShadowState entry = state;
-    bool first = true;
-    for (Region &region : op.getRegions()) {
-      if (region.empty()) {
-        uniteStates(state, entry);
-        continue;
-      }
-      ShadowState path = entry;
-      walkShadowBlock(region.front(), path);
-      if (first)
-        state = std::move(path);
-      else
-        uniteStates(state, path);
-      first = false;
-    }
-    return;
-  }
-  for (Region &region : op.getRegions())
-    for (Block &block : region)
-      walkShadowBlock(block, state);
-}
-
-/// The body twice: the second walk meets the first walk's accesses as
-/// those of the previous iteration. After the loop, the history is that of
-/// zero iterations or of some.
-void SyncPlanner::walkShadowLoop(Operation &loop, ShadowState &state) {
-  ShadowState entry = state;
-  auto walkBody = [&] {
-    for (Region &region : loop.getRegions())
-      for (Block &block : region)
-        walkShadowBlock(block, state);
-  };
-  loopWalks.push_back({&loop, ++epoch, 0, false});
-  walkBody();
-  loopWalks.back().firstEnd = ++epoch;
-  loopWalks.back().second = true;
-  walkBody();
-  loopWalks.pop_back();
-  ++epoch;
-  uniteStates(state, entry);
-}
-
-bool SyncPlanner::inScope(Operation *earlierTile, Operation *laterTile) const {
-  bool sameTile = earlierTile && earlierTile == laterTile;
-  return !(scope == Scope::ReuseOnly && sameTile);
-}
-
-void SyncPlanner::recordAccess(unsigned op, const MemoryAccess &access,
-                               ShadowState &state) {
-  // Identity-only: each tile has bytes of its own, so only accesses of one
-  // tile meet (the baseline a buffer-identity inserter would give).
-  RegionKey key{static_cast<int>(access.region.space),
-                access.region.unplacedAlloc};
-  if (scope == Scope::IdentityOnly)
-    key.second = access.tile ? access.tile : access.region.unplacedAlloc;
-  Shadow &shadow = state[key];
-  splitAt(shadow, access.end);
-  auto first = splitAt(shadow, access.begin);
-  auto last = shadow.find(access.end);
-  for (auto it = first; it != last; ++it) {
-    for (const ShadowEntry &writer : it->second.writers)
-      addDependency(writer, op, access.tile);
-    if (access.isWrite)
-      for (const ShadowEntry &reader : it->second.readers)
-        addDependency(reader, op, access.tile);
-  }
-  ShadowEntry self{op, epoch, access.tile};
-  if (access.isWrite) {
-    // The write is now the only history of its bytes.
-    shadow.erase(std::next(first), last);
-    first->second.writers.assign(1, self);
-    first->second.readers.clear();
-    return;
-  }
-  for (auto it = first; it != last; ++it)
-    uniteEntries(it->second.readers, self);
-}
-
-void SyncPlanner::addDependency(const ShadowEntry &earlier, unsigned later,
-                                Operation *laterTile) {
-  if (!inScope(earlier.tile, laterTile))
-    return;
-  const AccessingOp &x = ops[earlier.op], &y = ops[later];
-  if (x.pipe == y.pipe && !needsBarrier(x.pipe))
-    return; // an in-order pipe orders its own accesses
-  Operation *loop = nullptr;
-  for (const LoopWalk &walk : loopWalks)
-    if (walk.second && earlier.epoch >= walk.firstBegin &&
-        earlier.epoch < walk.firstEnd)
-      loop = walk.loop;
-  if (!loop && earlier.op == later)
-    return;
-  if (!seen.insert({earlier.op, later, loop}).second)
-    return;
-  if (loop)
-    requireAcrossIterations(loop, x.op, y.op, x.pipe, y.pipe);
-  else
-    requireForward(x.op, y.op, x.pipe, y.pipe);
 }
 
 void SyncPlanner::requireForward(Operation *from, Operation *to, Pipe src,
@@ -653,67 +428,6 @@ void SyncPlanner::requireAcrossIterations(Operation *loop, Operation *from,
   backEdge[loop].push_back({indexInBlock(body->findAncestorOpInBlock(*from)),
                             indexInBlock(body->findAncestorOpInBlock(*to)),
                             src, dst});
-}
-
-unsigned SyncPlanner::countConflictingPairs() const {
-  // A sweep per region over ranges sorted by their first byte; two reads
-  // never conflict, so a range meets the open writes, and a write also the
-  // open reads.
-  struct Span {
-    int64_t begin, end;
-    unsigned op;
-    bool isWrite;
-    Operation *tile;
-  };
-  std::map<RegionKey, std::vector<Span>> regions;
-  for (unsigned i = 0; i < ops.size(); ++i)
-    for (const MemoryAccess &a : ops[i].accesses) {
-      RegionKey key{static_cast<int>(a.region.space), a.region.unplacedAlloc};
-      if (scope == Scope::IdentityOnly)
-        key.second = a.tile ? a.tile : a.region.unplacedAlloc;
-      regions[key].push_back({a.begin, a.end, i, a.isWrite, a.tile});
-    }
-  llvm::DenseSet<std::pair<unsigned, unsigned>> pairs;
-  for (auto &[key, spans] : regions) {
-    llvm::sort(spans, [](const Span &a, const Span &b) {
-      return std::tie(a.begin, a.op) < std::tie(b.begin, b.op);
-    });
-    std::vector<Span> open;
-    for (const Span &span : spans) {
-      llvm::erase_if(open, [&](const Span &o) { return o.end <= span.begin; });
-      for (const Span &o : open)
-        if ((o.isWrite || span.isWrite) && inScope(o.tile, span.tile))
-          pairs.insert({std::min(o.op, span.op), std::max(o.op, span.op)});
-      open.push_back(span);
-    }
-  }
-  // An op meets itself again in a later iteration of a loop, where a write
-  // conflicts with its own next execution.
-  for (unsigned i = 0; i < ops.size(); ++i) {
-    bool writes = llvm::any_of(ops[i].accesses, [&](const MemoryAccess &a) {
-      return a.isWrite && inScope(a.tile, a.tile);
-    });
-    for (Operation *parent = ops[i].op->getParentOp();
-         writes && parent && parent != func; parent = parent->getParentOp())
-      if (isLoopOp(parent)) {
-        pairs.insert({i, i});
-        break;
-      }
-  }
-  unsigned count = 0;
-  for (auto [a, b] : pairs) {
-    if (a != b) {
-      ++count;
-      continue;
-    }
-    for (Operation *parent = ops[a].op->getParentOp(); parent && parent != func;
-         parent = parent->getParentOp())
-      if (isLoopOp(parent)) {
-        ++count;
-        break;
-      }
-  }
-  return count;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1171,20 +885,12 @@ unsigned SyncPlanner::prune(int64_t budget) {
   if (groups.empty() ||
       static_cast<int64_t>(groups.size() * ops.size()) > budget)
     return 0;
-  std::vector<Dependency> dependencies;
-  for (auto [earlier, later, loop] : seen)
-    dependencies.push_back({ops[earlier].op, ops[later].op});
-  llvm::sort(dependencies, [&](const Dependency &a, const Dependency &b) {
-    return std::make_pair(preorder.lookup(a.earlier), preorder.lookup(a.later)) <
-           std::make_pair(preorder.lookup(b.earlier), preorder.lookup(b.later));
-  });
-  dependencies.erase(std::unique(dependencies.begin(), dependencies.end(),
-                                 [](const Dependency &a, const Dependency &b) {
-                                   return a.earlier == b.earlier &&
-                                          a.later == b.later;
-                                 }),
-                     dependencies.end());
-  std::vector<bool> erased = pruneSyncGroups(func, dependencies, groups);
+  std::vector<Dependency> pairs;
+  for (const SyncDependency &dep : dependencies)
+    if (pairs.empty() || pairs.back().earlier != ops[dep.earlier].op ||
+        pairs.back().later != ops[dep.later].op)
+      pairs.push_back({ops[dep.earlier].op, ops[dep.later].op});
+  std::vector<bool> erased = pruneSyncGroups(func, pairs, groups);
   unsigned count = 0;
   for (size_t i = groups.size(); i-- > 0;)
     if (erased[i]) {
@@ -1270,11 +976,11 @@ struct DsaPlanInsertSyncPass
   LogicalResult writeSyncPictures();
 
   void runOnOperation() override {
-    std::optional<SyncPlanner::Scope> scope =
-        llvm::StringSwitch<std::optional<SyncPlanner::Scope>>(mode)
-            .Case("all", SyncPlanner::Scope::All)
-            .Case("reuse-only", SyncPlanner::Scope::ReuseOnly)
-            .Case("identity-only", SyncPlanner::Scope::IdentityOnly)
+    std::optional<DependencyScope> scope =
+        llvm::StringSwitch<std::optional<DependencyScope>>(mode)
+            .Case("all", DependencyScope::All)
+            .Case("reuse-only", DependencyScope::ReuseOnly)
+            .Case("identity-only", DependencyScope::IdentityOnly)
             .Default(std::nullopt);
     if (!scope) {
       getOperation().emitError() << "unknown mode '" << mode

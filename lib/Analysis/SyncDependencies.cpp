@@ -1,0 +1,346 @@
+//===- SyncDependencies.cpp - Which accesses must wait for which ----------===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+//
+// The shadow: per memory space, cells of bytes keyed by their first byte,
+// each with the last writers and the readers since. An access splits the
+// cells at its ends, depends on what they hold, and then (a write) replaces
+// them by one cell of its own or (a read) joins their readers. Entries carry
+// an epoch, so that the second walk of a loop body can tell the first
+// walk's accesses (the previous iteration) from its own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DsaPlan/Analysis/SyncDependencies.h"
+
+#include "DsaPlan/Analysis/BufferLifetimes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <map>
+#include <tuple>
+
+using namespace mlir;
+using namespace mlir::dsaplan;
+
+namespace {
+
+/// One execution of an access op. `epoch` tells the executions of one op in
+/// different walks of a loop body apart.
+struct ShadowEntry {
+  unsigned op;
+  unsigned epoch;
+  Operation *tile;
+  bool operator==(const ShadowEntry &o) const {
+    return op == o.op && epoch == o.epoch && tile == o.tile;
+  }
+};
+
+struct ShadowCell {
+  SmallVector<ShadowEntry, 2> writers, readers;
+  bool operator==(const ShadowCell &o) const {
+    return writers == o.writers && readers == o.readers;
+  }
+};
+
+/// Cells keyed by their first byte; a cell runs to the next key, the last
+/// one to the end of memory. Bytes before the first key have no history.
+using Shadow = std::map<int64_t, ShadowCell>;
+
+/// A memory space, or what has bytes of its own: an unplaced alloc, or each
+/// tile when dependencies are decided by buffer identity.
+using RegionKey = std::pair<int, Operation *>;
+using ShadowState = std::map<RegionKey, Shadow>;
+
+/// Makes `pos` the first byte of a cell, which inherits the history of the
+/// cell it was part of.
+Shadow::iterator splitAt(Shadow &shadow, int64_t pos) {
+  auto it = shadow.lower_bound(pos);
+  if (it != shadow.end() && it->first == pos)
+    return it;
+  if (it == shadow.begin())
+    return shadow.emplace_hint(it, pos, ShadowCell{});
+  return shadow.emplace_hint(it, pos, std::prev(it)->second);
+}
+
+const ShadowCell &cellAt(const Shadow &shadow, int64_t pos) {
+  static const ShadowCell empty;
+  auto it = shadow.upper_bound(pos);
+  return it == shadow.begin() ? empty : std::prev(it)->second;
+}
+
+void uniteEntries(SmallVector<ShadowEntry, 2> &into,
+                  ArrayRef<ShadowEntry> from) {
+  for (const ShadowEntry &entry : from)
+    if (!llvm::is_contained(into, entry))
+      into.push_back(entry);
+}
+
+/// The history of either path: after an scf.if, the last writers of a byte
+/// are those of both branches.
+Shadow uniteShadows(const Shadow &a, const Shadow &b) {
+  SmallVector<int64_t> keys;
+  for (const auto &entry : a)
+    keys.push_back(entry.first);
+  for (const auto &entry : b)
+    keys.push_back(entry.first);
+  llvm::sort(keys);
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  Shadow united;
+  const ShadowCell *previous = nullptr;
+  for (int64_t key : keys) {
+    ShadowCell cell = cellAt(a, key);
+    uniteEntries(cell.writers, cellAt(b, key).writers);
+    uniteEntries(cell.readers, cellAt(b, key).readers);
+    if (previous && *previous == cell)
+      continue;
+    previous = &(united[key] = std::move(cell));
+  }
+  return united;
+}
+
+void uniteStates(ShadowState &into, const ShadowState &other) {
+  for (const auto &[key, shadow] : other) {
+    auto it = into.find(key);
+    if (it == into.end())
+      into.emplace(key, shadow);
+    else
+      it->second = uniteShadows(it->second, shadow);
+  }
+}
+
+
+bool inScope(DependencyScope scope, Operation *earlierTile,
+             Operation *laterTile) {
+  bool sameTile = earlierTile && earlierTile == laterTile;
+  if (scope == DependencyScope::ReuseOnly)
+    return !sameTile;
+  return true;
+}
+
+class DependencyFinder {
+public:
+  DependencyFinder(ArrayRef<PipeAccess> accesses, DependencyScope scope)
+      : accesses(accesses), scope(scope) {
+    for (unsigned i = 0; i < accesses.size(); ++i)
+      accessIndex[accesses[i].op] = i;
+  }
+
+  std::vector<SyncDependency> run(func::FuncOp func) {
+    ShadowState state;
+    walkShadowBlock(func.getBody().front(), state);
+    llvm::sort(dependencies, [](const SyncDependency &a, const SyncDependency &b) {
+      return std::make_pair(a.later, a.earlier) < std::make_pair(b.later, b.earlier);
+    });
+    return std::move(dependencies);
+  }
+
+private:
+  void walkShadowBlock(Block &block, ShadowState &state);
+  void walkShadowOp(Operation &op, ShadowState &state);
+  void walkShadowLoop(Operation &loop, ShadowState &state);
+  void recordAccess(unsigned op, const MemoryAccess &access,
+                    ShadowState &state);
+  void addDependency(const ShadowEntry &earlier, unsigned later,
+                     Operation *laterTile);
+
+  ArrayRef<PipeAccess> accesses;
+  DependencyScope scope;
+  DenseMap<Operation *, unsigned> accessIndex;
+  /// The current epoch and, for each loop being walked, the epochs of its
+  /// first walk (entries from those, met in the second walk, ran one
+  /// iteration earlier).
+  unsigned epoch = 0;
+  struct LoopWalk {
+    Operation *loop;
+    unsigned firstBegin, firstEnd;
+    bool second;
+  };
+  SmallVector<LoopWalk> loopWalks;
+  llvm::DenseSet<std::tuple<unsigned, unsigned, Operation *>> seen;
+  std::vector<SyncDependency> dependencies;
+};
+
+void DependencyFinder::walkShadowBlock(Block &block, ShadowState &state) {
+  for (Operation &op : block)
+    walkShadowOp(op, state);
+}
+
+void DependencyFinder::walkShadowOp(Operation &op, ShadowState &state) {
+  auto access = accessIndex.find(&op);
+  if (access != accessIndex.end()) {
+    // Every access checks against the history before the op's own updates
+    // (an op reading and writing one tile does not depend on itself).
+    for (const MemoryAccess &a : accesses[access->second].accesses)
+      recordAccess(access->second, a, state);
+    return;
+  }
+  if (op.getNumRegions() == 0)
+    return;
+  if (isLoopOp(&op))
+    return walkShadowLoop(op, state);
+  if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
+    // Exactly one region runs (none, for an scf.if without else).
+    ShadowState entry = state;
+    bool first = true;
+    for (Region &region : op.getRegions()) {
+      if (region.empty()) {
+        uniteStates(state, entry);
+        continue;
+      }
+      ShadowState path = entry;
+      walkShadowBlock(region.front(), path);
+      if (first)
+        state = std::move(path);
+      else
+        uniteStates(state, path);
+      first = false;
+    }
+    return;
+  }
+  for (Region &region : op.getRegions())
+    for (Block &block : region)
+      walkShadowBlock(block, state);
+}
+
+/// The body twice: the second walk meets the first walk's accesses as
+/// those of the previous iteration. After the loop, the history is that of
+/// zero iterations or of some.
+void DependencyFinder::walkShadowLoop(Operation &loop, ShadowState &state) {
+  ShadowState entry = state;
+  auto walkBody = [&] {
+    for (Region &region : loop.getRegions())
+      for (Block &block : region)
+        walkShadowBlock(block, state);
+  };
+  loopWalks.push_back({&loop, ++epoch, 0, false});
+  walkBody();
+  loopWalks.back().firstEnd = ++epoch;
+  loopWalks.back().second = true;
+  walkBody();
+  loopWalks.pop_back();
+  ++epoch;
+  uniteStates(state, entry);
+}
+
+void DependencyFinder::recordAccess(unsigned op, const MemoryAccess &access,
+                               ShadowState &state) {
+  // Identity-only: each tile has bytes of its own, so only accesses of one
+  // tile meet (the baseline a buffer-identity inserter would give).
+  RegionKey key{static_cast<int>(access.region.space),
+                access.region.unplacedAlloc};
+  if (scope == DependencyScope::IdentityOnly)
+    key.second = access.tile ? access.tile : access.region.unplacedAlloc;
+  Shadow &shadow = state[key];
+  splitAt(shadow, access.end);
+  auto first = splitAt(shadow, access.begin);
+  auto last = shadow.find(access.end);
+  for (auto it = first; it != last; ++it) {
+    for (const ShadowEntry &writer : it->second.writers)
+      addDependency(writer, op, access.tile);
+    if (access.isWrite)
+      for (const ShadowEntry &reader : it->second.readers)
+        addDependency(reader, op, access.tile);
+  }
+  ShadowEntry self{op, epoch, access.tile};
+  if (access.isWrite) {
+    // The write is now the only history of its bytes.
+    shadow.erase(std::next(first), last);
+    first->second.writers.assign(1, self);
+    first->second.readers.clear();
+    return;
+  }
+  for (auto it = first; it != last; ++it)
+    uniteEntries(it->second.readers, self);
+}
+
+void DependencyFinder::addDependency(const ShadowEntry &earlier,
+                                     unsigned later, Operation *laterTile) {
+  if (!inScope(scope, earlier.tile, laterTile))
+    return;
+  Operation *loop = nullptr;
+  for (const LoopWalk &walk : loopWalks)
+    if (walk.second && earlier.epoch >= walk.firstBegin &&
+        earlier.epoch < walk.firstEnd)
+      loop = walk.loop;
+  if (!loop && earlier.op == later)
+    return;
+  if (seen.insert({earlier.op, later, loop}).second)
+    dependencies.push_back({earlier.op, later, loop});
+}
+
+} // namespace
+
+std::vector<SyncDependency>
+mlir::dsaplan::findSyncDependencies(func::FuncOp func,
+                                    ArrayRef<PipeAccess> accesses,
+                                    DependencyScope scope) {
+  return DependencyFinder(accesses, scope).run(func);
+}
+
+unsigned mlir::dsaplan::countConflictingPairs(func::FuncOp func,
+                                              ArrayRef<PipeAccess> ops,
+                                              DependencyScope scope) {
+  // A sweep per region over ranges sorted by their first byte; two reads
+  // never conflict, so a range meets the open writes, and a write also the
+  // open reads.
+  struct Span {
+    int64_t begin, end;
+    unsigned op;
+    bool isWrite;
+    Operation *tile;
+  };
+  std::map<RegionKey, std::vector<Span>> regions;
+  for (unsigned i = 0; i < ops.size(); ++i)
+    for (const MemoryAccess &a : ops[i].accesses) {
+      RegionKey key{static_cast<int>(a.region.space), a.region.unplacedAlloc};
+      if (scope == DependencyScope::IdentityOnly)
+        key.second = a.tile ? a.tile : a.region.unplacedAlloc;
+      regions[key].push_back({a.begin, a.end, i, a.isWrite, a.tile});
+    }
+  llvm::DenseSet<std::pair<unsigned, unsigned>> pairs;
+  for (auto &[key, spans] : regions) {
+    llvm::sort(spans, [](const Span &a, const Span &b) {
+      return std::tie(a.begin, a.op) < std::tie(b.begin, b.op);
+    });
+    std::vector<Span> open;
+    for (const Span &span : spans) {
+      llvm::erase_if(open, [&](const Span &o) { return o.end <= span.begin; });
+      for (const Span &o : open)
+        if ((o.isWrite || span.isWrite) && inScope(scope, o.tile, span.tile))
+          pairs.insert({std::min(o.op, span.op), std::max(o.op, span.op)});
+      open.push_back(span);
+    }
+  }
+  // An op meets itself again in a later iteration of a loop, where a write
+  // conflicts with its own next execution.
+  for (unsigned i = 0; i < ops.size(); ++i) {
+    bool writes = llvm::any_of(ops[i].accesses, [&](const MemoryAccess &a) {
+      return a.isWrite && inScope(scope, a.tile, a.tile);
+    });
+    for (Operation *parent = ops[i].op->getParentOp();
+         writes && parent && parent != func; parent = parent->getParentOp())
+      if (isLoopOp(parent)) {
+        pairs.insert({i, i});
+        break;
+      }
+  }
+  unsigned count = 0;
+  for (auto [a, b] : pairs) {
+    if (a != b) {
+      ++count;
+      continue;
+    }
+    for (Operation *parent = ops[a].op->getParentOp(); parent && parent != func;
+         parent = parent->getParentOp())
+      if (isLoopOp(parent)) {
+        ++count;
+        break;
+      }
+  }
+  return count;
+}
+
