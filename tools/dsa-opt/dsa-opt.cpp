@@ -6,7 +6,7 @@
 //
 // mlir-opt with the dsaplan dialect and passes, and the dialects kernels are
 // written in: func, scf, memref, arith, cf and linalg; with the tests built,
-// also the dsatest dialect of test/lib.
+// also the dsatest dialect and the test passes of test/lib.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +25,7 @@
 #ifdef DSAPLAN_INCLUDE_TESTS
 namespace mlir::dsaplan::test {
 void registerTestDialect(DialectRegistry &registry);
+void registerTestSyncDependenciesPass();
 } // namespace mlir::dsaplan::test
 #endif
 
@@ -32,6 +33,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
 #ifdef DSAPLAN_INCLUDE_TESTS
   mlir::dsaplan::test::registerTestDialect(registry);
+  mlir::dsaplan::test::registerTestSyncDependenciesPass();
 #endif
   registry.insert<mlir::dsaplan::DsaPlanDialect, mlir::arith::ArithDialect,
                   mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,

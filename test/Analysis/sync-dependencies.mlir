@@ -1,0 +1,69 @@
+// RUN: dsa-opt %s -split-input-file -test-dsaplan-sync-dependencies -verify-diagnostics -o /dev/null
+
+// What each access must wait for, by bytes: a 4 KiB table [0, 4096) and a
+// 32-byte row inside it [1024, 1056). The row's load depends on the table's
+// V read though they are different tiles. The reload of the whole table
+// depends on each byte's last writer and the readers since: the first read
+// (outside the row), the load and the use (inside it). A store after it
+// depends on the reload alone: the older accesses are ordered through it.
+func.func @partial_overlap(%gm: memref<1024xf32>, %out: memref<1024xf32>, %rows: memref<8xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c1024 = arith.constant 1024 : index
+  %table = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<1024xf32, #dsaplan.space<ub>>  // [0, 4096)
+  %row = memref.view %ub[%c1024][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xf32, #dsaplan.space<ub>>    // [1024, 1056)
+  // expected-remark @below {{read depends on nothing}}
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>, test.name = "read"} ins(%table : memref<1024xf32, #dsaplan.space<ub>>) outs(%out : memref<1024xf32>)
+  // expected-remark @below {{load depends on read}}
+  memref.copy %rows, %row {dsaplan.pipe = #dsaplan.pipe<mte2>, test.name = "load"} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
+  // expected-remark @below {{use depends on load}}
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>, test.name = "use"} ins(%row : memref<8xf32, #dsaplan.space<ub>>) outs(%rows : memref<8xf32>)
+  // expected-remark @below {{reload depends on read, load, use}}
+  memref.copy %gm, %table {dsaplan.pipe = #dsaplan.pipe<mte2>, test.name = "reload"} : memref<1024xf32> to memref<1024xf32, #dsaplan.space<ub>>
+  // Only the reload is the last writer now.
+  // expected-remark @below {{store depends on reload}}
+  memref.copy %table, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>, test.name = "store"} : memref<1024xf32, #dsaplan.space<ub>> to memref<1024xf32>
+  return
+}
+
+// -----
+
+// Around the back edge: the next iteration's load overwrites what this
+// iteration loaded (WAW) and computed from (WAR).
+func.func @loop(%gm: memref<8xf32>, %out: memref<8xf32>, %n: index) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xf32, #dsaplan.space<ub>>  // [0, 32)
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-remark @below {{load depends on load (previous iteration), compute (previous iteration)}}
+    memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>, test.name = "load"} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
+    // expected-remark @below {{compute depends on load}}
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>, test.name = "compute"} ins(%a : memref<8xf32, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
+  }
+  return
+}
+
+// -----
+
+// After an scf.if, the last writers of a byte are those of both branches.
+func.func @branches(%gm: memref<8xf32>, %c: i1) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xf32, #dsaplan.space<ub>>   // [0, 32)
+  %b = memref.view %ub[%c32][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xf32, #dsaplan.space<ub>>  // [32, 64)
+  // expected-remark @below {{load depends on nothing}}
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>, test.name = "load"} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
+  scf.if %c {
+    // expected-remark @below {{then depends on load}}
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>, test.name = "then"} ins(%a : memref<8xf32, #dsaplan.space<ub>>) outs(%b : memref<8xf32, #dsaplan.space<ub>>)
+  } else {
+    // expected-remark @below {{else depends on nothing}}
+    linalg.fill {dsaplan.pipe = #dsaplan.pipe<s>, test.name = "else"} ins(%zero : f32) outs(%b : memref<8xf32, #dsaplan.space<ub>>)
+  }
+  // expected-remark @below {{store depends on then, else}}
+  memref.copy %b, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>, test.name = "store"} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32>
+  return
+}
