@@ -94,10 +94,6 @@ public:
   CanonicalSearch(const PoolInstance &instance, int64_t lowerBound,
                   int64_t limit, bool stopWithinLimit, uint64_t nodeBudget,
                   const std::vector<uint32_t> &order);
-  /// Limited discrepancy search: along any path, at most `count` branches
-  /// other than the first may be taken. Without a limit the search is
-  /// complete.
-  void limitDiscrepancies(int count) { discrepancyLimit = count; }
   /// Turns dynamic decomposition off (it is on for feasibility questions).
   void disableDecomposition() { decompositionAllowed = false; }
   ExactResult run(const ItemOffsets &incumbent);
@@ -125,15 +121,14 @@ private:
   /// Returns false when the search must stop (budget spent, or done).
   /// `parentLevel`: the level of the parent node, whose section check still
   /// holds for every section the parent's placement did not touch.
-  bool search(const Group &group, int64_t parentLevel, int discrepancies);
+  bool search(const Group &group, int64_t parentLevel);
   /// Continues below a placement that emptied the cuts in `zeroCuts`:
   /// `group` falls apart into independent groups, searched one after the
   /// other. One that has no placement ends the whole node.
-  bool searchSplit(const Group &group, int64_t parentLevel,
-                   int discrepancies);
+  bool searchSplit(const Group &group, int64_t parentLevel);
   /// `group`'s items are all placed: on to the next pending group, or a
   /// complete placement.
-  bool finishGroup(int discrepancies);
+  bool finishGroup();
   void recordSolution();
 
   const PoolInstance &instance;
@@ -143,8 +138,6 @@ private:
   const uint64_t nodeBudget;
   uint64_t nodes = 0;
   bool exhausted = false;
-  int discrepancyLimit = -1; // none
-  bool discrepancyCut = false;
   bool decompositionAllowed = true;
   bool decompose = false;
 
@@ -250,7 +243,7 @@ CanonicalSearch::CanonicalSearch(const PoolInstance &instance,
   for (uint32_t i = 0; i < numItems; ++i)
     if (!instance.items[i].pin)
       position[i] = gravity(i);
-  trail.resize(64 * numItems + 64);
+  trail.resize(4 * numItems + 64);
   buildSections();
   buildCandidateOrder(order);
 }
@@ -496,14 +489,14 @@ void CanonicalSearch::recordSolution() {
   target = bestPeak - 1;
 }
 
-bool CanonicalSearch::finishGroup(int discrepancies) {
+bool CanonicalSearch::finishGroup() {
   if (pending.empty()) {
     recordSolution();
     return bestPeak > lowerBound && !stopWithinLimit;
   }
   Group next = std::move(pending.back());
   pending.pop_back();
-  bool keepGoing = search(next, /*parentLevel=*/-1, discrepancies);
+  bool keepGoing = search(next, /*parentLevel=*/-1);
   uint64_t token = next.token;
   pending.push_back(std::move(next));
   // No placement of `next` exists, whatever the groups before it do.
@@ -512,8 +505,7 @@ bool CanonicalSearch::finishGroup(int discrepancies) {
   return keepGoing;
 }
 
-bool CanonicalSearch::searchSplit(const Group &group, int64_t parentLevel,
-                                  int discrepancies) {
+bool CanonicalSearch::searchSplit(const Group &group, int64_t parentLevel) {
   std::vector<uint32_t> cuts;
   cuts.swap(zeroCuts);
   std::sort(cuts.begin(), cuts.end());
@@ -533,14 +525,13 @@ bool CanonicalSearch::searchSplit(const Group &group, int64_t parentLevel,
                              [](const Group &g) { return g.items.empty(); }),
               parts.end());
   if (parts.size() <= 1)
-    return search(parts.empty() ? group : parts.front(), parentLevel,
-                  discrepancies);
+    return search(parts.empty() ? group : parts.front(), parentLevel);
   uint64_t token = ++lastToken;
   for (size_t k = parts.size(); k-- > 1;) {
     parts[k].token = token;
     pending.push_back(std::move(parts[k]));
   }
-  bool keepGoing = search(parts.front(), /*parentLevel=*/-1, discrepancies);
+  bool keepGoing = search(parts.front(), /*parentLevel=*/-1);
   pending.resize(pending.size() - (parts.size() - 1));
   if (unwindTo == token) {
     unwindTo = 0;
@@ -549,8 +540,7 @@ bool CanonicalSearch::searchSplit(const Group &group, int64_t parentLevel,
   return keepGoing;
 }
 
-bool CanonicalSearch::search(const Group &group, int64_t parentLevel,
-                             int discrepancies) {
+bool CanonicalSearch::search(const Group &group, int64_t parentLevel) {
   if (++nodes > nodeBudget) {
     exhausted = true;
     return false;
@@ -582,7 +572,7 @@ bool CanonicalSearch::search(const Group &group, int64_t parentLevel,
       candidates.push_back(i);
   }
   if (!anyUnplaced)
-    return finishGroup(discrepancies);
+    return finishGroup();
   if (candidates.empty())
     return true; // every unplaced item waits: nothing can be placed
   // Dominance: starting the next item at or above the top some unplaced item
@@ -600,18 +590,7 @@ bool CanonicalSearch::search(const Group &group, int64_t parentLevel,
             [&](uint32_t a, uint32_t b) { return rank[a] < rank[b]; });
 
   size_t mark = trailSize;
-  // Every branch but the first spends a discrepancy.
-  auto affordable = [&](size_t branch) {
-    if (branch == 0 || discrepancyLimit < 0 || discrepancies < discrepancyLimit)
-      return true;
-    discrepancyCut = true;
-    return false;
-  };
-  for (size_t branch = 0; branch < candidates.size(); ++branch) {
-    uint32_t candidate = candidates[branch];
-    if (!affordable(branch))
-      break;
-    int spent = discrepancies + (branch ? 1 : 0);
+  for (uint32_t candidate : candidates) {
     // Nothing can ever lift a candidate without unplaced neighbours: once
     // its branch fails, forbidding it here fails every later branch.
     bool hatless = unplacedDegree[candidate] == 0;
@@ -623,8 +602,8 @@ bool CanonicalSearch::search(const Group &group, int64_t parentLevel,
     bool overflow = liftedSectionsOverflow(level);
     bool keepGoing = true;
     if (!overflow)
-      keepGoing = zeroCuts.empty() ? search(group, level, spent)
-                                   : searchSplit(group, level, spent);
+      keepGoing = zeroCuts.empty() ? search(group, level)
+                                   : searchSplit(group, level);
     zeroCuts.clear();
     undoTo(branchMark);
     if (!keepGoing || unwindTo || hatless) {
@@ -635,18 +614,13 @@ bool CanonicalSearch::search(const Group &group, int64_t parentLevel,
     forbidAt(candidate, level);
   }
   // Every candidate is now forbidden at `level`: the branch where nothing
-  // starts there.
-  if (!affordable(candidates.size())) {
-    undoTo(mark);
-    return true;
-  }
-  // The forbidden candidates' lowest starts rose too.
+  // starts there. The forbidden candidates' lowest starts rose too.
   lifted = candidates;
   if (liftedSectionsOverflow(level)) {
     undoTo(mark);
     return true;
   }
-  bool keepGoing = search(group, level, discrepancies + 1);
+  bool keepGoing = search(group, level);
   undoTo(mark);
   return keepGoing;
 }
@@ -664,7 +638,7 @@ ExactResult CanonicalSearch::run(const ItemOffsets &incumbent) {
   // first placement ends the search: a lower target found in one group
   // would otherwise not reach the groups already placed.
   decompose = decompositionAllowed && stopWithinLimit &&
-              discrepancyLimit < 0 && limit < kUnbounded;
+              limit < kUnbounded;
   if (!incumbentDone) {
     Group root;
     root.endSection = static_cast<uint32_t>(sectionTop.size());
@@ -676,9 +650,9 @@ ExactResult CanonicalSearch::run(const ItemOffsets &incumbent) {
         if (cutCount[k] == 0)
           zeroCuts.push_back(k);
     if (zeroCuts.empty())
-      search(root, /*parentLevel=*/-1, /*discrepancies=*/0);
+      search(root, /*parentLevel=*/-1);
     else
-      searchSplit(root, /*parentLevel=*/-1, /*discrepancies=*/0);
+      searchSplit(root, /*parentLevel=*/-1);
   }
 
   ExactResult result;
@@ -687,11 +661,11 @@ ExactResult CanonicalSearch::run(const ItemOffsets &incumbent) {
   result.peak = bestPeak >= 0 ? bestPeak : incumbentPeak;
   bool withinLimit = result.peak >= 0 && result.peak <= limit;
   // Finishing the whole tree proves that nothing beats the best placement.
-  bool finished = !exhausted && !discrepancyCut &&
+  bool finished = !exhausted &&
                   !(stopWithinLimit && bestPeak >= 0);
   result.provedOptimal =
       withinLimit && (result.peak <= lowerBound || (finished && !incumbentDone));
-  result.provedInfeasible = !withinLimit && !exhausted && !discrepancyCut;
+  result.provedInfeasible = !withinLimit && !exhausted;
   return result;
 }
 
@@ -798,20 +772,6 @@ ExactResult searchFeasible(const PoolInstance &instance,
 
 } // namespace
 
-ItemOffsets dsaplan::solver::detail::improveByDiscrepancies(
-    const PoolInstance &instance, const ItemOffsets &incumbent,
-    const std::vector<uint32_t> &order, int discrepancies,
-    uint64_t nodeBudget) {
-  int64_t unbounded = std::numeric_limits<int64_t>::max() / 4;
-  // No lower bound: this is a heuristic pass, it never claims optimality.
-  CanonicalSearch search(instance, /*lowerBound=*/0, unbounded,
-                         /*stopWithinLimit=*/false, nodeBudget, order);
-  search.limitDiscrepancies(discrepancies);
-  ExactResult result = search.run(incumbent);
-  return result.peak >= 0 && result.peak < itemPeak(instance, incumbent)
-             ? result.offsets
-             : incumbent;
-}
 
 namespace {
 

@@ -174,10 +174,59 @@ ItemOffsets dsaplan::solver::detail::placeBump(const PoolInstance &instance) {
 
 /// Above this many items the level-by-level greedy (quadratic) is skipped.
 constexpr size_t kLevelGreedyMaxItems = 400;
+/// Work the target probes may spend, in steps: a search node scans the
+/// items (one step each) and updates the neighbours of the item it places
+/// and their sections (about eight steps each, as measured on MiniMalloc's
+/// instances).
+constexpr uint64_t kProbeSteps = 2'400'000;
+constexpr uint64_t kStepsPerNeighbour = 8;
+/// At most this many probe nodes per item (small pools need few).
+constexpr uint64_t kProbeNodesPerItem = 50;
+
+namespace {
+
+/// Search nodes the probes of `instance` may spend.
+uint64_t probeNodes(const PoolInstance &instance) {
+  uint64_t items = instance.items.size(), neighbours = 0;
+  for (const std::vector<uint32_t> &list : instance.conflicts)
+    neighbours += list.size();
+  uint64_t stepsPerNode =
+      items + kStepsPerNeighbour * neighbours / std::max<uint64_t>(items, 1);
+  return std::min(kProbeSteps / std::max<uint64_t>(stepsPerNode, 1),
+                  kProbeNodesPerItem * items);
+}
+
+/// Improves `best` by asking the exact search, with small node budgets,
+/// for placements within targets between the lower bound and the best
+/// peak: first the bound itself, with three quarters of the budget (tight
+/// instances often meet it, and a placement there is optimal), then by
+/// bisection. A question the budget cannot answer counts as "no": this is
+/// a heuristic, it proves nothing.
+void probeTargets(const PoolInstance &instance, ItemOffsets &best) {
+  int64_t bound = itemLowerBound(instance);
+  int64_t low = bound, high = itemPeak(instance, best);
+  uint64_t budget = probeNodes(instance), spent = 0;
+  for (int64_t target = low; low < high && spent < budget;
+       target = low + (high - low) / 2) {
+    uint64_t share = target == bound ? budget * 3 / 4 : budget / 4;
+    ExactResult answer =
+        searchExact(instance, {}, low, target, /*stopWithinLimit=*/true,
+                    std::max<uint64_t>(1, std::min(share, budget - spent)));
+    spent += answer.nodes;
+    if (answer.peak >= 0 && answer.peak <= target) {
+      best = std::move(answer.offsets);
+      high = answer.peak;
+    } else {
+      low = target + 1;
+    }
+  }
+}
+
+} // namespace
 /// Above this many items multi-start tries fewer orders.
 constexpr size_t kHugeItems = 20000;
-/// Search nodes of each improvement pass.
-constexpr uint64_t kImprovementNodes = 1500;
+/// Repair rounds of pools that the probes then improve.
+constexpr int kRoundsBeforeProbes = 1;
 
 ItemOffsets dsaplan::solver::detail::placeMultiStart(
     const PoolInstance &instance, int rounds) {
@@ -194,14 +243,19 @@ ItemOffsets dsaplan::solver::detail::placeMultiStart(
     }
   };
   // Huge pools get first fit over the three strongest orders only, which
-  // keeps them near n log n.
+  // keeps them near n log n. Pools small enough for the level greedy and
+  // the probes get first fit over the first order only: the probes find
+  // far better placements than the other fits, and cost less.
   bool huge = instance.items.size() > kHugeItems;
+  bool firstOrder = true;
   auto tryOrder = [&](const std::vector<uint32_t> &order) {
-    consider(order, placeInOrder(instance, order, FitRule::First));
-    if (!huge)
+    if (!levels || firstOrder)
+      consider(order, placeInOrder(instance, order, FitRule::First));
+    if (!huge && !levels)
       consider(order, placeInOrder(instance, order, FitRule::Best));
     if (levels)
       consider(order, placeByLevels(instance, order));
+    firstOrder = false;
   };
   std::vector<std::vector<uint32_t>> orders = startingOrders(instance);
   if (huge)
@@ -209,7 +263,10 @@ ItemOffsets dsaplan::solver::detail::placeMultiStart(
   for (const std::vector<uint32_t> &order : orders)
     tryOrder(order);
   // Repair: the items that reach the peak go first, as long as it helps
-  // (a deterministic "squeaky wheel").
+  // (a deterministic "squeaky wheel"). Pools the probes improve need few
+  // rounds.
+  if (levels)
+    rounds = std::min(rounds, kRoundsBeforeProbes);
   std::vector<uint32_t> order = bestOrder;
   ItemOffsets current = best;
   for (int round = 0; round < rounds && !instance.items.empty(); ++round) {
@@ -224,14 +281,8 @@ ItemOffsets dsaplan::solver::detail::placeMultiStart(
       consider(order, std::move(byLevels));
     }
   }
-  // Local improvement: the placements a few branches away from the best
-  // order's greedy descent, as long as each pass helps.
   if (levels)
-    for (int discrepancies = 1; discrepancies <= 2; ++discrepancies) {
-      ItemOffsets improved = improveByDiscrepancies(
-          instance, best, bestOrder, discrepancies, kImprovementNodes);
-      consider(bestOrder, std::move(improved));
-    }
+    probeTargets(instance, best);
   return best;
 }
 

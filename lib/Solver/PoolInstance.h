@@ -97,14 +97,6 @@ std::vector<uint32_t> orderBySizeThenLength(const PoolInstance &instance);
 ItemOffsets placeByLevels(const PoolInstance &instance,
                           const std::vector<uint32_t> &order);
 
-/// The best of `incumbent` and the placements the search reaches from
-/// `order` with at most `discrepancies` branches off its first choices
-/// (limited discrepancy search), within `nodeBudget` nodes.
-ItemOffsets improveByDiscrepancies(const PoolInstance &instance,
-                                   const ItemOffsets &incumbent,
-                                   const std::vector<uint32_t> &order,
-                                   int discrepancies, uint64_t nodeBudget);
-
 struct ExactResult {
   ItemOffsets offsets; // best placement found (may be the incumbent)
   int64_t peak = 0;
