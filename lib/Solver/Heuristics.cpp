@@ -176,10 +176,10 @@ ItemOffsets dsaplan::solver::detail::placeBump(const PoolInstance &instance) {
 constexpr size_t kLevelGreedyMaxItems = 400;
 /// Work the target probes may spend, in steps: a search node scans the
 /// items (one step each) and updates the neighbours of the item it places
-/// and their sections (about eight steps each, as measured on MiniMalloc's
-/// instances).
+/// and their sections (about twelve steps each, fitted to the time per node
+/// on MiniMalloc's instances).
 constexpr uint64_t kProbeSteps = 2'400'000;
-constexpr uint64_t kStepsPerNeighbour = 8;
+constexpr uint64_t kStepsPerNeighbour = 12;
 /// At most this many probe nodes per item (small pools need few).
 constexpr uint64_t kProbeNodesPerItem = 50;
 
@@ -198,7 +198,7 @@ uint64_t probeNodes(const PoolInstance &instance) {
 
 /// Improves `best` by asking the exact search, with small node budgets,
 /// for placements within targets between the lower bound and the best
-/// peak: first the bound itself, with three quarters of the budget (tight
+/// peak: first the bound itself, with two thirds of the budget (tight
 /// instances often meet it, and a placement there is optimal), then by
 /// bisection. A question the budget cannot answer counts as "no": this is
 /// a heuristic, it proves nothing.
@@ -208,7 +208,7 @@ void probeTargets(const PoolInstance &instance, ItemOffsets &best) {
   uint64_t budget = probeNodes(instance), spent = 0;
   for (int64_t target = low; low < high && spent < budget;
        target = low + (high - low) / 2) {
-    uint64_t share = target == bound ? budget * 3 / 4 : budget / 4;
+    uint64_t share = target == bound ? budget * 2 / 3 : budget / 3;
     ExactResult answer =
         searchExact(instance, {}, low, target, /*stopWithinLimit=*/true,
                     std::max<uint64_t>(1, std::min(share, budget - spent)));
