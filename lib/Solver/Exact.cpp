@@ -605,10 +605,13 @@ bool CanonicalSearch::search(const Group &group, int64_t parentLevel) {
       keepGoing = zeroCuts.empty() ? search(group, level)
                                    : searchSplit(group, level);
     zeroCuts.clear();
+    // A stopped search is discarded: nothing to undo.
+    if (!keepGoing)
+      return false;
     undoTo(branchMark);
-    if (!keepGoing || unwindTo || hatless) {
+    if (unwindTo || hatless) {
       undoTo(mark);
-      return keepGoing;
+      return true;
     }
     // Later branches do not start this candidate at this level.
     forbidAt(candidate, level);
@@ -620,9 +623,10 @@ bool CanonicalSearch::search(const Group &group, int64_t parentLevel) {
     undoTo(mark);
     return true;
   }
-  bool keepGoing = search(group, level);
+  if (!search(group, level))
+    return false;
   undoTo(mark);
-  return keepGoing;
+  return true;
 }
 
 ExactResult CanonicalSearch::run(const ItemOffsets &incumbent) {
