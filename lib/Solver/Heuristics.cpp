@@ -200,13 +200,17 @@ uint64_t probeNodes(const PoolInstance &instance) {
 /// for placements within targets between the lower bound and the best
 /// peak: first the bound itself, with two thirds of the budget (tight
 /// instances often meet it, and a placement there is optimal), then by
-/// bisection. A question the budget cannot answer counts as "no": this is
-/// a heuristic, it proves nothing.
+/// bisection, until two questions in a row get no placement. A question the
+/// budget cannot answer counts as "no": this is a heuristic, it proves
+/// nothing.
 void probeTargets(const PoolInstance &instance, ItemOffsets &best) {
   int64_t bound = itemLowerBound(instance);
   int64_t low = bound, high = itemPeak(instance, best);
   uint64_t budget = probeNodes(instance), spent = 0;
-  for (int64_t target = low; low < high && spent < budget;
+  // Two "no"s in a row say the search is weak here (say, a loose bound or
+  // many separations): the rest of the budget would buy nothing.
+  int noes = 0;
+  for (int64_t target = low; low < high && spent < budget && noes < 2;
        target = low + (high - low) / 2) {
     uint64_t share = target == bound ? budget * 2 / 3 : budget / 3;
     ExactResult answer =
@@ -216,8 +220,10 @@ void probeTargets(const PoolInstance &instance, ItemOffsets &best) {
     if (answer.peak >= 0 && answer.peak <= target) {
       best = std::move(answer.offsets);
       high = answer.peak;
+      noes = 0;
     } else {
       low = target + 1;
+      ++noes;
     }
   }
 }
