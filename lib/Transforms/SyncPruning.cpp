@@ -121,21 +121,62 @@ unsigned pipeOf(Operation *op) { return static_cast<unsigned>(*getOpPipe(op)); }
 
 class OrderChecker {
 public:
-  OrderChecker(ArrayRef<Dependency> dependencies) {
+  OrderChecker(ArrayRef<Dependency> dependencies, ArrayRef<Operation *> body) {
     for (const Dependency &dep : dependencies) {
       sourcesOf[dep.later].push_back(dep.earlier);
       accesses.insert(dep.earlier);
       accesses.insert(dep.later);
     }
+    // A source is checked by its dependents only: past the body op that
+    // holds the last of them, the walk forgets it.
+    DenseMap<Operation *, size_t> bodyIndex;
+    for (size_t i = 0; i < body.size(); ++i)
+      bodyIndex[body[i]] = i;
+    Block *entry = body.empty() ? nullptr : body.front()->getBlock();
+    for (const Dependency &dep : dependencies) {
+      size_t &last = lastDependent[dep.earlier];
+      last = std::max(last,
+                      bodyIndex.lookup(entry->findAncestorOpInBlock(*dep.later)));
+    }
   }
 
-  /// Whether every dependency is ordered with the syncs of `func` other
-  /// than `disabled`, and every flag is balanced.
-  bool ordered(func::FuncOp func, const llvm::DenseSet<Operation *> &disabled) {
-    this->disabled = &disabled;
-    counters.fill(0);
+  /// The state before an op of the function body.
+  struct Checkpoint {
     Path path;
-    return walkBlock(func.getBody().front(), path) && path.flags.empty();
+    std::array<int64_t, kPipes> counters{};
+  };
+  /// Checkpoints before every kStride-th op of the function body.
+  using Checkpoints = std::vector<std::optional<Checkpoint>>;
+  static constexpr size_t kStride = 8;
+
+  /// Whether every dependency is ordered with the syncs of `body` other
+  /// than `disabled`, and every flag is balanced. The walk starts at op
+  /// `start` of the body from its checkpoint (which must exist and must not
+  /// depend on `disabled`), and records new checkpoints after it into
+  /// `recorded`.
+  bool ordered(ArrayRef<Operation *> body,
+               const llvm::DenseSet<Operation *> &disabled,
+               const Checkpoints &checkpoints, size_t start,
+               Checkpoints &recorded) {
+    this->disabled = &disabled;
+    Path path;
+    counters.fill(0);
+    if (start > 0) {
+      path = checkpoints[start]->path;
+      counters = checkpoints[start]->counters;
+    }
+    for (size_t i = start; i < body.size(); ++i) {
+      if (i % kStride == 0)
+        recorded[i] = Checkpoint{path, counters};
+      if (!walkOp(*body[i], path))
+        return false;
+      for (auto it = path.latest.begin(); it != path.latest.end();) {
+        auto current = it++;
+        if (lastDependent.lookup(current->first) <= i)
+          path.latest.erase(current);
+      }
+    }
+    return path.flags.empty();
   }
 
 private:
@@ -150,6 +191,7 @@ private:
   std::optional<Path> merge(ArrayRef<Path> paths);
 
   DenseMap<Operation *, SmallVector<Operation *, 2>> sourcesOf;
+  DenseMap<Operation *, size_t> lastDependent;
   llvm::DenseSet<Operation *> accesses;
   const llvm::DenseSet<Operation *> *disabled = nullptr;
   std::array<int64_t, kPipes> counters{};
@@ -296,17 +338,36 @@ mlir::dsaplan::pruneSyncGroups(func::FuncOp func,
                                ArrayRef<Dependency> dependencies,
                                ArrayRef<SyncGroup> groups) {
   std::vector<bool> erased(groups.size(), false);
-  OrderChecker checker(dependencies);
   llvm::DenseSet<Operation *> disabled;
+  // Each check resumes from the last checkpoint before the group's first op
+  // in the function body: what runs before it does not depend on the group.
+  Block &entry = func.getBody().front();
+  SmallVector<Operation *> body;
+  DenseMap<Operation *, size_t> bodyIndex;
+  for (Operation &op : entry) {
+    bodyIndex[&op] = body.size();
+    body.push_back(&op);
+  }
+  OrderChecker checker(dependencies, body);
+  OrderChecker::Checkpoints checkpoints(body.size()), recorded(body.size());
   // The inserter's own reasoning is coarser than this check, never finer:
   // if the full set does not pass (the input's flags are unbalanced, say),
   // there is nothing to prune against.
-  if (!checker.ordered(func, disabled))
+  if (!checker.ordered(body, disabled, checkpoints, 0, checkpoints))
     return erased;
   for (size_t i = 0; i < groups.size(); ++i) {
+    size_t first = body.size();
+    for (Operation *op : groups[i])
+      first = std::min(first,
+                       bodyIndex.lookup(entry.findAncestorOpInBlock(*op)));
+    size_t start = first / OrderChecker::kStride * OrderChecker::kStride;
     disabled.insert(groups[i].begin(), groups[i].end());
-    if (checker.ordered(func, disabled)) {
+    if (checker.ordered(body, disabled, checkpoints, start, recorded)) {
       erased[i] = true;
+      // Later checkpoints change with the group gone.
+      for (size_t k = start + 1; k < body.size(); ++k)
+        if (recorded[k])
+          checkpoints[k] = std::move(recorded[k]);
       continue;
     }
     for (Operation *op : groups[i])
