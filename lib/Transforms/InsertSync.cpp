@@ -213,9 +213,12 @@ public:
   void cover();
   /// Creates the syncs, each decision a group of ops.
   LogicalResult materialize();
-  /// Drops the groups the others imply (SyncPruning), when there are at
-  /// most `budget` groups x accesses; returns how many.
+  /// Drops the groups the others imply (SyncPruning), walking at most
+  /// `budget` ops in its checks; returns how many.
   unsigned prune(int64_t budget);
+  /// Ops the pruning checks walked, and whether they checked every group.
+  int64_t getPruneSteps() const { return pruneSteps; }
+  bool isPruneComplete() const { return pruneComplete; }
   /// test-skip-sync: erases the N-th group left.
   void skipForTest();
   void count(unsigned &flagPairs, unsigned &loopPairs, unsigned &eagerPairs,
@@ -229,6 +232,8 @@ public:
   unsigned getNumLateSets() const { return numLateSets; }
 
 private:
+  int64_t pruneSteps = 0;
+  bool pruneComplete = true;
   // Requirements.
   void requireForward(Operation *from, Operation *to, Pipe src, Pipe dst);
   void requireAcrossIterations(Operation *loop, Operation *from,
@@ -881,16 +886,17 @@ LogicalResult SyncPlanner::materialize() {
 }
 
 unsigned SyncPlanner::prune(int64_t budget) {
-  // Each check walks the function: the budget bounds checks x accesses.
-  if (groups.empty() ||
-      static_cast<int64_t>(groups.size() * ops.size()) > budget)
+  if (groups.empty() || budget <= 0)
     return 0;
   std::vector<Dependency> pairs;
   for (const SyncDependency &dep : dependencies)
     if (pairs.empty() || pairs.back().earlier != ops[dep.earlier].op ||
         pairs.back().later != ops[dep.later].op)
       pairs.push_back({ops[dep.earlier].op, ops[dep.later].op});
-  std::vector<bool> erased = pruneSyncGroups(func, pairs, groups);
+  PruneResult result = pruneSyncGroups(func, pairs, groups, budget);
+  pruneSteps = result.steps;
+  pruneComplete = result.complete;
+  const std::vector<bool> &erased = result.erased;
   unsigned count = 0;
   for (size_t i = groups.size(); i-- > 0;)
     if (erased[i]) {
@@ -1000,6 +1006,7 @@ struct DsaPlanInsertSyncPass
     unsigned pairs = 0, loops = 0, eagerPairs = 0, barriers = 0;
     planner.count(pairs, loops, eagerPairs, barriers);
     numPruned += pruned;
+    numPruneSteps += planner.getPruneSteps();
     numFlagPairs += pairs;
     numLoopPairs += loops;
     numEagerPairs += eagerPairs;
@@ -1020,7 +1027,10 @@ struct DsaPlanInsertSyncPass
           << " eager, " << planner.getNumLateSets()
           << " set late for want of an event id), " << barriers
           << " barriers for " << conflicts << " conflicting pairs; "
-          << pruned << " dropped as implied by the others";
+          << pruned << " dropped as implied by the others ("
+          << planner.getPruneSteps() << " ops walked"
+          << (planner.isPruneComplete() ? "" : ", stopped by prune-budget")
+          << ")";
   }
 };
 

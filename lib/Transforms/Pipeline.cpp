@@ -47,9 +47,9 @@ struct DsaPlanPipelineOptions
       llvm::cl::init("all")};
   Option<int64_t> syncPruneBudget{
       *this, "sync-prune-budget",
-      llvm::cl::desc("dsaplan-insert-sync prune-budget: drop implied syncs "
-                     "when syncs x accesses is at most this (0: never)"),
-      llvm::cl::init(2000000)};
+      llvm::cl::desc("dsaplan-insert-sync prune-budget: ops the checks that "
+                     "drop implied syncs may walk (0: never)"),
+      llvm::cl::init(500000)};
   Option<bool> insertSync{
       *this, "insert-sync",
       llvm::cl::desc("Insert set_flag/wait_flag/pipe_barrier"),

@@ -153,10 +153,12 @@ public:
   /// than `disabled`, and every flag is balanced. The walk starts at op
   /// `start` of the body from its checkpoint (which must exist and must not
   /// depend on `disabled`), and records new checkpoints after it into
-  /// `recorded`.
+  /// `recorded`. Past body op `lastChanged` (the last one holding a sync
+  /// disabled since `checkpoints` were recorded) it stops as soon as it
+  /// meets a checkpoint with the same future.
   bool ordered(ArrayRef<Operation *> body,
                const llvm::DenseSet<Operation *> &disabled,
-               const Checkpoints &checkpoints, size_t start,
+               const Checkpoints &checkpoints, size_t start, size_t lastChanged,
                Checkpoints &recorded) {
     this->disabled = &disabled;
     Path path;
@@ -166,8 +168,15 @@ public:
       counters = checkpoints[start]->counters;
     }
     for (size_t i = start; i < body.size(); ++i) {
-      if (i % kStride == 0)
+      recordedEnd = i;
+      if (i % kStride == 0) {
+        // Back on the course of the run that recorded the checkpoint: the
+        // rest of this walk would go as that one did, and that one passed.
+        if (i > lastChanged && checkpoints[i] &&
+            sameFuture(path, checkpoints[i]->path))
+          return true;
         recorded[i] = Checkpoint{path, counters};
+      }
       if (!walkOp(*body[i], path))
         return false;
       for (auto it = path.latest.begin(); it != path.latest.end();) {
@@ -176,8 +185,17 @@ public:
           path.latest.erase(current);
       }
     }
+    recordedEnd = body.size();
     return path.flags.empty();
   }
+
+  /// The checkpoints the last call of `ordered` recorded are those of ops
+  /// before this index.
+  size_t recordedEnd = 0;
+  /// Ops walked so far over all calls, and how many they may be.
+  int64_t steps = 0, stepBudget = 0;
+  /// Set when a walk stopped because the budget ran out.
+  bool exhausted = false;
 
 private:
   bool walkBlock(Block &block, Path &path) {
@@ -187,6 +205,8 @@ private:
     return true;
   }
   bool walkOp(Operation &op, Path &path);
+  static bool sameFuture(const Path &a, const Path &b);
+
   bool access(Operation *op, Path &path);
   std::optional<Path> merge(ArrayRef<Path> paths);
 
@@ -213,6 +233,10 @@ bool OrderChecker::access(Operation *op, Path &path) {
 }
 
 bool OrderChecker::walkOp(Operation &op, Path &path) {
+  if (++steps > stepBudget) {
+    exhausted = true;
+    return false;
+  }
   if (disabled->contains(&op))
     return true;
   if (auto set = dyn_cast<SetFlagOp>(op)) {
@@ -292,6 +316,36 @@ bool OrderChecker::walkOp(Operation &op, Path &path) {
   return true;
 }
 
+/// Whether a walk would go on from `a` as it goes on from `b`. Every set
+/// operation of the walk acts on each sequence number on its own, and the
+/// only numbers ever looked up again are the latest ones of the dependency
+/// sources still ahead: two states that agree on those (and on the flags in
+/// flight) have the same future, whatever they know of older numbers.
+bool OrderChecker::sameFuture(const Path &a, const Path &b) {
+  if (a.latest.size() != b.latest.size() || a.flags.size() != b.flags.size())
+    return false;
+  for (auto itA = a.flags.begin(), itB = b.flags.begin(); itA != a.flags.end();
+       ++itA, ++itB)
+    if (itA->first != itB->first)
+      return false;
+  for (const auto &[op, seqs] : a.latest) {
+    auto other = b.latest.find(op);
+    if (other == b.latest.end() || other->second != seqs)
+      return false;
+    unsigned p = pipeOf(op);
+    for (int64_t seq : seqs) {
+      for (unsigned q = 0; q < kPipes; ++q)
+        if (a.known[q][p].contains(seq) != b.known[q][p].contains(seq))
+          return false;
+      for (auto itA = a.flags.begin(), itB = b.flags.begin();
+           itA != a.flags.end(); ++itA, ++itB)
+        if (itA->second[p].contains(seq) != itB->second[p].contains(seq))
+          return false;
+    }
+  }
+  return true;
+}
+
 /// Known at the merge: known on every path that ran it. Flags must be set
 /// on every path or on none.
 std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths) {
@@ -333,11 +387,13 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths) {
 
 } // namespace
 
-std::vector<bool>
-mlir::dsaplan::pruneSyncGroups(func::FuncOp func,
-                               ArrayRef<Dependency> dependencies,
-                               ArrayRef<SyncGroup> groups) {
-  std::vector<bool> erased(groups.size(), false);
+PruneResult mlir::dsaplan::pruneSyncGroups(func::FuncOp func,
+                                           ArrayRef<Dependency> dependencies,
+                                           ArrayRef<SyncGroup> groups,
+                                           int64_t stepBudget) {
+  PruneResult result;
+  std::vector<bool> &erased = result.erased;
+  erased.assign(groups.size(), false);
   llvm::DenseSet<Operation *> disabled;
   // Each check resumes from the last checkpoint before the group's first op
   // in the function body: what runs before it does not depend on the group.
@@ -349,27 +405,38 @@ mlir::dsaplan::pruneSyncGroups(func::FuncOp func,
     body.push_back(&op);
   }
   OrderChecker checker(dependencies, body);
+  checker.stepBudget = stepBudget;
+  auto finish = [&] {
+    result.steps = std::min(checker.steps, stepBudget);
+    result.complete = !checker.exhausted;
+    return result;
+  };
   OrderChecker::Checkpoints checkpoints(body.size()), recorded(body.size());
   // The inserter's own reasoning is coarser than this check, never finer:
   // if the full set does not pass (the input's flags are unbalanced, say),
   // there is nothing to prune against.
-  if (!checker.ordered(body, disabled, checkpoints, 0, checkpoints))
-    return erased;
+  if (!checker.ordered(body, disabled, checkpoints, 0, body.size(),
+                       checkpoints))
+    return finish();
   for (size_t i = 0; i < groups.size(); ++i) {
-    size_t first = body.size();
-    for (Operation *op : groups[i])
-      first = std::min(first,
-                       bodyIndex.lookup(entry.findAncestorOpInBlock(*op)));
+    size_t first = body.size(), last = 0;
+    for (Operation *op : groups[i]) {
+      size_t index = bodyIndex.lookup(entry.findAncestorOpInBlock(*op));
+      first = std::min(first, index);
+      last = std::max(last, index);
+    }
     size_t start = first / OrderChecker::kStride * OrderChecker::kStride;
     disabled.insert(groups[i].begin(), groups[i].end());
-    if (checker.ordered(body, disabled, checkpoints, start, recorded)) {
+    if (checker.ordered(body, disabled, checkpoints, start, last, recorded)) {
       erased[i] = true;
       // Later checkpoints change with the group gone.
-      for (size_t k = start + 1; k < body.size(); ++k)
+      for (size_t k = start + 1; k < checker.recordedEnd; ++k)
         if (recorded[k])
           checkpoints[k] = std::move(recorded[k]);
       continue;
     }
+    if (checker.exhausted)
+      break;
     for (Operation *op : groups[i])
       disabled.erase(op);
   }
@@ -377,5 +444,5 @@ mlir::dsaplan::pruneSyncGroups(func::FuncOp func,
     if (erased[i])
       for (Operation *op : groups[i])
         op->erase();
-  return erased;
+  return finish();
 }

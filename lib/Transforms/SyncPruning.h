@@ -25,15 +25,24 @@ struct Dependency {
   Operation *earlier, *later;
 };
 
+struct PruneResult {
+  /// Which groups were erased.
+  std::vector<bool> erased;
+  /// Ops walked by the checks.
+  int64_t steps = 0;
+  /// False when the step budget ran out before every group was checked.
+  bool complete = true;
+};
+
 /// Erases, one group at a time in order, every group of `groups` without
 /// which all `dependencies` of `func` are still ordered on every path:
 /// scf.if along both branches, loops unrolled three times and left after
-/// zero to three iterations, as dsaplan-verify-sync walks them. What is left
-/// is minimal: dropping any one remaining group leaves a dependency
-/// unordered. Returns which groups were erased.
-std::vector<bool> pruneSyncGroups(func::FuncOp func,
-                                  ArrayRef<Dependency> dependencies,
-                                  ArrayRef<SyncGroup> groups);
+/// zero to three iterations, as dsaplan-verify-sync walks them. When the
+/// checks have walked `stepBudget` ops, the groups not yet checked stay.
+/// If the result is complete, what is left is minimal: dropping any one
+/// remaining group leaves a dependency unordered.
+PruneResult pruneSyncGroups(func::FuncOp func, ArrayRef<Dependency> dependencies,
+                            ArrayRef<SyncGroup> groups, int64_t stepBudget);
 
 } // namespace dsaplan
 } // namespace mlir

@@ -1,7 +1,9 @@
 // RUN: dsa-opt %s -dsaplan-insert-sync="summary=true" 2>&1 | FileCheck %s
 // RUN: dsa-opt %s -dsaplan-insert-sync="prune-budget=0" | FileCheck %s --check-prefix=NOPRUNE
 // RUN: dsa-opt %s --dsa-plan="sync-prune-budget=0" | FileCheck %s --check-prefix=NOPRUNE
+// RUN: dsa-opt %s -dsaplan-insert-sync="prune-budget=10 summary=true" 2>&1 | FileCheck %s --check-prefixes=BUDGET,NOPRUNE
 // RUN: dsa-opt %s -dsaplan-insert-sync | dsa-opt -dsaplan-verify-sync
+// RUN: dsa-opt %s -dsaplan-insert-sync="prune-budget=10" | dsa-opt -dsaplan-verify-sync
 // RUN: dsa-opt %s -dsaplan-insert-sync="prune-budget=0" | dsa-opt -dsaplan-verify-sync
 
 // MTE2 loads A [0, 1024); then, on either branch, MTE3 stores A and V
@@ -10,7 +12,11 @@
 // (RAW on A), and each branch an mte3 -> v pair (WAR on A). On every path,
 // though, V already waits for MTE3, which waited for MTE2: pruning drops
 // the mte2 -> v pair.
-// CHECK:      remark: @chain_through_branches: 3 flag pairs {{.*}}; 1 dropped as implied by the others
+// CHECK:      remark: @chain_through_branches: 3 flag pairs {{.*}}; 1 dropped as implied by the others ({{[0-9]+}} ops walked)
+//
+// The budget counts the ops the checks walk: ten are not enough for even
+// the first walk over the function, and every inserted sync stays.
+// BUDGET:     remark: @chain_through_branches: 4 flag pairs {{.*}}; 0 dropped as implied by the others (10 ops walked, stopped by prune-budget)
 // CHECK-LABEL: func.func @chain_through_branches
 // CHECK:      memref.copy %arg0, %[[A:.*]] {dsaplan.pipe = #dsaplan.pipe<mte2>}
 // CHECK-NEXT: dsaplan.set_flag <mte2 -> mte3>, 0

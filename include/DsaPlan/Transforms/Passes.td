@@ -285,9 +285,10 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     Option<"reportDir", "report-dir", "std::string", /*default=*/"\"\"",
            "Directory to write <function>.syncs.json to: every sync in "
            "program order with the location of its access">,
-    Option<"pruneBudget", "prune-budget", "int64_t", /*default=*/"2000000",
-           "Drop the inserted syncs that the others imply (each check walks "
-           "the function) when syncs x accesses is at most this; 0 never">,
+    Option<"pruneBudget", "prune-budget", "int64_t", /*default=*/"500000",
+           "Drop the inserted syncs that the others imply, one at a time, "
+           "while the checks have walked fewer ops than this (a count, not "
+           "a time: the result is the same on every machine); 0 never">,
     Option<"testSkipSync", "test-skip-sync", "int64_t", /*default=*/"-1",
            "Testing hook: leave out the N-th sync (pair or barrier, in "
            "creation order, after pruning), to check that each one is needed">
@@ -298,6 +299,8 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     Statistic<"numEagerPairs", "eager-pairs", "Pairs placed by the fallback">,
     Statistic<"numPruned", "pruned",
               "Inserted syncs dropped because the others imply them">,
+    Statistic<"numPruneSteps", "prune-steps",
+              "Ops walked by the pruning checks">,
     Statistic<"numLateSets", "late-sets",
               "Pairs whose set moved to their wait for want of an event id">,
     Statistic<"numBarriers", "barriers", "pipe_barrier ops inserted">,
