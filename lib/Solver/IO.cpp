@@ -500,6 +500,51 @@ ReadResult dsaplan::solver::readMiniMallocCsv(const std::string &text,
   return result;
 }
 
+ReadResult dsaplan::solver::readMiniMallocSolution(const std::string &text,
+                                                   const Problem &problem,
+                                                   Placement &placement) {
+  if (problem.pools.size() != 1) {
+    ReadResult result;
+    result.error = "a CSV solution is for a one-pool (CSV) problem, this one has " +
+                   std::to_string(problem.pools.size()) + " pools";
+    return result;
+  }
+  Problem rows;
+  Placement offsets;
+  ReadResult result =
+      readMiniMallocCsv(text, problem.pools.front().capacity, rows, offsets);
+  if (!result.ok)
+    return result;
+  result.ok = false;
+  std::map<std::string, size_t> indexOf;
+  for (size_t b = 0; b < problem.buffers.size(); ++b)
+    indexOf.emplace(problem.buffers[b].id, b);
+  placement.assign(problem.buffers.size(), kUnplaced);
+  for (size_t row = 0; row < rows.buffers.size(); ++row) {
+    const Buffer &got = rows.buffers[row];
+    auto it = indexOf.find(got.id);
+    if (it == indexOf.end()) {
+      result.error = "buffer " + got.id + ": not in the problem";
+      return result;
+    }
+    const Buffer &want = problem.buffers[it->second];
+    if (got.size != want.size || got.alignment != want.alignment ||
+        got.live.front().lower != want.live.front().lower ||
+        got.live.front().upper != want.live.front().upper) {
+      result.error = "buffer " + got.id +
+                     ": lower, upper, size or alignment differ from the problem's";
+      return result;
+    }
+    if (offsets[row] == kUnplaced) {
+      result.error = "buffer " + got.id + ": no offset";
+      return result;
+    }
+    placement[it->second] = offsets[row];
+  }
+  result.ok = true;
+  return result;
+}
+
 std::string dsaplan::solver::writeMiniMallocCsv(const Problem &problem,
                                                 const Placement &placement) {
   bool aligned = std::any_of(problem.buffers.begin(), problem.buffers.end(),

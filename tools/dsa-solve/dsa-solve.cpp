@@ -170,14 +170,17 @@ int loadProblem(const Arguments &args, Problem &problem, Placement &given,
   return problems.empty() ? 0 : kBadInput;
 }
 
-int checkSolution(const Arguments &args, const Problem &problem) {
+/// The solution is in the problem's format: schema-v1 JSON for a JSON
+/// problem, MiniMalloc CSV with offsets for a CSV one.
+int checkSolution(const Arguments &args, const Problem &problem, bool csv) {
   std::string text;
   Placement placement;
   if (!readFile(args.check, text)) {
     std::fprintf(stderr, "dsa-solve: %s: cannot read the file\n", args.check.c_str());
     return kBadInput;
   }
-  ReadResult read = readSchemaV1Solution(text, problem, placement);
+  ReadResult read = csv ? readMiniMallocSolution(text, problem, placement)
+                        : readSchemaV1Solution(text, problem, placement);
   if (!read.ok) {
     std::fprintf(stderr, "dsa-solve: %s: %s\n", args.check.c_str(), read.error.c_str());
     return kBadInput;
@@ -248,7 +251,7 @@ int main(int argc, char **argv) {
   if (int status = loadProblem(args, problem, given, csv))
     return status;
   if (!args.check.empty())
-    return checkSolution(args, problem);
+    return checkSolution(args, problem, csv);
 
   auto start = std::chrono::steady_clock::now();
   Solution solution = solve(problem, args.options);

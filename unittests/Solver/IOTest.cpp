@@ -401,4 +401,44 @@ TEST(MiniMallocCsv, AnOffsetColumnIsNotDuplicated) {
   EXPECT_EQ(again.buffers[0].alignment, 4);
 }
 
+TEST(MiniMallocSolution, ReadsWhatWriteMiniMallocCsvWrites) {
+  Problem problem;
+  Placement none;
+  ASSERT_TRUE(readMiniMallocCsv("id,lower,upper,size\na,0,10,4\nb,5,15,8\n",
+                                64, problem, none)
+                  .ok);
+  Placement placement;
+  ReadResult result = readMiniMallocSolution(
+      writeMiniMallocCsv(problem, {8, 16}), problem, placement);
+  ASSERT_TRUE(result.ok) << result.error;
+  EXPECT_EQ(placement, (Placement{8, 16}));
+  // Rows in another order land on the same buffers; a missing row stays
+  // unplaced for the validator to report.
+  result = readMiniMallocSolution("id,lower,upper,size,offset\nb,5,15,8,0\n",
+                                  problem, placement);
+  ASSERT_TRUE(result.ok) << result.error;
+  EXPECT_EQ(placement, (Placement{kUnplaced, 0}));
+}
+
+TEST(MiniMallocSolution, RejectsRowsThatAreNotTheProblems) {
+  Problem problem;
+  Placement none;
+  ASSERT_TRUE(readMiniMallocCsv("id,lower,upper,size\na,0,10,4\n", 64,
+                                problem, none)
+                  .ok);
+  auto error = [&](const std::string &text) {
+    Placement placement;
+    ReadResult result = readMiniMallocSolution(text, problem, placement);
+    EXPECT_FALSE(result.ok) << text;
+    return result.error;
+  };
+  EXPECT_EQ(error("id,lower,upper,size,offset\nz,0,10,4,0\n"),
+            "buffer z: not in the problem");
+  EXPECT_EQ(error("id,lower,upper,size,offset\na,0,11,4,0\n"),
+            "buffer a: lower, upper, size or alignment differ from the problem's");
+  EXPECT_EQ(error("id,lower,upper,size\na,0,10,4\n"), "buffer a: no offset");
+  EXPECT_EQ(error("id,lower,upper,size,offset\na,0,10,4,0\na,0,10,4,0\n"),
+            "line 3: buffer id a appears twice");
+}
+
 } // namespace

@@ -58,6 +58,13 @@ ReadResult readMiniMallocCsv(const std::string &text, int64_t capacity,
 /// The input columns plus `offset`.
 std::string writeMiniMallocCsv(const Problem &problem,
                                const Placement &placement);
+/// Reads a MiniMalloc CSV solution (the problem's rows with an `offset`
+/// column, as writeMiniMallocCsv writes it) for the one-pool `problem`;
+/// fails on a buffer the problem does not have, on a row whose lifetime,
+/// size or alignment differ from the problem's, and on a row without an
+/// offset. Buffers without a row stay kUnplaced (the validator names them).
+ReadResult readMiniMallocSolution(const std::string &text,
+                                  const Problem &problem, Placement &placement);
 
 } // namespace dsaplan::solver
 
