@@ -203,7 +203,8 @@ uint64_t probeNodes(const PoolInstance &instance) {
 /// bisection, until two questions in a row get no placement. A question the
 /// budget cannot answer counts as "no": this is a heuristic, it proves
 /// nothing.
-void probeTargets(const PoolInstance &instance, ItemOffsets &best) {
+/// Returns the nodes spent.
+uint64_t probeTargets(const PoolInstance &instance, ItemOffsets &best) {
   int64_t bound = itemLowerBound(instance);
   int64_t low = bound, high = itemPeak(instance, best);
   uint64_t budget = probeNodes(instance), spent = 0;
@@ -226,6 +227,7 @@ void probeTargets(const PoolInstance &instance, ItemOffsets &best) {
       ++noes;
     }
   }
+  return spent;
 }
 
 } // namespace
@@ -235,7 +237,7 @@ constexpr size_t kHugeItems = 20000;
 constexpr int kRoundsBeforeProbes = 1;
 
 ItemOffsets dsaplan::solver::detail::placeMultiStart(
-    const PoolInstance &instance, int rounds) {
+    const PoolInstance &instance, int rounds, uint64_t &nodes) {
   ItemOffsets best;
   int64_t bestPeak = 0;
   std::vector<uint32_t> bestOrder;
@@ -288,7 +290,7 @@ ItemOffsets dsaplan::solver::detail::placeMultiStart(
     }
   }
   if (levels)
-    probeTargets(instance, best);
+    nodes += probeTargets(instance, best);
   return best;
 }
 

@@ -85,7 +85,9 @@ ItemOffsets placeBump(const PoolInstance &instance);
 
 /// The default heuristic: several orderings and an iterated repair of the
 /// items that reach the peak. Deterministic; `rounds` bounds the repair.
-ItemOffsets placeMultiStart(const PoolInstance &instance, int rounds);
+/// Adds the search nodes its target probes spend to `nodes`.
+ItemOffsets placeMultiStart(const PoolInstance &instance, int rounds,
+                            uint64_t &nodes);
 
 /// Items by decreasing size, then decreasing lifetime, then index.
 std::vector<uint32_t> orderBySizeThenLength(const PoolInstance &instance);

@@ -102,7 +102,10 @@ std::vector<uint32_t> bySizeDescending(const PoolInstance &instance) {
 
 struct ComponentResult {
   ItemOffsets offsets;
+  /// Nodes of the exact search, which the node budget bounds.
   uint64_t nodes = 0;
+  /// Nodes of multi-start's probes, which bound themselves.
+  uint64_t probeNodes = 0;
   bool provedOptimal = false;
 };
 
@@ -115,8 +118,10 @@ constexpr size_t kExactMaxItems = 1000;
 /// the gap on kernel-sized pools, small enough to keep compiles fast.
 constexpr uint64_t kAutoPolishNodes = 20'000;
 
+/// Adds the search nodes the heuristic spends (multi-start's probes) to
+/// `nodes`.
 ItemOffsets placeHeuristically(const PoolInstance &instance,
-                               Algorithm algorithm) {
+                               Algorithm algorithm, uint64_t &nodes) {
   switch (algorithm) {
   case Algorithm::Bump:
     return placeBump(instance);
@@ -127,7 +132,8 @@ ItemOffsets placeHeuristically(const PoolInstance &instance,
     return placeInOrder(instance, bySizeDescending(instance), FitRule::Best);
   case Algorithm::MultiStart:
   case Algorithm::Auto:
-    return placeMultiStart(instance, repairRounds(instance.items.size()));
+    return placeMultiStart(instance, repairRounds(instance.items.size()),
+                           nodes);
   }
   return {};
 }
@@ -154,7 +160,8 @@ ComponentResult placeComponent(const PoolInstance &instance,
                                const SolveOptions &options, int64_t bound,
                                uint64_t nodeBudget) {
   ComponentResult result;
-  result.offsets = placeHeuristically(instance, options.algorithm);
+  result.offsets =
+      placeHeuristically(instance, options.algorithm, result.probeNodes);
   bool searches = options.algorithm == Algorithm::Exact ||
                   options.algorithm == Algorithm::Auto;
   result.provedOptimal = itemPeak(instance, result.offsets) <= bound;
@@ -231,7 +238,7 @@ PoolResult solvePool(const Problem &problem, size_t pool,
                           : std::max(itemLowerBound(sub), result.lowerBound);
       ComponentResult placed = placeComponent(sub, options, bound, budgetLeft);
       budgetLeft -= std::min(budgetLeft, placed.nodes);
-      result.nodes += placed.nodes;
+      result.nodes += placed.nodes + placed.probeNodes;
       int64_t peak = itemPeak(sub, placed.offsets);
       // The pool's peak is proved optimal when its highest component is.
       if (peak > worstPeak)

@@ -58,6 +58,7 @@ struct PoolResult {
   int64_t peak = 0;
   /// Proven lower bound on the peak of any valid placement.
   int64_t lowerBound = 0;
+  /// Search nodes spent: the exact search's and multi-start's probes'.
   uint64_t nodes = 0;
   PoolStatus status = PoolStatus::Feasible;
   /// For Infeasible pools: peak - capacity, and the buffers live at the point
