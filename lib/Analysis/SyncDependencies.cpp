@@ -208,13 +208,31 @@ void DependencyFinder::walkShadowOp(Operation &op, ShadowState &state) {
 
 /// The body twice: the second walk meets the first walk's accesses as
 /// those of the previous iteration. After the loop, the history is that of
-/// zero iterations or of some.
+/// zero iterations or of some; an scf.while leaves from the end of its
+/// "before" region, never from its "do" region:
+///
+///   scf.while {            // runs at least once: no zero-iteration exit
+///     write A (s)          // the history at the exit: this write,
+///     scf.condition(%c)
+///   } do {
+///     write A (mte2)       // not this one (the exit skips it on the
+///   }                      // last iteration)
 void DependencyFinder::walkShadowLoop(Operation &loop, ShadowState &state) {
-  ShadowState entry = state;
+  auto whileOp = dyn_cast<scf::WhileOp>(loop);
+  ShadowState exits = state;
+  bool exitsSet = !whileOp;
   auto walkBody = [&] {
-    for (Region &region : loop.getRegions())
+    for (Region &region : loop.getRegions()) {
       for (Block &block : region)
         walkShadowBlock(block, state);
+      if (whileOp && &region == &whileOp.getBefore()) {
+        if (exitsSet)
+          uniteStates(exits, state);
+        else
+          exits = state;
+        exitsSet = true;
+      }
+    }
   };
   loopWalks.push_back({&loop, ++epoch, 0, false});
   walkBody();
@@ -223,7 +241,10 @@ void DependencyFinder::walkShadowLoop(Operation &loop, ShadowState &state) {
   walkBody();
   loopWalks.pop_back();
   ++epoch;
-  uniteStates(state, entry);
+  if (whileOp)
+    state = std::move(exits);
+  else
+    uniteStates(state, exits);
 }
 
 void DependencyFinder::recordAccess(unsigned op, const MemoryAccess &access,

@@ -417,9 +417,17 @@ void SyncPlanner::findDependencies() {
 void SyncPlanner::requireForward(Operation *from, Operation *to, Pipe src,
                                  Pipe dst) {
   Block *block = commonBlock(from, to);
-  forward[block].push_back({indexInBlock(block->findAncestorOpInBlock(*from)),
-                            indexInBlock(block->findAncestorOpInBlock(*to)),
-                            src, dst});
+  Operation *fromAncestor = block->findAncestorOpInBlock(*from);
+  Operation *toAncestor = block->findAncestorOpInBlock(*to);
+  // Two regions of one op that run one after the other, such as the
+  // "before" and "do" regions of an scf.while: no gap of `block` lies
+  // between the two accesses.
+  if (fromAncestor == toAncestor) {
+    eager.push_back({from, src, dst});
+    return;
+  }
+  forward[block].push_back(
+      {indexInBlock(fromAncestor), indexInBlock(toAncestor), src, dst});
 }
 
 void SyncPlanner::requireAcrossIterations(Operation *loop, Operation *from,

@@ -67,3 +67,32 @@ func.func @branches(%gm: memref<8xf32>, %c: i1) {
   memref.copy %b, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>, test.name = "store"} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32>
   return
 }
+
+// -----
+
+// scf.while runs "before", then "do" and "before" again as long as the
+// condition holds, and leaves from the end of "before". After the loop, A's
+// last writer is the fill, never the "do" region's reload: the use after
+// the loop depends on the fill alone (the reload is ordered before the
+// next fill, which overwrites every byte of it). Around the back edge the
+// fill depends on the reload only: the store is ordered through it.
+func.func @while(%gm: memref<64xf32>, %out: memref<64xf32>, %c: i1) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>  // [0, 256)
+  scf.while : () -> () {
+    // expected-remark @below {{fill depends on reload (previous iteration)}}
+    linalg.fill {dsaplan.pipe = #dsaplan.pipe<s>, test.name = "fill"} ins(%zero : f32) outs(%a : memref<64xf32, #dsaplan.space<ub>>)
+    scf.condition(%c)
+  } do {
+    // expected-remark @below {{store depends on fill}}
+    memref.copy %a, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>, test.name = "store"} : memref<64xf32, #dsaplan.space<ub>> to memref<64xf32>
+    // expected-remark @below {{reload depends on fill, store}}
+    memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>, test.name = "reload"} : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
+    scf.yield
+  }
+  // expected-remark @below {{use depends on fill}}
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>, test.name = "use"} ins(%a : memref<64xf32, #dsaplan.space<ub>>) outs(%out : memref<64xf32>)
+  return
+}

@@ -225,3 +225,65 @@ func.func @same_pipe(%out: memref<256xf32>) {
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
   return
 }
+
+// -----
+
+// scf.while: MTE2 loads A in the "before" region and V reads it in the "do"
+// region of the same iteration. No gap of the function body lies between
+// the two (both are inside the one while op): the pair goes right after the
+// load. (The V read -> next iteration's load, around the back edge, gets
+// the eager pair after the read.)
+// CHECK-LABEL: func.func @while_before_to_do
+// CHECK:      scf.while
+// CHECK-NEXT:   memref.copy {{.*}} {dsaplan.pipe = #dsaplan.pipe<mte2>}
+// CHECK-NEXT:   dsaplan.set_flag <mte2 -> v>, 0
+// CHECK-NEXT:   dsaplan.wait_flag <mte2 -> v>, 0
+// CHECK-NEXT:   scf.condition
+// CHECK:      } do {
+// CHECK-NEXT:   linalg.exp
+// CHECK-NEXT:   dsaplan.set_flag <v -> mte2>, 0
+// CHECK-NEXT:   dsaplan.wait_flag <v -> mte2>, 0
+// CHECK-NEXT:   scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+func.func @while_before_to_do(%gm: memref<256xf32>, %out: memref<256xf32>, %c: i1) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>  // A: [0, 1024)
+  scf.while : () -> () {
+    memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+    scf.condition(%c)
+  } do {
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+    scf.yield
+  }
+  return
+}
+
+// -----
+
+// scf.while leaves from the end of its "before" region. The scalar write
+// of A there is what V reads after the loop, although the "do" region
+// writes A again by MTE2: on the last iteration that write does not run.
+// CHECK-LABEL: func.func @while_exits_from_before
+// CHECK:      scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: dsaplan.set_flag <s -> v>, 0
+// CHECK-NEXT: dsaplan.wait_flag <s -> v>, 0
+// CHECK-NEXT: linalg.exp
+func.func @while_exits_from_before(%gm: memref<64xf32>, %out: memref<64xf32>, %c: i1) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %zero = arith.constant 0.0 : f32
+  %c512 = arith.constant 512 : index
+  %a = memref.view %ub[%c512][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>  // A: [512, 768)
+  scf.while : () -> () {
+    linalg.fill {dsaplan.pipe = #dsaplan.pipe<s>} ins(%zero : f32) outs(%a : memref<64xf32, #dsaplan.space<ub>>)
+    scf.condition(%c)
+  } do {
+    memref.copy %a, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<64xf32, #dsaplan.space<ub>> to memref<64xf32>
+    memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
+    scf.yield
+  }
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<64xf32, #dsaplan.space<ub>>) outs(%out : memref<64xf32>)
+  return
+}

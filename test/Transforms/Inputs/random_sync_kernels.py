@@ -3,8 +3,8 @@
 
 Generates seeded random kernels: tiles at random 32-byte aligned offsets of
 one UB arena (so that tiles overlap fully, partly or not at all), random ops
-on random pipes reading and writing them, inside random scf.for and scf.if
-nests. For every kernel:
+on random pipes reading and writing them, inside random scf.for, scf.while and
+scf.if nests. For every kernel:
   - insert-sync then verify-sync must pass (a failure fails the run);
   - each inserted sync is left out in turn (test-skip-sync=N); when
     verify-sync still passes, that sync was redundant. Redundant syncs are
@@ -66,6 +66,14 @@ def kernel(rng, name):
                 out += body(indent + 1, depth + 1)
                 out.append(f"{pad}}} else {{")
                 out += body(indent + 1, depth + 1)
+                out.append(f"{pad}}}")
+            elif depth < 2 and choice < 0.45:
+                out.append(f"{pad}scf.while : () -> () {{")
+                out += body(indent + 1, depth + 1)
+                out.append(f"{pad}  scf.condition(%c)")
+                out.append(f"{pad}}} do {{")
+                out += body(indent + 1, depth + 1)
+                out.append(f"{pad}  scf.yield")
                 out.append(f"{pad}}}")
             else:
                 out += op(indent)
