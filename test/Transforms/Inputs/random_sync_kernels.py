@@ -64,8 +64,9 @@ def kernel(rng, name):
             elif depth < 2 and choice < 0.35:
                 out.append(f"{pad}scf.if %c {{")
                 out += body(indent + 1, depth + 1)
-                out.append(f"{pad}}} else {{")
-                out += body(indent + 1, depth + 1)
+                if rng.random() < 0.7:
+                    out.append(f"{pad}}} else {{")
+                    out += body(indent + 1, depth + 1)
                 out.append(f"{pad}}}")
             elif depth < 2 and choice < 0.45:
                 out.append(f"{pad}scf.while : () -> () {{")
