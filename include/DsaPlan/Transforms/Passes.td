@@ -232,7 +232,8 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     on the readers since. Older accesses are ordered through those, so the
     cost is linear in the accesses rather than in the pairs of them. Loop
     bodies are walked twice; what the second walk meets of the first is a
-    dependency around the back edge.
+    dependency around the back edge. An `scf.while` leaves from the end of
+    its "before" region: that is the history after it.
 
     Placement of the pair: both in the innermost block that holds the two
     accesses, the set after the op that holds the earlier one, the wait
@@ -242,10 +243,10 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     i's late access against iteration i+1's early one), one pair per loop
     and pipe pair: the set after the last earlier access, the wait before the
     first later one, a set before the loop for the first iteration and a wait
-    after it for the last. Around an `scf.while`, and anywhere the structured
-    placement does not apply, the fallback is a set immediately followed by
-    its wait after the earlier access: always correct, at the cost of
-    overlap.
+    after it for the last. Around an `scf.while`, from its "before" region
+    to its "do" region, and anywhere the structured placement does not
+    apply, the fallback is a set immediately followed by its wait after the
+    earlier access: always correct, at the cost of overlap.
 
     Each block is walked forward with what every pipe knows to have
     finished (a set hands over its pipe's stream and what it knows, a wait
