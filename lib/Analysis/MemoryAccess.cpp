@@ -12,6 +12,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace mlir::dsaplan;
@@ -24,58 +25,101 @@ int64_t sizeInBytes(MemRefType type) {
   return (type.getNumElements() * type.getElementTypeBitWidth() + 7) / 8;
 }
 
-/// The bytes a value designates: a region, a range and the tile.
-struct Location {
+/// A static strided set of bytes: from `base`, for each dimension of the
+/// memref type, `count` elements `stride` bytes apart.
+///
+///   %t = memref.view %ub[%c0][] : ... to memref<8x64xf32, ...>
+///        // base 0, dims (8, 256) (64, 4): bytes [0, 2048)
+///   %s = memref.subview %t[0, 16] [8, 16] [1, 1]
+///        // base 64, dims (8, 256) (16, 4): eight runs of 64 bytes
+struct Box {
+  int64_t base = 0;
+  int64_t elementBytes = 1;
+  SmallVector<std::pair<int64_t, int64_t>, 4> dims; // (count, stride)
+};
+
+/// The bytes a value designates: a region, the range that holds them, the
+/// tile, and (when it is known statically) the exact set as a box.
+struct Footprint {
   MemoryRegion region;
   int64_t begin = 0, end = 0;
   Operation *tile = nullptr;
+  std::optional<Box> box;
 };
 
-Location wholeSpace(MemorySpace space, Operation *anchor) {
-  Location loc;
+/// More runs than this in one access keep the range that holds them: the
+/// sync analyses pay per run.
+constexpr size_t kMaxRuns = 64;
+
+Footprint wholeSpace(MemorySpace space, Operation *anchor) {
+  Footprint loc;
   loc.region.space = space;
   loc.end = TargetDescription::getForOp(anchor).getSpace(space).capacity;
   return loc;
 }
 
-/// Narrows `base` (the location of a subview's source) to the bytes the
-/// static subview `subview` can touch: from its first to its last element.
-Location narrowToSubview(memref::SubViewOp subview, Location base) {
-  auto sourceType = cast<MemRefType>(subview.getSource().getType());
+/// The box of a whole tile of `type` at `begin`, if its layout is static.
+std::optional<Box> tileBox(MemRefType type, int64_t begin) {
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (failed(sourceType.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) ||
+  if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat() ||
+      failed(type.getStridesAndOffset(strides, offset)) ||
       llvm::any_of(strides, ShapedType::isDynamic) ||
-      !subview.getStaticOffsets().size() ||
+      ShapedType::isDynamic(offset))
+    return std::nullopt;
+  Box box;
+  box.elementBytes = (type.getElementTypeBitWidth() + 7) / 8;
+  box.base = begin + offset * box.elementBytes;
+  for (auto [count, stride] : llvm::zip(type.getShape(), strides))
+    box.dims.push_back({count, stride * box.elementBytes});
+  return box;
+}
+
+/// The range from a box's first byte to its last.
+std::pair<int64_t, int64_t> hullOf(const Box &box) {
+  int64_t first = box.base, last = box.base;
+  for (auto [count, stride] : box.dims) {
+    if (count == 0)
+      return {box.base, box.base};
+    (stride < 0 ? first : last) += (count - 1) * stride;
+  }
+  return {first, last + box.elementBytes};
+}
+
+/// Narrows `base` (the location of a subview's source) to the bytes the
+/// static subview `subview` touches. A dynamic subview, or a source whose
+/// bytes are not a box, keeps the source's range.
+Footprint narrowToSubview(memref::SubViewOp subview, Footprint base) {
+  if (!base.box ||
+      base.box->dims.size() != subview.getStaticOffsets().size() ||
       llvm::any_of(subview.getStaticOffsets(), ShapedType::isDynamic) ||
       llvm::any_of(subview.getStaticSizes(), ShapedType::isDynamic) ||
       llvm::any_of(subview.getStaticStrides(), ShapedType::isDynamic))
-    return base; // a dynamic subview: the whole source
-  int64_t elementBytes =
-      (sourceType.getElementTypeBitWidth() + 7) / 8;
-  int64_t first = 0, last = 0;
-  for (size_t d = 0; d < strides.size(); ++d) {
-    int64_t start = subview.getStaticOffsets()[d];
-    int64_t size = subview.getStaticSizes()[d];
-    int64_t step = subview.getStaticStrides()[d];
-    if (size == 0)
-      return {base.region, base.begin, base.begin, base.tile};
-    first += start * strides[d];
-    last += (start + (size - 1) * step) * strides[d];
+    return base;
+  Box box;
+  box.base = base.box->base;
+  box.elementBytes = base.box->elementBytes;
+  llvm::SmallBitVector dropped = subview.getDroppedDims();
+  for (size_t d = 0; d < base.box->dims.size(); ++d) {
+    int64_t stride = base.box->dims[d].second;
+    box.base += subview.getStaticOffsets()[d] * stride;
+    if (!dropped.test(d))
+      box.dims.push_back({subview.getStaticSizes()[d],
+                          subview.getStaticStrides()[d] * stride});
   }
-  Location narrowed = base;
-  narrowed.begin = base.begin + first * elementBytes;
-  narrowed.end = std::min(base.end, base.begin + (last + 1) * elementBytes);
+  Footprint narrowed = base;
+  std::tie(narrowed.begin, narrowed.end) = hullOf(box);
+  narrowed.end = std::min(narrowed.end, base.end);
+  narrowed.box = std::move(box);
   return narrowed;
 }
 
-Location locate(Value value, MemorySpace space, Operation *anchor) {
+Footprint locate(Value value, MemorySpace space, Operation *anchor) {
   Operation *def = value.getDefiningOp();
   if (!def)
     return wholeSpace(space, anchor); // a block argument: anything
   if (auto alloc = dyn_cast<AllocOp>(def)) {
-    Location loc;
+    Footprint loc;
     loc.tile = alloc;
     loc.region.space = space;
     if (std::optional<uint64_t> offset = alloc.getOffset()) {
@@ -84,10 +128,11 @@ Location locate(Value value, MemorySpace space, Operation *anchor) {
       loc.region.unplacedAlloc = alloc;
     }
     loc.end = loc.begin + alloc.getSizeInBytes();
+    loc.box = tileBox(alloc.getType(), loc.begin);
     return loc;
   }
   if (auto view = dyn_cast<memref::ViewOp>(def)) {
-    Location loc = wholeSpace(space, anchor);
+    Footprint loc = wholeSpace(space, anchor);
     APInt offset;
     int64_t size = sizeInBytes(view.getType());
     if (isa_and_nonnull<ArenaOp>(view.getSource().getDefiningOp()) &&
@@ -96,26 +141,82 @@ Location locate(Value value, MemorySpace space, Operation *anchor) {
       loc.begin = offset.getSExtValue();
       loc.end = loc.begin + size;
       loc.tile = view;
+      loc.box = tileBox(view.getType(), loc.begin);
     }
     return loc;
   }
   if (auto subview = dyn_cast<memref::SubViewOp>(def))
     return narrowToSubview(subview, locate(subview.getSource(), space, anchor));
-  if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def))
-    return locate(viewLike.getViewSource(), space, anchor);
+  if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def)) {
+    // Another view of the same bytes (a cast, a reshape): the source's
+    // range, without claiming to know which of its bytes.
+    Footprint loc = locate(viewLike.getViewSource(), space, anchor);
+    loc.box.reset();
+    return loc;
+  }
   return wholeSpace(space, anchor);
 }
 
-MemoryAccess makeAccess(Value value, MemorySpace space, bool isWrite,
-                        Operation *anchor) {
-  Location loc = locate(value, space, anchor);
+/// The runs of contiguous bytes of `box`, sorted and disjoint; the hull
+/// alone when there would be more than kMaxRuns (or strides that are not
+/// positive, which static layouts do not produce).
+SmallVector<std::pair<int64_t, int64_t>, 1> runsOf(const Box &box) {
+  auto [first, last] = hullOf(box);
+  SmallVector<std::pair<int64_t, int64_t>, 4> dims;
+  for (auto [count, stride] : box.dims) {
+    if (count == 0)
+      return {};
+    if (count > 1)
+      dims.push_back({count, stride});
+  }
+  if (llvm::any_of(dims, [](auto dim) { return dim.second <= 0; }))
+    return {{first, last}};
+  // Innermost first; the dims that extend the innermost run contiguously
+  // fold into its length.
+  llvm::sort(dims, [](auto a, auto b) { return a.second < b.second; });
+  int64_t runBytes = box.elementBytes;
+  size_t outer = 0;
+  while (outer < dims.size() && dims[outer].second == runBytes)
+    runBytes *= dims[outer++].first;
+  int64_t runs = 1;
+  for (size_t d = outer; d < dims.size(); ++d)
+    if ((runs *= dims[d].first) > static_cast<int64_t>(kMaxRuns))
+      return {{first, last}};
+  SmallVector<int64_t> starts = {box.base};
+  for (size_t d = outer; d < dims.size(); ++d) {
+    SmallVector<int64_t> next;
+    for (int64_t start : starts)
+      for (int64_t i = 0; i < dims[d].first; ++i)
+        next.push_back(start + i * dims[d].second);
+    starts = std::move(next);
+  }
+  llvm::sort(starts);
+  SmallVector<std::pair<int64_t, int64_t>, 1> merged;
+  for (int64_t start : starts) {
+    if (!merged.empty() && start <= merged.back().second)
+      merged.back().second = std::max(merged.back().second, start + runBytes);
+    else
+      merged.push_back({start, start + runBytes});
+  }
+  return merged;
+}
+
+void appendAccesses(Value value, MemorySpace space, bool isWrite,
+                    Operation *anchor, SmallVectorImpl<MemoryAccess> &out) {
+  Footprint loc = locate(value, space, anchor);
   MemoryAccess access;
   access.region = loc.region;
-  access.begin = loc.begin;
-  access.end = loc.end;
   access.isWrite = isWrite;
   access.tile = loc.tile;
-  return access;
+  SmallVector<std::pair<int64_t, int64_t>, 1> runs = {{loc.begin, loc.end}};
+  if (loc.box)
+    runs = runsOf(*loc.box);
+  for (auto [begin, end] : runs) {
+    access.begin = std::max(begin, loc.begin);
+    access.end = std::min(end, loc.end);
+    if (access.begin < access.end)
+      out.push_back(access);
+  }
 }
 
 } // namespace
@@ -136,7 +237,7 @@ mlir::dsaplan::getMemoryAccesses(Operation *op, bool &unknownEffects) {
     for (Value operand : op->getOperands())
       if (std::optional<MemorySpace> space = getMemorySpace(operand.getType()))
         for (bool isWrite : {false, true})
-          accesses.push_back(makeAccess(operand, *space, isWrite, op));
+          appendAccesses(operand, *space, isWrite, op, accesses);
     return accesses;
   }
   SmallVector<MemoryEffects::EffectInstance> instances;
@@ -151,13 +252,18 @@ mlir::dsaplan::getMemoryAccesses(Operation *op, bool &unknownEffects) {
     bool isRead = isa<MemoryEffects::Read>(instance.getEffect());
     bool isWrite = isa<MemoryEffects::Write>(instance.getEffect());
     if (isRead || isWrite)
-      accesses.push_back(makeAccess(value, *space, isWrite, op));
+      appendAccesses(value, *space, isWrite, op, accesses);
   }
   return accesses;
 }
 
 MemoryAccess mlir::dsaplan::getTileBytes(Operation *tile) {
   Value value = tile->getResult(0);
-  return makeAccess(value, *getMemorySpace(value.getType()), /*isWrite=*/false,
-                    tile);
+  Footprint loc = locate(value, *getMemorySpace(value.getType()), tile);
+  MemoryAccess access;
+  access.region = loc.region;
+  access.begin = loc.begin;
+  access.end = loc.end;
+  access.tile = loc.tile;
+  return access;
 }

@@ -163,6 +163,90 @@ Bytes whole(MemorySpace space, Operation *anchor) {
           TargetDescription::getForOp(anchor).getSpace(space).capacity};
 }
 
+Bytes bytesOfValue(Value value, MemorySpace space, Operation *anchor);
+
+/// More runs than this and a subview counts as the range from its first
+/// byte to its last.
+constexpr int64_t kMaxSubviewRuns = 1 << 14;
+
+/// The bytes of a static subview, from the layout of its type: MLIR gives a
+/// subview of a tile its offset and strides in elements of that tile, so
+/// the runs are the offsets of its rows (or of its elements, when the
+/// innermost stride is not 1) in `tile`.
+SmallVector<Bytes, 1> bytesOfSubview(memref::SubViewOp sub, const Bytes &tile) {
+  MemRefType type = sub.getType();
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!type.hasStaticShape() ||
+      failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, [](int64_t s) { return ShapedType::isDynamic(s) || s < 0; }))
+    return {tile};
+  int64_t element = (type.getElementTypeBitWidth() + 7) / 8;
+  ArrayRef<int64_t> shape = type.getShape();
+  if (llvm::is_contained(shape, 0))
+    return {};
+  size_t rank = shape.size();
+  bool rows = rank > 0 && strides[rank - 1] == 1;
+  size_t outer = rows ? rank - 1 : rank;
+  int64_t runLength = (rows ? shape[rank - 1] : 1) * element;
+  int64_t count = 1;
+  for (size_t d = 0; d < outer; ++d)
+    count *= shape[d];
+  std::vector<int64_t> starts;
+  if (count > kMaxSubviewRuns) {
+    int64_t last = offset;
+    for (size_t d = 0; d < rank; ++d)
+      last += (shape[d] - 1) * strides[d];
+    starts.push_back(offset * element);
+    runLength = (last - offset + 1) * element;
+  } else {
+    SmallVector<int64_t> index(outer, 0);
+    for (int64_t n = 0; n < count; ++n) {
+      int64_t at = offset;
+      for (size_t d = 0; d < outer; ++d)
+        at += index[d] * strides[d];
+      starts.push_back(at * element);
+      for (size_t d = outer; d-- > 0;) // the next index, last dim fastest
+        if (++index[d] < shape[d])
+          break;
+        else
+          index[d] = 0;
+    }
+    std::sort(starts.begin(), starts.end());
+  }
+  SmallVector<Bytes, 1> runs;
+  for (int64_t start : starts) {
+    int64_t begin = tile.begin + start, end = begin + runLength;
+    if (!runs.empty() && begin <= runs.back().end)
+      runs.back().end = std::max(runs.back().end, end);
+    else
+      runs.push_back({tile.space, tile.alloc, begin, end});
+  }
+  return runs;
+}
+
+/// The runs of bytes `value` designates. A subview is measured against the
+/// tile at the root of its chain of subviews.
+SmallVector<Bytes, 1> runsOfValue(Value value, MemorySpace space,
+                                  Operation *anchor) {
+  auto sub = value.getDefiningOp<memref::SubViewOp>();
+  if (!sub)
+    return {bytesOfValue(value, space, anchor)};
+  Value root = sub.getSource();
+  while (auto inner = root.getDefiningOp<memref::SubViewOp>())
+    root = inner.getSource();
+  Bytes tile = bytesOfValue(root, space, anchor);
+  if (!isa_and_nonnull<AllocOp, memref::ViewOp>(root.getDefiningOp()) ||
+      !cast<MemRefType>(root.getType()).getLayout().isIdentity() ||
+      llvm::any_of(sub.getStaticOffsets(), ShapedType::isDynamic) ||
+      llvm::any_of(sub.getStaticSizes(), ShapedType::isDynamic) ||
+      llvm::any_of(sub.getStaticStrides(), ShapedType::isDynamic))
+    return {tile};
+  return bytesOfSubview(sub, tile);
+}
+
+/// The range of a value that is not a subview.
 Bytes bytesOfValue(Value value, MemorySpace space, Operation *anchor) {
   Operation *def = value.getDefiningOp();
   if (auto alloc = dyn_cast_or_null<AllocOp>(def)) {
@@ -179,31 +263,16 @@ Bytes bytesOfValue(Value value, MemorySpace space, Operation *anchor) {
               shift.getSExtValue() + bytesOf(view.getType())};
     return whole(space, anchor);
   }
-  if (auto sub = dyn_cast_or_null<memref::SubViewOp>(def)) {
-    Bytes base = bytesOfValue(sub.getSource(), space, anchor);
-    auto type = cast<MemRefType>(sub.getSource().getType());
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    bool dynamic = failed(type.getStridesAndOffset(strides, offset)) ||
-                   llvm::any_of(sub.getStaticOffsets(), ShapedType::isDynamic) ||
-                   llvm::any_of(sub.getStaticSizes(), ShapedType::isDynamic) ||
-                   llvm::any_of(sub.getStaticStrides(), ShapedType::isDynamic) ||
-                   llvm::any_of(strides, ShapedType::isDynamic);
-    if (dynamic)
-      return base;
-    int64_t lo = 0, hi = 0, element = (type.getElementTypeBitWidth() + 7) / 8;
-    for (size_t d = 0; d < strides.size(); ++d) {
-      lo += sub.getStaticOffsets()[d] * strides[d];
-      hi += (sub.getStaticOffsets()[d] +
-             std::max<int64_t>(sub.getStaticSizes()[d] - 1, 0) *
-                 sub.getStaticStrides()[d]) *
-            strides[d];
-    }
-    return {base.space, base.alloc, base.begin + lo * element,
-            base.begin + (hi + 1) * element};
+  if (auto viewLike = dyn_cast_or_null<ViewLikeOpInterface>(def)) {
+    // A subview's source through a cast or a reshape: every byte of it.
+    SmallVector<Bytes, 1> runs =
+        runsOfValue(viewLike.getViewSource(), space, anchor);
+    if (runs.empty())
+      return {static_cast<int>(space), nullptr, 0, 0};
+    Bytes hull = runs.front();
+    hull.end = runs.back().end;
+    return hull;
   }
-  if (auto viewLike = dyn_cast_or_null<ViewLikeOpInterface>(def))
-    return bytesOfValue(viewLike.getViewSource(), space, anchor);
   return whole(space, anchor);
 }
 
@@ -217,7 +286,8 @@ SmallVector<Touch> touchesOf(Operation *op) {
   SmallVector<Touch> touches;
   auto record = [&](Value value, bool write) {
     if (std::optional<MemorySpace> space = getMemorySpace(value.getType()))
-      touches.push_back({bytesOfValue(value, *space, op), write});
+      for (const Bytes &run : runsOfValue(value, *space, op))
+        touches.push_back({run, write});
   };
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effects) {

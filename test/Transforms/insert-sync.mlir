@@ -287,3 +287,71 @@ func.func @while_exits_from_before(%gm: memref<64xf32>, %out: memref<64xf32>, %c
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<64xf32, #dsaplan.space<ub>>) outs(%out : memref<64xf32>)
   return
 }
+
+// -----
+
+// Static subviews count exactly the bytes they touch, strides included.
+// T is 8 rows of 64 f32 at [0, 2048): its left half is eight runs
+// [256r, 256r + 128), its right half eight runs [256r + 128, 256r + 256).
+// Loading the left half on MTE2 while V reads the right half needs no sync
+// (their hulls [0, 1920) and [128, 2048) would overlap); V reading the left
+// half needs the MTE2 -> V pair.
+// (The set follows the load, the wait comes just before the read that
+// needs it: the read of the right half does not wait.)
+// CHECK-LABEL: func.func @column_halves
+// CHECK:      memref.copy {{.*}} {dsaplan.pipe = #dsaplan.pipe<mte2>}
+// CHECK-NEXT: dsaplan.set_flag <mte2 -> v>, 0
+// CHECK-NEXT: linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%subview_0 :
+// CHECK-NEXT: dsaplan.wait_flag <mte2 -> v>, 0
+// CHECK-NEXT: linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%subview :
+func.func @column_halves(%gm: memref<8x32xf32>, %out: memref<8x32xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %t = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8x64xf32, #dsaplan.space<ub>>  // T: [0, 2048)
+  %left = memref.subview %t[0, 0] [8, 32] [1, 1] : memref<8x64xf32, #dsaplan.space<ub>> to memref<8x32xf32, strided<[64, 1]>, #dsaplan.space<ub>>
+  %right = memref.subview %t[0, 32] [8, 32] [1, 1] : memref<8x64xf32, #dsaplan.space<ub>> to memref<8x32xf32, strided<[64, 1], offset: 32>, #dsaplan.space<ub>>
+  memref.copy %gm, %left {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8x32xf32> to memref<8x32xf32, strided<[64, 1]>, #dsaplan.space<ub>>
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%right : memref<8x32xf32, strided<[64, 1], offset: 32>, #dsaplan.space<ub>>) outs(%out : memref<8x32xf32>)
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%left : memref<8x32xf32, strided<[64, 1]>, #dsaplan.space<ub>>) outs(%out : memref<8x32xf32>)
+  return
+}
+
+// -----
+
+// Strides inside a row: the even and the odd elements of A [0, 128) are
+// disjoint sets of 4-byte runs, so a write of one and a read of the other
+// need no sync.
+// CHECK-LABEL: func.func @even_and_odd
+// CHECK:      memref.copy {{.*}} {dsaplan.pipe = #dsaplan.pipe<mte2>}
+// CHECK-NEXT: linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>}
+// CHECK-NEXT: return
+func.func @even_and_odd(%gm: memref<16xf32>, %out: memref<16xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<32xf32, #dsaplan.space<ub>>  // A: [0, 128)
+  %even = memref.subview %a[0] [16] [2] : memref<32xf32, #dsaplan.space<ub>> to memref<16xf32, strided<[2]>, #dsaplan.space<ub>>
+  %odd = memref.subview %a[1] [16] [2] : memref<32xf32, #dsaplan.space<ub>> to memref<16xf32, strided<[2], offset: 1>, #dsaplan.space<ub>>
+  memref.copy %gm, %even {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<16xf32> to memref<16xf32, strided<[2]>, #dsaplan.space<ub>>
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%odd : memref<16xf32, strided<[2], offset: 1>, #dsaplan.space<ub>>) outs(%out : memref<16xf32>)
+  return
+}
+
+// -----
+
+// A dynamic subview may touch any byte of its tile: the MTE2 write of
+// A[%i, %i + 8) and the V read of A's last 8 elements [96, 128) conflict.
+// CHECK-LABEL: func.func @dynamic_subview
+// CHECK:      memref.copy {{.*}} {dsaplan.pipe = #dsaplan.pipe<mte2>}
+// CHECK-NEXT: dsaplan.set_flag <mte2 -> v>, 0
+// CHECK-NEXT: dsaplan.wait_flag <mte2 -> v>, 0
+// CHECK-NEXT: linalg.exp
+func.func @dynamic_subview(%gm: memref<8xf32>, %out: memref<8xf32>, %i: index) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<32xf32, #dsaplan.space<ub>>  // A: [0, 128)
+  %somewhere = memref.subview %a[%i] [8] [1] : memref<32xf32, #dsaplan.space<ub>> to memref<8xf32, strided<[1], offset: ?>, #dsaplan.space<ub>>
+  %tail = memref.subview %a[24] [8] [1] : memref<32xf32, #dsaplan.space<ub>> to memref<8xf32, strided<[1], offset: 24>, #dsaplan.space<ub>>
+  memref.copy %gm, %somewhere {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xf32> to memref<8xf32, strided<[1], offset: ?>, #dsaplan.space<ub>>
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%tail : memref<8xf32, strided<[1], offset: 24>, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
+  return
+}

@@ -174,3 +174,21 @@ func.func @while_exit_skips_do(%gm: memref<64xf32>, %out: memref<64xf32>, %c: i1
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<64xf32, #dsaplan.space<ub>>) outs(%out : memref<64xf32>)
   return
 }
+
+// -----
+
+// Strided subviews: the left half of T (rows of 32 f32 at stride 64) and
+// the two columns 31 and 32 share one element per row; the first shared
+// bytes are T[0][31], [124, 128).
+func.func @strided_overlap(%gm: memref<8x32xf32>, %out: memref<8x2xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %t = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8x64xf32, #dsaplan.space<ub>>
+  %left = memref.subview %t[0, 0] [8, 32] [1, 1] : memref<8x64xf32, #dsaplan.space<ub>> to memref<8x32xf32, strided<[64, 1]>, #dsaplan.space<ub>>
+  %seam = memref.subview %t[0, 31] [8, 2] [1, 1] : memref<8x64xf32, #dsaplan.space<ub>> to memref<8x2xf32, strided<[64, 1], offset: 31>, #dsaplan.space<ub>>
+  // expected-note @below {{the earlier access}}
+  memref.copy %gm, %left {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8x32xf32> to memref<8x32xf32, strided<[64, 1]>, #dsaplan.space<ub>>
+  // expected-error @below {{unordered read after write: 'linalg.exp' on pipe v and 'memref.copy' on pipe mte2 touch bytes [124, 128) of ub}}
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%seam : memref<8x2xf32, strided<[64, 1], offset: 31>, #dsaplan.space<ub>>) outs(%out : memref<8x2xf32>)
+  return
+}

@@ -12,9 +12,15 @@
 //   %t = memref.view %ub[%c4096][] : ... to memref<32xf32, #dsaplan.space<ub>>
 //   %h = memref.subview %t[16] [16] [1] : ... // bytes [4160, 4224) of ub
 //
-// Placed `dsaplan.alloc {offset}` ops give ranges the same way. A range that
-// cannot be known exactly (a dynamic subview, a block argument) falls back
-// to the whole tile it comes from, or to the whole space.
+//   %c = memref.subview %u[0, 16] [8, 16] [1, 1] // of an 8x64xf32 tile at 0:
+//                                                // eight accesses, bytes
+//                                                // [256r + 64, 256r + 128)
+//
+// Placed `dsaplan.alloc {offset}` ops give ranges the same way. A static
+// subview gives one access per run of contiguous bytes (up to 64; beyond,
+// the range that holds them). What cannot be known exactly (a dynamic
+// subview, a cast or a reshape, a block argument) falls back to the whole
+// tile it comes from, or to the whole space.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,9 +63,10 @@ struct MemoryAccess {
   }
 };
 
-/// The accesses of `op` to dsaplan-space memory. `unknownEffects` is set when
-/// the op touches such memory without MemoryEffectOpInterface: it is then
-/// taken to read and write every dsaplan memref operand.
+/// The accesses of `op` to dsaplan-space memory, one per run of contiguous
+/// bytes of each memref operand it reads or writes. `unknownEffects` is set
+/// when the op touches such memory without MemoryEffectOpInterface: it is
+/// then taken to read and write every dsaplan memref operand.
 SmallVector<MemoryAccess, 4> getMemoryAccesses(Operation *op,
                                                bool &unknownEffects);
 

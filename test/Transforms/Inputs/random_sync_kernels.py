@@ -2,7 +2,8 @@
 """Property test of dsaplan-insert-sync against dsaplan-verify-sync.
 
 Generates seeded random kernels: tiles at random 32-byte aligned offsets of
-one UB arena (so that tiles overlap fully, partly or not at all), random ops
+one UB arena (so that tiles overlap fully, partly or not at all), static
+(contiguous or strided) and dynamic subviews of them, random ops
 on random pipes reading and writing them, inside random scf.for, scf.while and
 scf.if nests. For every kernel:
   - insert-sync then verify-sync must pass (a failure fails the run);
@@ -26,31 +27,48 @@ ARENA = f"memref<196608xi8, {SPACE}>"
 
 
 def kernel(rng, name):
-    lines = [f"func.func @{name}(%gm: memref<64xf32>, %n: index, %c: i1) {{",
+    lines = [f"func.func @{name}(%gm: memref<64xf32>, %gm16: memref<16xf32>, %n: index, %c: i1) {{",
              f"  %ub = dsaplan.arena <ub> : {ARENA}",
              "  %c0 = arith.constant 0 : index",
              "  %c1 = arith.constant 1 : index",
              "  %zero = arith.constant 0.0 : f32"]
-    tiles = []
+    # (value, its type, the global memref of its shape, that memref's type)
+    memrefs = []
     for t in range(rng.randint(2, 5)):
         offset = 32 * rng.randint(0, 24)  # tiles are 256 B: many overlaps
         lines.append(f"  %o{t} = arith.constant {offset} : index")
         lines.append(f"  %t{t} = memref.view %ub[%o{t}][] : {ARENA} to {TILE}")
-        tiles.append(f"%t{t}")
+        memrefs.append((f"%t{t}", TILE, "%gm", "memref<64xf32>"))
+    # Subviews of 16 elements: contiguous, every other element (strided),
+    # or at a dynamic offset (the whole tile, as far as sync can tell).
+    tiles = list(memrefs)
+    for k in range(rng.randint(0, 3)):
+        tile = rng.choice(tiles)[0]
+        step = rng.choice([1, 2, 0])
+        if step:
+            offset = rng.randint(0, 64 - 15 * step - 1)
+            layout, index = f"strided<[{step}], offset: {offset}>", str(offset)
+        else:
+            layout, index, step = "strided<[1], offset: ?>", "%n", 1
+        sub = f"memref<16xf32, {layout}, {SPACE}>"
+        lines.append(f"  %s{k} = memref.subview {tile}[{index}] [16] [{step}] : {TILE} to {sub}")
+        memrefs.append((f"%s{k}", sub, "%gm16", "memref<16xf32>"))
 
     def op(indent):
         kind = rng.randint(0, 3)
-        a, b = rng.choice(tiles), rng.choice(tiles)
+        a, a_type, gm, gm_type = rng.choice(memrefs)
         pad = "  " * indent
         if kind == 0:
-            return [f"{pad}memref.copy %gm, {a} {{dsaplan.pipe = #dsaplan.pipe<mte2>}} : memref<64xf32> to {TILE}"]
+            return [f"{pad}memref.copy {gm}, {a} {{dsaplan.pipe = #dsaplan.pipe<mte2>}} : {gm_type} to {a_type}"]
         if kind == 1:
-            return [f"{pad}memref.copy {a}, %gm {{dsaplan.pipe = #dsaplan.pipe<mte3>}} : {TILE} to memref<64xf32>"]
+            return [f"{pad}memref.copy {a}, {gm} {{dsaplan.pipe = #dsaplan.pipe<mte3>}} : {a_type} to {gm_type}"]
         if kind == 2:
-            return [f"{pad}linalg.fill {{dsaplan.pipe = #dsaplan.pipe<{rng.choice(['v', 's'])}>}} ins(%zero : f32) outs({a} : {TILE})"]
+            return [f"{pad}linalg.fill {{dsaplan.pipe = #dsaplan.pipe<{rng.choice(['v', 's'])}>}} ins(%zero : f32) outs({a} : {a_type})"]
+        same_shape = [m for m in memrefs if m[2] == gm]
+        b, b_type, _, _ = rng.choice(same_shape)
         if a == b:
-            b = rng.choice(tiles)
-        return [f"{pad}linalg.exp {{dsaplan.pipe = #dsaplan.pipe<v>}} ins({a} : {TILE}) outs({b} : {TILE})"]
+            b, b_type, _, _ = rng.choice(same_shape)
+        return [f"{pad}linalg.exp {{dsaplan.pipe = #dsaplan.pipe<v>}} ins({a} : {a_type}) outs({b} : {b_type})"]
 
     def body(indent, depth):
         out = []
