@@ -35,7 +35,7 @@
 
 #include <array>
 #include <map>
-#include <set>
+#include <memory>
 
 namespace mlir {
 namespace dsaplan {
@@ -330,6 +330,12 @@ struct Access {
   Pipe pipe;
   int64_t seq;
   Touch touch;
+  bool operator==(const Access &o) const {
+    return seq == o.seq && pipe == o.pipe && touch.write == o.touch.write &&
+           touch.bytes.sameMemory(o.touch.bytes) &&
+           touch.bytes.begin == o.touch.bytes.begin &&
+           touch.bytes.end == o.touch.bytes.end;
+  }
 };
 
 struct FlagState {
@@ -342,11 +348,89 @@ struct FlagState {
 
 using FlagKey = std::tuple<int, int, int64_t>;
 
+/// The accesses a later one may conflict with, filed under every 4 KiB page
+/// of memory they touch, so that an access is checked against those that
+/// share a page with it and not against all that ever ran. An access on
+/// several pages is found once per page; the checks are idempotent. Pages
+/// are shared between the copies a branch or a loop makes of the state and
+/// copied when one of them changes, since most pages do not.
+class History {
+public:
+  /// Calls `fn` on every access whose bytes overlap `bytes`.
+  void forEachOverlapping(const Bytes &bytes,
+                          llvm::function_ref<void(const Access &)> fn) const {
+    for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
+      auto it = pages.find({bytes.space, page});
+      if (it == pages.end())
+        continue;
+      for (const Access &earlier : *it->second)
+        if (overlap(earlier.touch.bytes, bytes))
+          fn(earlier);
+    }
+  }
+  /// Forgets the accesses inside `bytes` for which `forget` holds.
+  void eraseCovered(const Bytes &bytes,
+                    llvm::function_ref<bool(const Access &)> forget) {
+    auto covered = [&](const Access &earlier) {
+      const Bytes &a = earlier.touch.bytes;
+      return a.sameMemory(bytes) && bytes.begin <= a.begin &&
+             a.end <= bytes.end && forget(earlier);
+    };
+    for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
+      auto it = pages.find({bytes.space, page});
+      if (it != pages.end() && llvm::any_of(*it->second, covered))
+        llvm::erase_if(ownPage(it->first), covered);
+    }
+  }
+  void add(const Access &access) {
+    const Bytes &bytes = access.touch.bytes;
+    for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page)
+      ownPage({bytes.space, page}).push_back(access);
+  }
+  /// Every access that ran on one of `histories`, once. The histories share
+  /// the entry state's accesses and mostly differ on a few pages.
+  static History unite(ArrayRef<const History *> histories) {
+    History united = *histories.front();
+    for (const History *history : histories.drop_front())
+      for (const auto &[key, accesses] : history->pages) {
+        auto [it, inserted] = united.pages.try_emplace(key, accesses);
+        if (inserted || it->second == accesses || *it->second == *accesses)
+          continue;
+        std::vector<Access> &page = united.ownPage(key);
+        for (const Access &access : *accesses)
+          if (!llvm::is_contained(page, access))
+            page.push_back(access);
+      }
+    return united;
+  }
+
+private:
+  using PageKey = std::pair<int, int64_t>; // space (-1: unplaced), page
+  using Page = std::shared_ptr<std::vector<Access>>;
+
+  /// The page, unshared, to be changed.
+  std::vector<Access> &ownPage(PageKey key) {
+    Page &page = pages[key];
+    if (!page)
+      page = std::make_shared<std::vector<Access>>();
+    else if (page.use_count() > 1)
+      page = std::make_shared<std::vector<Access>>(*page);
+    return *page;
+  }
+  static constexpr int kPageShift = 12;
+  static int64_t firstPage(const Bytes &b) { return b.begin >> kPageShift; }
+  static int64_t lastPage(const Bytes &b) { return (b.end - 1) >> kPageShift; }
+  static bool overlap(const Bytes &a, const Bytes &b) {
+    return a.sameMemory(b) && a.begin < b.end && b.begin < a.end;
+  }
+  llvm::DenseMap<PageKey, Page> pages;
+};
+
 struct PathState {
   Knowledge executed;                       // per pipe
   std::array<Knowledge, kNumPipes> known;   // known[q][p]
   std::map<FlagKey, FlagState> flags;
-  std::vector<Access> history;
+  History history;
 };
 
 class SyncChecker {
@@ -406,29 +490,19 @@ void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
   SmallVector<Touch> touches = touchesOf(op);
   for (const Touch &touch : touches) {
     ++checked;
-    for (const Access &earlier : state.history) {
-      const Bytes &a = earlier.touch.bytes, &b = touch.bytes;
-      if (!a.sameMemory(b) || a.end <= b.begin || b.end <= a.begin ||
-          (!earlier.touch.write && !touch.write))
-        continue;
-      if (!orderedBefore(earlier))
+    state.history.forEachOverlapping(touch.bytes, [&](const Access &earlier) {
+      if ((earlier.touch.write || touch.write) && !orderedBefore(earlier))
         report(earlier, op, pipe, touch);
-    }
+    });
   }
   // An earlier access whose bytes this write covers, and which is ordered
   // before it, is ordered before anything this write will be checked
   // against: forget it, so the history stays the size of what is live.
-  for (const Touch &touch : touches) {
-    if (!touch.write)
-      continue;
-    llvm::erase_if(state.history, [&](const Access &earlier) {
-      const Bytes &a = earlier.touch.bytes, &b = touch.bytes;
-      return a.sameMemory(b) && b.begin <= a.begin && a.end <= b.end &&
-             orderedBefore(earlier);
-    });
-  }
   for (const Touch &touch : touches)
-    state.history.push_back({op, pipe, seq, touch});
+    if (touch.write)
+      state.history.eraseCovered(touch.bytes, orderedBefore);
+  for (const Touch &touch : touches)
+    state.history.add({op, pipe, seq, touch});
   state.executed[q].add(seq, seq);
 }
 
@@ -571,17 +645,10 @@ PathState SyncChecker::merge(ArrayRef<PathState> states, Operation *at) {
     }
   }
   // Every access that may have run stays a candidate.
-  // The histories share the entry state's prefix: keep one copy of each
-  // access (an op's touches differ by kind or bytes).
-  llvm::DenseSet<std::tuple<int64_t, int64_t, int64_t>> seen;
+  SmallVector<const History *> histories;
   for (const PathState &s : states)
-    for (const Access &a : s.history)
-      if (seen.insert({(a.seq * kNumPipes + static_cast<int64_t>(a.pipe)) * 2 +
-                           a.touch.write,
-                       a.touch.bytes.begin,
-                       a.touch.bytes.end})
-              .second)
-        merged.history.push_back(a);
+    histories.push_back(&s.history);
+  merged.history = History::unite(histories);
   return merged;
 }
 
