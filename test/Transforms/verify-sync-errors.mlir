@@ -192,3 +192,41 @@ func.func @strided_overlap(%gm: memref<8x32xf32>, %out: memref<8x2xf32>) {
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%seam : memref<8x2xf32, strided<[64, 1], offset: 31>, #dsaplan.space<ub>>) outs(%out : memref<8x2xf32>)
   return
 }
+
+// -----
+
+// The history is filed by 4 KiB page: a store of 12 KiB is found from its
+// third page, where the race is.
+func.func @race_on_a_later_page(%gm: memref<3072xf32>, %src: memref<8xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c8224 = arith.constant 8224 : index
+  %big = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<3072xf32, #dsaplan.space<ub>>      // [0, 12288)
+  %small = memref.view %ub[%c8224][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xf32, #dsaplan.space<ub>>  // [8224, 8256)
+  // expected-note @below {{the earlier access}}
+  memref.copy %big, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<3072xf32, #dsaplan.space<ub>> to memref<3072xf32>
+  // expected-error @below {{unordered write after read: 'linalg.exp' on pipe v and 'memref.copy' on pipe mte3 touch bytes [8224, 8256) of ub}}
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%src : memref<8xf32>) outs(%small : memref<8xf32, #dsaplan.space<ub>>)
+  return
+}
+
+// -----
+
+// An access is forgotten once a write ordered after it covers its bytes: the
+// MTE3 read below races with the V write, and only with it (the load is
+// ordered before the V write, so a flag V -> MTE3 would order it too).
+func.func @only_the_covering_write(%gm: memref<2048xf32>, %src: memref<2048xf32>, %out: memref<8xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c4096 = arith.constant 4096 : index
+  %tile = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<2048xf32, #dsaplan.space<ub>>  // [0, 8192)
+  %row = memref.view %ub[%c4096][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xf32, #dsaplan.space<ub>>   // [4096, 4128)
+  memref.copy %gm, %tile {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<2048xf32> to memref<2048xf32, #dsaplan.space<ub>>
+  dsaplan.set_flag <mte2 -> v>, 0
+  dsaplan.wait_flag <mte2 -> v>, 0
+  // expected-note @below {{the earlier access}}
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%src : memref<2048xf32>) outs(%tile : memref<2048xf32, #dsaplan.space<ub>>)
+  // expected-error @below {{unordered read after write: 'memref.copy' on pipe mte3 and 'linalg.exp' on pipe v touch bytes [4096, 4128) of ub}}
+  memref.copy %row, %out {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32>
+  return
+}
