@@ -44,6 +44,7 @@
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -282,8 +283,9 @@ private:
   DenseMap<Block *, SmallVector<Requirement>> forward;
   DenseMap<Operation *, SmallVector<Requirement>> backEdge;
   /// Fallback for loops other than scf.for: a set and its wait (or a
-  /// barrier) right after the op.
-  SmallVector<std::tuple<Operation *, Pipe, Pipe>> eager;
+  /// barrier) right after the op; one per op and pair of pipes orders the
+  /// op before everything later on the waiting pipe.
+  llvm::SetVector<std::tuple<Operation *, Pipe, Pipe>> eager;
 
   std::map<std::pair<Pipe, Pipe>, llvm::SmallBitVector> reservedIds;
 
@@ -423,7 +425,7 @@ void SyncPlanner::requireForward(Operation *from, Operation *to, Pipe src,
   // "before" and "do" regions of an scf.while: no gap of `block` lies
   // between the two accesses.
   if (fromAncestor == toAncestor) {
-    eager.push_back({from, src, dst});
+    eager.insert({from, src, dst});
     return;
   }
   forward[block].push_back(
@@ -434,7 +436,7 @@ void SyncPlanner::requireAcrossIterations(Operation *loop, Operation *from,
                                           Operation *to, Pipe src, Pipe dst) {
   auto forOp = dyn_cast<scf::ForOp>(loop);
   if (!forOp) {
-    eager.push_back({from, src, dst}); // scf.while and other loops
+    eager.insert({from, src, dst}); // scf.while and other loops
     return;
   }
   Block *body = forOp.getBody();
@@ -701,9 +703,12 @@ std::optional<int64_t> SyncPlanner::takeEventId(Pipe src, Pipe dst,
   auto reserved = reservedIds.find({src, dst});
   if (reserved != reservedIds.end())
     used |= reserved->second;
+  // A pair whose set sits right before its wait (eager, or set late) is in
+  // flight for no time: two such never overlap, even at one point.
+  bool instant = begin == end;
   auto &taken = takenIds[{src, dst}];
   for (auto [b, e, id] : taken)
-    if (b <= end && begin <= e)
+    if (b <= end && begin <= e && !(instant && b == e))
       used.set(id);
   for (int64_t id = 0; id < kNumEventIds; ++id)
     if (!used.test(id)) {

@@ -265,7 +265,8 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     its wait (a loop's pair over the whole loop); pairs whose spans overlap
     get different ids, and ids used by the input's own flags are never
     reused. When all eight are in flight, the set moves down to just before
-    its wait (in flight for no time; the summary counts these). Pairs of one
+    its wait (in flight for no time, like the fallback pairs, so such pairs
+    may share an id; the summary counts these). Pairs of one
     block and pipe pair never nest, so that fails only inside eight pairs of
     enclosing blocks or loops, or when the input took the ids: then the
     pass reports an error naming the op rather than reuse one.
