@@ -397,8 +397,11 @@ public:
         if (inserted || it->second == accesses || *it->second == *accesses)
           continue;
         std::vector<Access> &page = united.ownPage(key);
+        llvm::DenseSet<AccessKey> present;
+        for (const Access &access : page)
+          present.insert(keyOf(access));
         for (const Access &access : *accesses)
-          if (!llvm::is_contained(page, access))
+          if (present.insert(keyOf(access)).second)
             page.push_back(access);
       }
     return united;
@@ -406,6 +409,13 @@ public:
 
 private:
   using PageKey = std::pair<int, int64_t>; // space (-1: unplaced), page
+  /// What tells two accesses apart (see Access::operator==).
+  using AccessKey = std::tuple<int64_t, Operation *, int64_t, int64_t>;
+  static AccessKey keyOf(const Access &a) {
+    return {(a.seq * static_cast<int64_t>(kNumPipes) +
+             static_cast<int64_t>(a.pipe)) * 2 + a.touch.write,
+            a.touch.bytes.alloc, a.touch.bytes.begin, a.touch.bytes.end};
+  }
   using Page = std::shared_ptr<std::vector<Access>>;
 
   /// The page, unshared, to be changed.
