@@ -32,6 +32,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 
 #include <array>
 #include <map>
@@ -348,44 +349,70 @@ struct FlagState {
 
 using FlagKey = std::tuple<int, int, int64_t>;
 
-/// The accesses a later one may conflict with, filed under every 4 KiB page
-/// of memory they touch, so that an access is checked against those that
-/// share a page with it and not against all that ever ran. An access on
-/// several pages is found once per page; the checks are idempotent. Pages
-/// are shared between the copies a branch or a loop makes of the state and
-/// copied when one of them changes, since most pages do not.
+/// The accesses a later one may conflict with, filed by 4 KiB page of
+/// memory: each page holds the part of each access inside it, so that an
+/// access is checked against those that share a page with it and not
+/// against all that ever ran. Pages are shared between the copies a branch
+/// or a loop makes of the state and copied when one of them changes, since
+/// most pages do not.
 class History {
 public:
-  /// Calls `fn` on every access whose bytes overlap `bytes`.
-  void forEachOverlapping(const Bytes &bytes,
-                          llvm::function_ref<void(const Access &)> fn) const {
+  /// Calls `fn` on every access that overlaps `bytes`, once per page, with
+  /// the overlap inside that page.
+  void forEachOverlapping(
+      const Bytes &bytes,
+      llvm::function_ref<void(const Access &, int64_t, int64_t)> fn) const {
     for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
       auto it = pages.find({bytes.space, page});
       if (it == pages.end())
         continue;
-      for (const Access &earlier : *it->second)
-        if (overlap(earlier.touch.bytes, bytes))
-          fn(earlier);
+      for (const Access &earlier : *it->second) {
+        const Bytes &a = earlier.touch.bytes;
+        if (overlap(a, bytes))
+          fn(earlier, std::max(a.begin, bytes.begin),
+             std::min(a.end, bytes.end));
+      }
     }
   }
-  /// Forgets the accesses inside `bytes` for which `forget` holds.
-  void eraseCovered(const Bytes &bytes,
-                    llvm::function_ref<bool(const Access &)> forget) {
-    auto covered = [&](const Access &earlier) {
-      const Bytes &a = earlier.touch.bytes;
-      return a.sameMemory(bytes) && bytes.begin <= a.begin &&
-             a.end <= bytes.end && forget(earlier);
+  /// Cuts `bytes` out of the accesses for which `shadowed` holds.
+  void cut(const Bytes &bytes,
+           llvm::function_ref<bool(const Access &)> shadowed) {
+    auto hit = [&](const Access &earlier) {
+      return overlap(earlier.touch.bytes, bytes) && shadowed(earlier);
     };
     for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
       auto it = pages.find({bytes.space, page});
-      if (it != pages.end() && llvm::any_of(*it->second, covered))
-        llvm::erase_if(ownPage(it->first), covered);
+      if (it == pages.end() || llvm::none_of(*it->second, hit))
+        continue;
+      std::vector<Access> &accesses = ownPage(it->first);
+      std::vector<Access> kept;
+      kept.reserve(accesses.size() + 1);
+      for (const Access &earlier : accesses) {
+        if (!hit(earlier)) {
+          kept.push_back(earlier);
+          continue;
+        }
+        const Bytes &a = earlier.touch.bytes;
+        if (a.begin < bytes.begin) {
+          kept.push_back(earlier);
+          kept.back().touch.bytes.end = bytes.begin;
+        }
+        if (bytes.end < a.end) {
+          kept.push_back(earlier);
+          kept.back().touch.bytes.begin = bytes.end;
+        }
+      }
+      accesses = std::move(kept);
     }
   }
   void add(const Access &access) {
     const Bytes &bytes = access.touch.bytes;
-    for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page)
-      ownPage({bytes.space, page}).push_back(access);
+    for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
+      Access part = access;
+      part.touch.bytes.begin = std::max(bytes.begin, page << kPageShift);
+      part.touch.bytes.end = std::min(bytes.end, (page + 1) << kPageShift);
+      ownPage({bytes.space, page}).push_back(part);
+    }
   }
   /// Every access that ran on one of `histories`, once. The histories share
   /// the entry state's accesses and mostly differ on a few pages.
@@ -454,7 +481,7 @@ private:
   void access(Operation *op, Pipe pipe, PathState &state);
   PathState merge(ArrayRef<PathState> states, Operation *at);
   void report(const Access &earlier, Operation *later, Pipe pipe,
-              const Touch &touch);
+              const Touch &touch, int64_t begin, int64_t end);
   bool needsBarrier(Pipe pipe) const { return pipe != Pipe::s; }
 
   func::FuncOp func;
@@ -468,11 +495,11 @@ private:
 };
 
 void SyncChecker::report(const Access &earlier, Operation *later, Pipe pipe,
-                         const Touch &touch) {
+                         const Touch &touch, int64_t begin, int64_t end) {
   if (!reported.insert({earlier.op, later}).second)
     return;
   failedAny = true;
-  const Bytes &a = earlier.touch.bytes, &b = touch.bytes;
+  const Bytes &a = earlier.touch.bytes;
   std::string space = a.space >= 0
                           ? stringifyMemorySpace(static_cast<MemorySpace>(a.space)).str()
                           : "an unplaced alloc";
@@ -484,8 +511,7 @@ void SyncChecker::report(const Access &earlier, Operation *later, Pipe pipe,
       << "unordered " << kind << ": '" << later->getName() << "' on pipe "
       << stringifyPipe(pipe) << " and '" << earlier.op->getName()
       << "' on pipe " << stringifyPipe(earlier.pipe) << " touch bytes ["
-      << std::max(a.begin, b.begin) << ", " << std::min(a.end, b.end)
-      << ") of " << space;
+      << begin << ", " << end << ") of " << space;
   diag.attachNote(earlier.op->getLoc()) << "the earlier access";
 }
 
@@ -500,17 +526,30 @@ void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
   SmallVector<Touch> touches = touchesOf(op);
   for (const Touch &touch : touches) {
     ++checked;
-    state.history.forEachOverlapping(touch.bytes, [&](const Access &earlier) {
-      if ((earlier.touch.write || touch.write) && !orderedBefore(earlier))
-        report(earlier, op, pipe, touch);
-    });
+    // One report per earlier op, over the bytes of all its pages.
+    llvm::MapVector<Operation *, std::tuple<Access, int64_t, int64_t>> races;
+    state.history.forEachOverlapping(
+        touch.bytes, [&](const Access &earlier, int64_t lo, int64_t hi) {
+          if ((!earlier.touch.write && !touch.write) || orderedBefore(earlier))
+            return;
+          auto [it, inserted] = races.try_emplace(earlier.op, earlier, lo, hi);
+          if (!inserted) {
+            std::get<1>(it->second) = std::min(std::get<1>(it->second), lo);
+            std::get<2>(it->second) = std::max(std::get<2>(it->second), hi);
+          }
+        });
+    for (auto &[earlierOp, race] : races)
+      report(std::get<0>(race), op, pipe, touch, std::get<1>(race),
+             std::get<2>(race));
   }
-  // An earlier access whose bytes this write covers, and which is ordered
-  // before it, is ordered before anything this write will be checked
-  // against: forget it, so the history stays the size of what is live.
+  // The bytes this write covers of an earlier access ordered before it:
+  // anything that conflicts with the earlier access there conflicts with
+  // this write too, and is ordered after the earlier one if it is ordered
+  // after this write (else it is reported against this write). So cut them
+  // out, and the history stays the size of the bytes in use.
   for (const Touch &touch : touches)
     if (touch.write)
-      state.history.eraseCovered(touch.bytes, orderedBefore);
+      state.history.cut(touch.bytes, orderedBefore);
   for (const Touch &touch : touches)
     state.history.add({op, pipe, seq, touch});
   state.executed[q].add(seq, seq);

@@ -230,3 +230,19 @@ func.func @only_the_covering_write(%gm: memref<2048xf32>, %src: memref<2048xf32>
   memref.copy %row, %out {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32>
   return
 }
+
+// -----
+
+// A race across a page boundary is reported once, over all its bytes.
+func.func @race_across_pages(%gm: memref<3072xf32>, %src: memref<64xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c4064 = arith.constant 4064 : index
+  %big = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<3072xf32, #dsaplan.space<ub>>    // [0, 12288)
+  %row = memref.view %ub[%c4064][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>  // [4064, 4320)
+  // expected-note @below {{the earlier access}}
+  memref.copy %big, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<3072xf32, #dsaplan.space<ub>> to memref<3072xf32>
+  // expected-error @below {{unordered write after read: 'linalg.exp' on pipe v and 'memref.copy' on pipe mte3 touch bytes [4064, 4320) of ub}}
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%src : memref<64xf32>) outs(%row : memref<64xf32, #dsaplan.space<ub>>)
+  return
+}

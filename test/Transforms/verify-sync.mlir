@@ -1,0 +1,39 @@
+// RUN: dsa-opt %s -split-input-file -dsaplan-verify-sync -verify-diagnostics
+
+// Inputs the verifier must accept: orders it can prove only by following
+// the bytes, not the tiles. (Racy inputs are in verify-sync-errors.mlir.)
+
+// A load is overwritten on both paths of an scf.if, all of it on one path
+// and the part that V later writes on the other. The verifier keeps, on
+// each path, only the bytes of the load that no later write ordered after
+// it has covered: [384, 640) on neither path reach V's [320, 576) write
+// unordered. (It used to forget an access only when one write covered all
+// of it, then lost at the merge which path had ordered what, and reported a
+// race here; found by the insert-sync property kernels, seed 243.)
+func.func @cut_on_both_paths(%gm: memref<64xf32>, %c: i1) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %zero = arith.constant 0.0 : f32
+  %c320 = arith.constant 320 : index
+  %c384 = arith.constant 384 : index
+  %a = memref.view %ub[%c384][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>  // [384, 640)
+  %b = memref.view %ub[%c320][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>  // [320, 576)
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
+  dsaplan.set_flag <mte2 -> s>, 0
+  dsaplan.wait_flag <mte2 -> s>, 0
+  scf.if %c {
+    // All of the load's bytes: MTE3 learns of the load through S.
+    linalg.fill {dsaplan.pipe = #dsaplan.pipe<s>} ins(%zero : f32) outs(%a : memref<64xf32, #dsaplan.space<ub>>)
+    dsaplan.set_flag <s -> mte3>, 0
+    dsaplan.wait_flag <s -> mte3>, 0
+    memref.copy %a, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<64xf32, #dsaplan.space<ub>> to memref<64xf32>
+  } else {
+    // [384, 576) of the load: V learns of this fill, and so of the load.
+    linalg.fill {dsaplan.pipe = #dsaplan.pipe<s>} ins(%zero : f32) outs(%b : memref<64xf32, #dsaplan.space<ub>>)
+    dsaplan.set_flag <s -> v>, 0
+    dsaplan.wait_flag <s -> v>, 0
+  }
+  dsaplan.set_flag <mte3 -> v>, 1
+  dsaplan.wait_flag <mte3 -> v>, 1
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%gm : memref<64xf32>) outs(%b : memref<64xf32, #dsaplan.space<ub>>)
+  return
+}
