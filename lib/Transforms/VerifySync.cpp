@@ -331,12 +331,16 @@ struct Access {
   Pipe pipe;
   int64_t seq;
   Touch touch;
-  bool operator==(const Access &o) const {
-    return seq == o.seq && pipe == o.pipe && touch.write == o.touch.write &&
-           touch.bytes.sameMemory(o.touch.bytes) &&
-           touch.bytes.begin == o.touch.bytes.begin &&
-           touch.bytes.end == o.touch.bytes.end;
+  /// What tells two accesses apart: one execution of an op (its pipe and
+  /// sequence number), the kind, and the bytes.
+  using Key = std::tuple<int64_t, int, Operation *, int64_t, int64_t>;
+  Key key() const {
+    return {(seq * static_cast<int64_t>(kNumPipes) +
+             static_cast<int64_t>(pipe)) * 2 + touch.write,
+            touch.bytes.space, touch.bytes.alloc, touch.bytes.begin,
+            touch.bytes.end};
   }
+  bool operator==(const Access &o) const { return key() == o.key(); }
 };
 
 struct FlagState {
@@ -424,11 +428,11 @@ public:
         if (inserted || it->second == accesses || *it->second == *accesses)
           continue;
         std::vector<Access> &page = united.ownPage(key);
-        llvm::DenseSet<AccessKey> present;
+        llvm::DenseSet<Access::Key> present;
         for (const Access &access : page)
-          present.insert(keyOf(access));
+          present.insert(access.key());
         for (const Access &access : *accesses)
-          if (present.insert(keyOf(access)).second)
+          if (present.insert(access.key()).second)
             page.push_back(access);
       }
     return united;
@@ -436,13 +440,6 @@ public:
 
 private:
   using PageKey = std::pair<int, int64_t>; // space (-1: unplaced), page
-  /// What tells two accesses apart (see Access::operator==).
-  using AccessKey = std::tuple<int64_t, Operation *, int64_t, int64_t>;
-  static AccessKey keyOf(const Access &a) {
-    return {(a.seq * static_cast<int64_t>(kNumPipes) +
-             static_cast<int64_t>(a.pipe)) * 2 + a.touch.write,
-            a.touch.bytes.alloc, a.touch.bytes.begin, a.touch.bytes.end};
-  }
   using Page = std::shared_ptr<std::vector<Access>>;
 
   /// The page, unshared, to be changed.

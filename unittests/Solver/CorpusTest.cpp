@@ -118,6 +118,8 @@ void expectAutoReachesBoundWhereExactDoes(const std::string &name,
                                           const Problem &problem,
                                           const Solution &autoSolution) {
   Solution exact = solveWith(problem, Algorithm::Exact);
+  // A problem solveAndCheck refused has no auto solution to compare.
+  ASSERT_EQ(autoSolution.pools.size(), exact.pools.size()) << name;
   for (const PoolResult &result : exact.pools) {
     if (result.peak != result.lowerBound)
       continue;
