@@ -217,6 +217,14 @@ public:
   /// Drops the groups the others imply (SyncPruning), walking at most
   /// `budget` ops in its checks; returns how many.
   unsigned prune(int64_t budget);
+  /// Moves pairs whose set may overrun an earlier set of its flag.
+  LogicalResult assignSafeEventIds() {
+    LogicalResult result =
+        ::mlir::dsaplan::assignSafeEventIds(func, groups, idRepairs);
+    groupKinds.resize(groups.size(), SyncKind::Handshake);
+    return result;
+  }
+  const EventIdRepairs &getIdRepairs() const { return idRepairs; }
   /// Ops the pruning checks walked, and whether they checked every group.
   int64_t getPruneSteps() const { return pruneSteps; }
   bool isPruneComplete() const { return pruneComplete; }
@@ -267,10 +275,11 @@ private:
   func::FuncOp func;
   DependencyScope scope;
   int64_t skipSync;
-  enum class SyncKind { Pair, LoopPair, EagerPair, Barrier };
+  enum class SyncKind { Pair, LoopPair, EagerPair, Handshake, Barrier };
   std::vector<SyncGroup> groups;
   std::vector<SyncKind> groupKinds;
   unsigned numLateSets = 0;
+  EventIdRepairs idRepairs;
   SmallVector<PipeAccess> ops;
   std::vector<SyncDependency> dependencies;
   DenseMap<Operation *, unsigned> accessIndex;
@@ -932,7 +941,7 @@ void SyncPlanner::skipForTest() {
 void SyncPlanner::count(unsigned &flagPairs, unsigned &loopPairs,
                         unsigned &eagerPairs, unsigned &barriers) const {
   for (SyncKind kind : groupKinds) {
-    flagPairs += kind == SyncKind::Pair;
+    flagPairs += kind == SyncKind::Pair || kind == SyncKind::Handshake;
     loopPairs += kind == SyncKind::LoopPair;
     eagerPairs += kind == SyncKind::EagerPair;
     barriers += kind == SyncKind::Barrier;
@@ -1012,7 +1021,8 @@ struct DsaPlanInsertSyncPass
       return signalPassFailure();
     planner.findDependencies();
     planner.cover();
-    if (failed(planner.materialize()))
+    if (failed(planner.materialize()) ||
+        failed(planner.assignSafeEventIds()))
       return signalPassFailure();
     unsigned pruned = planner.prune(pruneBudget);
     planner.skipForTest();
@@ -1024,6 +1034,8 @@ struct DsaPlanInsertSyncPass
     numLoopPairs += loops;
     numEagerPairs += eagerPairs;
     numLateSets += planner.getNumLateSets();
+    numMovedIds += planner.getIdRepairs().moved;
+    numHandshakes += planner.getIdRepairs().handshakes;
     numBarriers += barriers;
     // Counting every conflicting pair is what the planner avoids: only for
     // the summary.

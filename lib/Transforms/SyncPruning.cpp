@@ -32,6 +32,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <array>
 #include <map>
@@ -112,12 +113,31 @@ struct Path {
   PipeSets executed;
   std::array<PipeSets, kPipes> known; // known[q][p]
   std::map<FlagKey, PipeSets> flags;
+  /// The sequence numbers of the waits that consumed each flag's latest set
+  /// (one per path that merged here): its next set must know them finished.
+  std::map<FlagKey, SmallVector<int64_t, 1>> consumers;
   /// The sequence numbers of each dependency source's latest executions
   /// (one per path that merged here).
   DenseMap<Operation *, SmallVector<int64_t, 1>> latest;
 };
 
 unsigned pipeOf(Operation *op) { return static_cast<unsigned>(*getOpPipe(op)); }
+
+/// Waits are numbered apart from accesses, so that a disabled wait does not
+/// shift the numbers of the accesses after it (checkpoints compare those).
+constexpr int64_t kFirstWaitSeq = int64_t(1) << 40;
+constexpr unsigned kEventIds = 8;
+
+/// What a walk in relabelling mode learns of each set_flag: the event ids
+/// that were free at every execution of it, and whether its own was not.
+struct EventIdSurvey {
+  DenseMap<Operation *, unsigned> safeIds; // bit k: id k free
+  llvm::SetVector<Operation *> unsafe;     // in walk order
+  /// For an unsafe set: the waits of its flag it may run before.
+  DenseMap<Operation *, llvm::SetVector<Operation *>> pendingWaits;
+  /// The wait op of each wait sequence number of each pipe.
+  DenseMap<std::pair<unsigned, int64_t>, Operation *> waitOps;
+};
 
 class OrderChecker {
 public:
@@ -144,6 +164,7 @@ public:
   struct Checkpoint {
     Path path;
     std::array<int64_t, kPipes> counters{};
+    std::array<int64_t, kPipes> waitCounters{};
   };
   /// Checkpoints before every kStride-th op of the function body.
   using Checkpoints = std::vector<std::optional<Checkpoint>>;
@@ -163,9 +184,11 @@ public:
     this->disabled = &disabled;
     Path path;
     counters.fill(0);
+    waitCounters.fill(0);
     if (start > 0) {
       path = checkpoints[start]->path;
       counters = checkpoints[start]->counters;
+      waitCounters = checkpoints[start]->waitCounters;
     }
     for (size_t i = start; i < body.size(); ++i) {
       recordedEnd = i;
@@ -175,7 +198,7 @@ public:
         if (i > lastChanged && checkpoints[i] &&
             sameFuture(path, checkpoints[i]->path))
           return true;
-        recorded[i] = Checkpoint{path, counters};
+        recorded[i] = Checkpoint{path, counters, waitCounters};
       }
       if (!walkOp(*body[i], path))
         return false;
@@ -196,6 +219,9 @@ public:
   int64_t steps = 0, stepBudget = 0;
   /// Set when a walk stopped because the budget ran out.
   bool exhausted = false;
+  /// When set, the walk surveys event ids instead of checking: it goes on
+  /// past an unsafe set and does not check dependencies.
+  EventIdSurvey *survey = nullptr;
 
 private:
   bool walkBlock(Block &block, Path &path) {
@@ -208,6 +234,9 @@ private:
   static bool sameFuture(const Path &a, const Path &b);
 
   bool access(Operation *op, Path &path);
+  bool setFlag(SetFlagOp set, Path &path);
+  void waitFlag(WaitFlagOp wait, Path &path);
+  static bool consumed(const Path &path, const FlagKey &key);
   std::optional<Path> merge(ArrayRef<Path> paths);
 
   DenseMap<Operation *, SmallVector<Operation *, 2>> sourcesOf;
@@ -215,7 +244,66 @@ private:
   llvm::DenseSet<Operation *> accesses;
   const llvm::DenseSet<Operation *> *disabled = nullptr;
   std::array<int64_t, kPipes> counters{};
+  std::array<int64_t, kPipes> waitCounters{};
 };
+
+/// Whether the source pipe of `key` knows that the waits which consumed the
+/// flag's previous set have run: a flag is one bit, so a set that may run
+/// before them is lost and a later wait hangs.
+bool OrderChecker::consumed(const Path &path, const FlagKey &key) {
+  auto it = path.consumers.find(key);
+  if (it == path.consumers.end())
+    return true;
+  auto [p, q, id] = key;
+  return llvm::all_of(it->second, [&, p = p, q = q](int64_t seq) {
+    return path.known[p][q].contains(seq);
+  });
+}
+
+bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
+  unsigned p = static_cast<unsigned>(set.getSrc());
+  unsigned q = static_cast<unsigned>(set.getDst());
+  FlagKey key{p, q, set.getEvent()};
+  bool safe = !path.flags.count(key) && consumed(path, key);
+  if (survey) {
+    unsigned free = 0;
+    for (unsigned id = 0; id < kEventIds; ++id)
+      if (!path.flags.count({p, q, id}) && consumed(path, {p, q, id}))
+        free |= 1u << id;
+    auto [it, inserted] = survey->safeIds.try_emplace(set, free);
+    if (!inserted)
+      it->second &= free;
+    if (!safe) {
+      survey->unsafe.insert(set);
+      auto consumers = path.consumers.find(key);
+      if (consumers != path.consumers.end())
+        for (int64_t seq : consumers->second)
+          if (!path.known[p][q].contains(seq))
+            survey->pendingWaits[set].insert(survey->waitOps.lookup({q, seq}));
+    }
+  } else if (!safe) {
+    return false;
+  }
+  PipeSets captured = path.known[p];
+  captured[p].unite(path.executed[p]);
+  path.flags[key] = std::move(captured);
+  return true;
+}
+
+void OrderChecker::waitFlag(WaitFlagOp wait, Path &path) {
+  FlagKey key{static_cast<unsigned>(wait.getSrc()),
+              static_cast<unsigned>(wait.getDst()), wait.getEvent()};
+  auto it = path.flags.find(key);
+  unsigned q = std::get<1>(key);
+  for (unsigned p = 0; p < kPipes; ++p)
+    path.known[q][p].unite(it->second[p]);
+  path.flags.erase(it);
+  int64_t seq = kFirstWaitSeq + ++waitCounters[q];
+  path.executed[q].insert(seq, seq + 1);
+  path.consumers[key].assign(1, seq);
+  if (survey)
+    survey->waitOps[{q, seq}] = wait;
+}
 
 bool OrderChecker::access(Operation *op, Path &path) {
   unsigned q = pipeOf(op);
@@ -239,26 +327,14 @@ bool OrderChecker::walkOp(Operation &op, Path &path) {
   }
   if (disabled->contains(&op))
     return true;
-  if (auto set = dyn_cast<SetFlagOp>(op)) {
-    unsigned p = static_cast<unsigned>(set.getSrc());
-    FlagKey key{p, static_cast<unsigned>(set.getDst()), set.getEvent()};
-    if (path.flags.count(key))
-      return false;
-    PipeSets captured = path.known[p];
-    captured[p].unite(path.executed[p]);
-    path.flags.emplace(key, std::move(captured));
-    return true;
-  }
+  if (auto set = dyn_cast<SetFlagOp>(op))
+    return setFlag(set, path);
   if (auto wait = dyn_cast<WaitFlagOp>(op)) {
-    FlagKey key{static_cast<unsigned>(wait.getSrc()),
-                static_cast<unsigned>(wait.getDst()), wait.getEvent()};
-    auto it = path.flags.find(key);
-    if (it == path.flags.end())
-      return false;
-    unsigned q = static_cast<unsigned>(wait.getDst());
-    for (unsigned p = 0; p < kPipes; ++p)
-      path.known[q][p].unite(it->second[p]);
-    path.flags.erase(it);
+    if (!path.flags.count({static_cast<unsigned>(wait.getSrc()),
+                           static_cast<unsigned>(wait.getDst()),
+                           wait.getEvent()}))
+      return survey != nullptr; // a survey goes on past what it cannot fix
+    waitFlag(wait, path);
     return true;
   }
   if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
@@ -328,20 +404,38 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b) {
        ++itA, ++itB)
     if (itA->first != itB->first)
       return false;
+  // Who knows that `seqA` (in a) and `seqB` (in b) of pipe p finished.
+  auto sameKnowledge = [&](unsigned p, int64_t seqA, int64_t seqB) {
+    for (unsigned q = 0; q < kPipes; ++q)
+      if (a.known[q][p].contains(seqA) != b.known[q][p].contains(seqB))
+        return false;
+    for (auto itA = a.flags.begin(), itB = b.flags.begin();
+         itA != a.flags.end(); ++itA, ++itB)
+      if (itA->second[p].contains(seqA) != itB->second[p].contains(seqB))
+        return false;
+    return true;
+  };
   for (const auto &[op, seqs] : a.latest) {
     auto other = b.latest.find(op);
     if (other == b.latest.end() || other->second != seqs)
       return false;
-    unsigned p = pipeOf(op);
-    for (int64_t seq : seqs) {
-      for (unsigned q = 0; q < kPipes; ++q)
-        if (a.known[q][p].contains(seq) != b.known[q][p].contains(seq))
-          return false;
-      for (auto itA = a.flags.begin(), itB = b.flags.begin();
-           itA != a.flags.end(); ++itA, ++itB)
-        if (itA->second[p].contains(seq) != itB->second[p].contains(seq))
-          return false;
-    }
+    for (int64_t seq : seqs)
+      if (!sameKnowledge(pipeOf(op), seq, seq))
+        return false;
+  }
+  // Waits are only looked up again as the consumers of a flag; a disabled
+  // wait renumbers the later ones, so compare who knows them, not numbers.
+  if (a.consumers.size() != b.consumers.size())
+    return false;
+  for (auto itA = a.consumers.begin(), itB = b.consumers.begin();
+       itA != a.consumers.end(); ++itA, ++itB) {
+    if (itA->first != itB->first ||
+        itA->second.size() != itB->second.size())
+      return false;
+    unsigned q = std::get<1>(itA->first);
+    for (auto [seqA, seqB] : llvm::zip(itA->second, itB->second))
+      if (!sameKnowledge(q, seqA, seqB))
+        return false;
   }
   return true;
 }
@@ -374,6 +468,11 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths) {
     merged.flags[key] = onEveryPath(
         [&, k = key](const Path &path) -> const PipeSets & { return path.flags.at(k); });
   }
+  for (const Path &path : paths)
+    for (const auto &[key, seqs] : path.consumers)
+      for (int64_t seq : seqs)
+        if (!llvm::is_contained(merged.consumers[key], seq))
+          merged.consumers[key].push_back(seq);
   for (const Path &path : paths) {
     if (path.flags.size() != merged.flags.size())
       return std::nullopt;
@@ -386,6 +485,122 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths) {
 }
 
 } // namespace
+
+namespace {
+
+/// Makes the pipes of a flag meet after `wait`: the waiting pipe sets a
+/// flag back that the setting pipe waits for at once, so that every later
+/// set of the flag runs after this wait. A set that no event id can order
+/// after the wait before it (nothing else makes its pipe wait for the
+/// waiting one) needs this:
+///
+///   scf.for ... {
+///     wait_flag <mte3 -> mte2>, 0
+///     set_flag <mte2 -> mte3>, 0     // the handshake
+///     wait_flag <mte2 -> mte3>, 0
+///     ...
+///     set_flag <mte3 -> mte2>, 0     // now after the wait above
+///   }
+SyncGroup makeHandshake(WaitFlagOp wait) {
+  OpBuilder b(wait->getBlock(), std::next(wait->getIterator()));
+  auto id = b.getI64IntegerAttr(0); // moved by the next round if unsafe
+  SyncGroup group;
+  group.push_back(SetFlagOp::create(b, wait.getLoc(), wait.getDstAttr(),
+                                    wait.getSrcAttr(), id));
+  group.push_back(WaitFlagOp::create(b, wait.getLoc(), wait.getDstAttr(),
+                                     wait.getSrcAttr(), id));
+  return group;
+}
+
+void setGroupEventId(SyncGroup &group, int64_t id) {
+  for (Operation *op : group) {
+    if (auto set = dyn_cast<SetFlagOp>(op))
+      set.setEvent(id);
+    else if (auto wait = dyn_cast<WaitFlagOp>(op))
+      wait.setEvent(id);
+  }
+}
+
+} // namespace
+
+LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
+                                              std::vector<SyncGroup> &groups,
+                                              EventIdRepairs &repairs) {
+  size_t firstHandshake = groups.size();
+  DenseMap<Operation *, size_t> groupOf;
+  auto fileGroup = [&](size_t i) {
+    for (Operation *op : groups[i])
+      groupOf[op] = i;
+  };
+  for (size_t i = 0; i < groups.size(); ++i)
+    fileGroup(i);
+  // Each round fixes the pairs whose set was unsafe somewhere: first by
+  // moving the pair to an id free at every execution of its sets, then, if
+  // it is unsafe again (no id is: its own wait is not known to its set's
+  // pipe by the next iteration), by a handshake: a group of its own, moved
+  // like the others but never given a handshake itself. A fix can make a
+  // later set of the new id unsafe, which the next round sees.
+  DenseMap<size_t, unsigned> moves;
+  llvm::DenseSet<Operation *> handshaken;
+  constexpr int kRounds = 24;
+  for (int round = 0; round < kRounds; ++round) {
+    // Handshakes add ops to the function body: walk it afresh.
+    SmallVector<Operation *> body;
+    for (Operation &op : func.getBody().front())
+      body.push_back(&op);
+    OrderChecker checker({}, body);
+    checker.stepBudget = std::numeric_limits<int64_t>::max();
+    EventIdSurvey survey;
+    checker.survey = &survey;
+    llvm::DenseSet<Operation *> none;
+    OrderChecker::Checkpoints unused(body.size()), recorded(body.size());
+    // A walk stopped by the input's own unbalanced flags surveys what it
+    // reached; the verifier reports the rest.
+    (void)checker.ordered(body, none, unused, 0, body.size(), recorded);
+    if (survey.unsafe.empty())
+      return success();
+    llvm::SmallDenseSet<size_t> fixed;
+    for (Operation *set : survey.unsafe) {
+      auto found = groupOf.find(set);
+      if (found == groupOf.end() || !fixed.insert(found->second).second)
+        continue; // the input's own sync: left as it is
+      size_t g = found->second;
+      unsigned free = (1u << kEventIds) - 1;
+      for (Operation *op : groups[g])
+        if (isa<SetFlagOp>(op))
+          free &= survey.safeIds.lookup(op);
+      if ((moves[g] > 0 || free == 0) && g < firstHandshake) {
+        // Moving did not help: order the set after the waits it may pass.
+        bool added = false;
+        for (Operation *wait : survey.pendingWaits.lookup(set)) {
+          if (!handshaken.insert(wait).second)
+            continue;
+          groups.push_back(makeHandshake(cast<WaitFlagOp>(wait)));
+          fileGroup(groups.size() - 1);
+          ++repairs.handshakes;
+          added = true;
+        }
+        if (added)
+          continue;
+      }
+      if (free == 0 || moves[g] > 4) {
+        auto flag = cast<SetFlagOp>(set);
+        return set->emitError()
+               << "no event id of <" << stringifyPipe(flag.getSrc()) << " -> "
+               << stringifyPipe(flag.getDst())
+               << "> is free here: for each of the eight, a wait that "
+                  "consumes an earlier set may still be pending when this "
+                  "set runs";
+      }
+      setGroupEventId(groups[g], llvm::countr_zero(free));
+      ++moves[g];
+      ++repairs.moved;
+    }
+  }
+  return func.emitError() << "event ids did not settle after " << kRounds
+                          << " rounds of moving pairs whose set may overrun "
+                             "an earlier one";
+}
 
 PruneResult mlir::dsaplan::pruneSyncGroups(func::FuncOp func,
                                            ArrayRef<Dependency> dependencies,

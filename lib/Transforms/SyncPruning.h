@@ -44,6 +44,22 @@ struct PruneResult {
 PruneResult pruneSyncGroups(func::FuncOp func, ArrayRef<Dependency> dependencies,
                             ArrayRef<SyncGroup> groups, int64_t stepBudget);
 
+struct EventIdRepairs {
+  unsigned moved = 0;      // pairs moved to another event id
+  unsigned handshakes = 0; // pairs that got a flag back after their wait
+};
+
+/// A flag is one bit: a set_flag that may run before the wait that consumed
+/// the previous set of its flag is lost, and a later wait hangs. Finds such
+/// sets among the inserted groups, on every path as `pruneSyncGroups` walks
+/// them, and repairs them: moves the pair to another event id, or, where no
+/// id helps, adds a handshake back after its wait (a new group at the end of
+/// `groups`). Pairs of the input are never changed. Fails, with an error on the set, when a
+/// pair cannot be repaired.
+LogicalResult assignSafeEventIds(func::FuncOp func,
+                                 std::vector<SyncGroup> &groups,
+                                 EventIdRepairs &repairs);
+
 } // namespace dsaplan
 } // namespace mlir
 

@@ -460,10 +460,18 @@ private:
   llvm::DenseMap<PageKey, Page> pages;
 };
 
+/// The wait that consumed the latest set of a flag: its sequence numbers on
+/// the waiting pipe (one per path that reached here) and one of its ops.
+struct Consumer {
+  SeqSet waits;
+  Operation *waitOp = nullptr;
+};
+
 struct PathState {
   Knowledge executed;                       // per pipe
   std::array<Knowledge, kNumPipes> known;   // known[q][p]
   std::map<FlagKey, FlagState> flags;
+  std::map<FlagKey, Consumer> consumers;
   History history;
 };
 
@@ -479,6 +487,8 @@ private:
   PathState merge(ArrayRef<PathState> states, Operation *at);
   void report(const Access &earlier, Operation *later, Pipe pipe,
               const Touch &touch, int64_t begin, int64_t end);
+  void setFlag(SetFlagOp set, PathState &state);
+  void waitFlag(WaitFlagOp wait, PathState &state);
   bool needsBarrier(Pipe pipe) const { return pipe != Pipe::s; }
 
   func::FuncOp func;
@@ -489,6 +499,7 @@ private:
   unsigned checked = 0;
   llvm::DenseSet<std::pair<Operation *, Operation *>> reported;
   llvm::DenseSet<Operation *> reportedFlags;
+  llvm::DenseSet<Operation *> reportedOverruns;
 };
 
 void SyncChecker::report(const Access &earlier, Operation *later, Pipe pipe,
@@ -552,42 +563,83 @@ void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
   state.executed[q].add(seq, seq);
 }
 
-void SyncChecker::walkOp(Operation &op, PathState &state) {
-  if (auto set = dyn_cast<SetFlagOp>(op)) {
-    FlagKey key{static_cast<int>(set.getSrc()), static_cast<int>(set.getDst()),
-                set.getEvent()};
-    unsigned p = static_cast<unsigned>(set.getSrc());
-    if (state.flags.count(key)) {
-      failedAny = true;
-      op.emitError() << "event " << set.getEvent() << " of <"
-                     << stringifyPipe(set.getSrc()) << " -> "
-                     << stringifyPipe(set.getDst())
-                     << "> is set again before its wait";
-      return;
-    }
-    FlagState flag{state.known[p], &op};
-    flag.knowledge[p].unite(state.executed[p]);
-    state.flags[key] = flag;
+/// A flag is one bit: set_flag raises it once its pipe has finished what it
+/// issued before, wait_flag blocks while it is low and lowers it. So a set
+/// must be ordered (happens-before, not program text) after the wait that
+/// consumed the previous set of the same flag: else both sets can fire
+/// before that wait, the second signal is lost and a later wait hangs.
+///
+///   set_flag <mte2 -> v>, 0     // (1)
+///   wait_flag <mte2 -> v>, 0    // V consumes (1)
+///   set_flag <mte2 -> v>, 0     // may fire before V reached the wait
+///   wait_flag <mte2 -> v>, 0    // hangs if it did
+void SyncChecker::setFlag(SetFlagOp set, PathState &state) {
+  FlagKey key{static_cast<int>(set.getSrc()), static_cast<int>(set.getDst()),
+              set.getEvent()};
+  unsigned p = static_cast<unsigned>(set.getSrc());
+  auto flagName = [&](InFlightDiagnostic &diag) -> InFlightDiagnostic & {
+    return diag << "event " << set.getEvent() << " of <"
+                << stringifyPipe(set.getSrc()) << " -> "
+                << stringifyPipe(set.getDst()) << ">";
+  };
+  if (state.flags.count(key)) {
+    failedAny = true;
+    InFlightDiagnostic diag = set.emitError();
+    flagName(diag) << " is set again before its wait";
     return;
   }
-  if (auto wait = dyn_cast<WaitFlagOp>(op)) {
-    FlagKey key{static_cast<int>(wait.getSrc()), static_cast<int>(wait.getDst()),
-                wait.getEvent()};
-    auto it = state.flags.find(key);
-    if (it == state.flags.end()) {
+  auto consumer = state.consumers.find(key);
+  if (consumer != state.consumers.end()) {
+    unsigned q = static_cast<unsigned>(set.getDst());
+    SeqSet unordered = consumer->second.waits.minus(state.known[p][q]);
+    if (!(unordered == SeqSet()) &&
+        reportedOverruns.insert(set.getOperation()).second) {
       failedAny = true;
-      op.emitError() << "waits for event " << wait.getEvent() << " of <"
+      InFlightDiagnostic diag = set.emitError();
+      flagName(diag) << " may be set again before the wait that consumes "
+                        "its previous set has run (nothing orders this set "
+                        "after that wait): the signal would be lost and a "
+                        "wait would hang";
+      diag.attachNote(consumer->second.waitOp->getLoc())
+          << "the wait it is not ordered after";
+    }
+  }
+  FlagState flag{state.known[p], set.getOperation()};
+  flag.knowledge[p].unite(state.executed[p]);
+  state.flags[key] = flag;
+}
+
+/// A wait runs on its pipe like an access (a later set of its flag must know
+/// it finished) and hands over what the set captured.
+void SyncChecker::waitFlag(WaitFlagOp wait, PathState &state) {
+  FlagKey key{static_cast<int>(wait.getSrc()), static_cast<int>(wait.getDst()),
+              wait.getEvent()};
+  auto it = state.flags.find(key);
+  if (it == state.flags.end()) {
+    failedAny = true;
+    wait.emitError() << "waits for event " << wait.getEvent() << " of <"
                      << stringifyPipe(wait.getSrc()) << " -> "
                      << stringifyPipe(wait.getDst())
                      << "> that no set_flag raised: the pipe would hang";
-      return;
-    }
-    unsigned q = static_cast<unsigned>(wait.getDst());
-    for (size_t p = 0; p < kNumPipes; ++p)
-      state.known[q][p].unite(it->second.knowledge[p]);
-    state.flags.erase(it);
     return;
   }
+  unsigned q = static_cast<unsigned>(wait.getDst());
+  for (size_t p = 0; p < kNumPipes; ++p)
+    state.known[q][p].unite(it->second.knowledge[p]);
+  state.flags.erase(it);
+  int64_t seq = ++counters[q];
+  state.executed[q].add(seq, seq);
+  Consumer &consumer = state.consumers[key];
+  consumer.waits = SeqSet();
+  consumer.waits.add(seq, seq);
+  consumer.waitOp = wait.getOperation();
+}
+
+void SyncChecker::walkOp(Operation &op, PathState &state) {
+  if (auto set = dyn_cast<SetFlagOp>(op))
+    return setFlag(set, state);
+  if (auto wait = dyn_cast<WaitFlagOp>(op))
+    return waitFlag(wait, state);
   if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
     unsigned p = static_cast<unsigned>(barrier.getPipe());
     state.known[p][p].unite(state.executed[p]);
@@ -690,6 +742,14 @@ PathState SyncChecker::merge(ArrayRef<PathState> states, Operation *at) {
       }
     }
   }
+  // A later set must be ordered after the consumer of every path.
+  for (const PathState &s : states)
+    for (const auto &[key, consumer] : s.consumers) {
+      Consumer &into = merged.consumers[key];
+      into.waits.unite(consumer.waits);
+      if (!into.waitOp)
+        into.waitOp = consumer.waitOp;
+    }
   // Every access that may have run stays a candidate.
   SmallVector<const History *> histories;
   for (const PathState &s : states)

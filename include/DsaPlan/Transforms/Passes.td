@@ -305,6 +305,12 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
               "Ops walked by the pruning checks">,
     Statistic<"numLateSets", "late-sets",
               "Pairs whose set moved to their wait for want of an event id">,
+    Statistic<"numMovedIds", "moved-event-ids",
+              "Pairs moved to another event id so that their set cannot "
+              "overrun an earlier set of the flag">,
+    Statistic<"numHandshakes", "handshakes",
+              "Pairs given a flag back after their wait, so that their next "
+              "set cannot overrun it">,
     Statistic<"numBarriers", "barriers", "pipe_barrier ops inserted">,
     Statistic<"numConflicts", "conflicting-pairs",
               "Ordered pairs of conflicting ops (one flag pair each, naively)">
