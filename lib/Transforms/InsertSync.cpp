@@ -915,18 +915,29 @@ unsigned SyncPlanner::prune(int64_t budget) {
     if (pairs.empty() || pairs.back().earlier != ops[dep.earlier].op ||
         pairs.back().later != ops[dep.later].op)
       pairs.push_back({ops[dep.earlier].op, ops[dep.later].op});
-  PruneResult result = pruneSyncGroups(func, pairs, groups, budget);
-  pruneSteps = result.steps;
-  pruneComplete = result.complete;
-  const std::vector<bool> &erased = result.erased;
+  // Dropping a pair can also drop a set that another sync had to be
+  // ordered before (a flag is one bit), so a pass that drops something may
+  // make an earlier kept sync droppable: passes go on until one drops
+  // nothing or the budget is spent.
   unsigned count = 0;
-  for (size_t i = groups.size(); i-- > 0;)
-    if (erased[i]) {
-      groups.erase(groups.begin() + i);
-      groupKinds.erase(groupKinds.begin() + i);
-      ++count;
-    }
-  return count;
+  pruneSteps = 0;
+  pruneComplete = true;
+  for (;;) {
+    PruneResult result =
+        pruneSyncGroups(func, pairs, groups, budget - pruneSteps);
+    pruneSteps += result.steps;
+    pruneComplete = result.complete;
+    unsigned dropped = 0;
+    for (size_t i = groups.size(); i-- > 0;)
+      if (result.erased[i]) {
+        groups.erase(groups.begin() + i);
+        groupKinds.erase(groupKinds.begin() + i);
+        ++dropped;
+      }
+    count += dropped;
+    if (dropped == 0 || !pruneComplete || pruneSteps >= budget)
+      return count;
+  }
 }
 
 void SyncPlanner::skipForTest() {
