@@ -219,10 +219,7 @@ public:
   unsigned prune(int64_t budget);
   /// Moves pairs whose set may overrun an earlier set of its flag.
   LogicalResult assignSafeEventIds() {
-    LogicalResult result =
-        ::mlir::dsaplan::assignSafeEventIds(func, groups, idRepairs);
-    groupKinds.resize(groups.size(), SyncKind::Handshake);
-    return result;
+    return ::mlir::dsaplan::assignSafeEventIds(func, groups, idRepairs);
   }
   const EventIdRepairs &getIdRepairs() const { return idRepairs; }
   /// Ops the pruning checks walked, and whether they checked every group.
@@ -275,7 +272,7 @@ private:
   func::FuncOp func;
   DependencyScope scope;
   int64_t skipSync;
-  enum class SyncKind { Pair, LoopPair, EagerPair, Handshake, Barrier };
+  enum class SyncKind { Pair, LoopPair, EagerPair, Barrier };
   std::vector<SyncGroup> groups;
   std::vector<SyncKind> groupKinds;
   unsigned numLateSets = 0;
@@ -952,7 +949,7 @@ void SyncPlanner::skipForTest() {
 void SyncPlanner::count(unsigned &flagPairs, unsigned &loopPairs,
                         unsigned &eagerPairs, unsigned &barriers) const {
   for (SyncKind kind : groupKinds) {
-    flagPairs += kind == SyncKind::Pair || kind == SyncKind::Handshake;
+    flagPairs += kind == SyncKind::Pair;
     loopPairs += kind == SyncKind::LoopPair;
     eagerPairs += kind == SyncKind::EagerPair;
     barriers += kind == SyncKind::Barrier;

@@ -501,32 +501,44 @@ namespace {
 ///     ...
 ///     set_flag <mte3 -> mte2>, 0     // now after the wait above
 ///   }
-SyncGroup makeHandshake(WaitFlagOp wait) {
+void addHandshake(WaitFlagOp wait, SyncGroup &group) {
   OpBuilder b(wait->getBlock(), std::next(wait->getIterator()));
   auto id = b.getI64IntegerAttr(0); // moved by the next round if unsafe
-  SyncGroup group;
   group.push_back(SetFlagOp::create(b, wait.getLoc(), wait.getDstAttr(),
                                     wait.getSrcAttr(), id));
   group.push_back(WaitFlagOp::create(b, wait.getLoc(), wait.getDstAttr(),
                                      wait.getSrcAttr(), id));
-  return group;
 }
 
-void setGroupEventId(SyncGroup &group, int64_t id) {
+/// The flag ops of `group` between `src` and `dst` (a group holds one pair
+/// and the handshakes back after its waits).
+SmallVector<Operation *> flagOpsOf(const SyncGroup &group, Pipe src,
+                                   Pipe dst) {
+  SmallVector<Operation *> ops;
   for (Operation *op : group) {
+    auto set = dyn_cast<SetFlagOp>(op);
+    auto wait = dyn_cast<WaitFlagOp>(op);
+    if ((set && set.getSrc() == src && set.getDst() == dst) ||
+        (wait && wait.getSrc() == src && wait.getDst() == dst))
+      ops.push_back(op);
+  }
+  return ops;
+}
+
+void setEventId(ArrayRef<Operation *> ops, int64_t id) {
+  for (Operation *op : ops) {
     if (auto set = dyn_cast<SetFlagOp>(op))
       set.setEvent(id);
-    else if (auto wait = dyn_cast<WaitFlagOp>(op))
-      wait.setEvent(id);
+    else
+      cast<WaitFlagOp>(op).setEvent(id);
   }
 }
 
 } // namespace
 
 LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
-                                              std::vector<SyncGroup> &groups,
+                                              MutableArrayRef<SyncGroup> groups,
                                               EventIdRepairs &repairs) {
-  size_t firstHandshake = groups.size();
   DenseMap<Operation *, size_t> groupOf;
   auto fileGroup = [&](size_t i) {
     for (Operation *op : groups[i])
@@ -537,11 +549,12 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
   // Each round fixes the pairs whose set was unsafe somewhere: first by
   // moving the pair to an id free at every execution of its sets, then, if
   // it is unsafe again (no id is: its own wait is not known to its set's
-  // pipe by the next iteration), by a handshake: a group of its own, moved
-  // like the others but never given a handshake itself. A fix can make a
-  // later set of the new id unsafe, which the next round sees.
-  DenseMap<size_t, unsigned> moves;
-  llvm::DenseSet<Operation *> handshaken;
+  // pipe by the next iteration), by a handshake back after the waits it may
+  // pass, in the group of that wait (pruning keeps or drops both together);
+  // a handshake is moved like a pair but never given a handshake itself.
+  // A fix can make a later set of the new id unsafe; the next round sees it.
+  DenseMap<Operation *, unsigned> moves; // per set op
+  llvm::DenseSet<Operation *> handshaken, handshakeOps;
   constexpr int kRounds = 24;
   for (int round = 0; round < kRounds; ++round) {
     // Handshakes add ops to the function body: walk it afresh.
@@ -559,41 +572,50 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
     (void)checker.ordered(body, none, unused, 0, body.size(), recorded);
     if (survey.unsafe.empty())
       return success();
-    llvm::SmallDenseSet<size_t> fixed;
-    for (Operation *set : survey.unsafe) {
+    llvm::DenseSet<Operation *> fixed;
+    for (Operation *op : survey.unsafe) {
+      auto set = cast<SetFlagOp>(op);
       auto found = groupOf.find(set);
-      if (found == groupOf.end() || !fixed.insert(found->second).second)
+      if (found == groupOf.end())
         continue; // the input's own sync: left as it is
-      size_t g = found->second;
+      SyncGroup &group = groups[found->second];
+      SmallVector<Operation *> pair =
+          flagOpsOf(group, set.getSrc(), set.getDst());
+      if (!fixed.insert(pair.front()).second)
+        continue;
       unsigned free = (1u << kEventIds) - 1;
-      for (Operation *op : groups[g])
-        if (isa<SetFlagOp>(op))
-          free &= survey.safeIds.lookup(op);
-      if ((moves[g] > 0 || free == 0) && g < firstHandshake) {
+      for (Operation *flagOp : pair)
+        if (isa<SetFlagOp>(flagOp))
+          free &= survey.safeIds.lookup(flagOp);
+      unsigned &moved = moves[pair.front()];
+      if ((moved > 0 || free == 0) && !handshakeOps.contains(set)) {
         // Moving did not help: order the set after the waits it may pass.
         bool added = false;
         for (Operation *wait : survey.pendingWaits.lookup(set)) {
           if (!handshaken.insert(wait).second)
             continue;
-          groups.push_back(makeHandshake(cast<WaitFlagOp>(wait)));
-          fileGroup(groups.size() - 1);
+          auto owner = groupOf.find(wait);
+          size_t into = owner == groupOf.end() ? found->second : owner->second;
+          size_t before = groups[into].size();
+          addHandshake(cast<WaitFlagOp>(wait), groups[into]);
+          for (size_t i = before; i < groups[into].size(); ++i)
+            handshakeOps.insert(groups[into][i]);
+          fileGroup(into);
           ++repairs.handshakes;
           added = true;
         }
         if (added)
           continue;
       }
-      if (free == 0 || moves[g] > 4) {
-        auto flag = cast<SetFlagOp>(set);
+      if (free == 0 || moved > 4)
         return set->emitError()
-               << "no event id of <" << stringifyPipe(flag.getSrc()) << " -> "
-               << stringifyPipe(flag.getDst())
+               << "no event id of <" << stringifyPipe(set.getSrc()) << " -> "
+               << stringifyPipe(set.getDst())
                << "> is free here: for each of the eight, a wait that "
                   "consumes an earlier set may still be pending when this "
                   "set runs";
-      }
-      setGroupEventId(groups[g], llvm::countr_zero(free));
-      ++moves[g];
+      setEventId(pair, llvm::countr_zero(free));
+      ++moved;
       ++repairs.moved;
     }
   }

@@ -53,11 +53,11 @@ struct EventIdRepairs {
 /// the previous set of its flag is lost, and a later wait hangs. Finds such
 /// sets among the inserted groups, on every path as `pruneSyncGroups` walks
 /// them, and repairs them: moves the pair to another event id, or, where no
-/// id helps, adds a handshake back after its wait (a new group at the end of
-/// `groups`). Pairs of the input are never changed. Fails, with an error on the set, when a
+/// id helps, adds a handshake back after its wait (into that wait's group).
+/// Pairs of the input are never changed. Fails, with an error on the set, when a
 /// pair cannot be repaired.
 LogicalResult assignSafeEventIds(func::FuncOp func,
-                                 std::vector<SyncGroup> &groups,
+                                 MutableArrayRef<SyncGroup> groups,
                                  EventIdRepairs &repairs);
 
 } // namespace dsaplan

@@ -6,11 +6,18 @@
 // for its own load (a set right after each load), which keeps eight
 // mte2 -> v flags in flight across the reads: ids 0-7. The ninth pair finds
 // none free, so its set moves down to just before its wait, where the other
-// eight have been waited for.
+// eight have been waited for in program order. But a flag is one bit: MTE2
+// must not set id 0 again before V has consumed the first set of id 0, and
+// nothing tells MTE2 that V got there; no id would, so V hands MTE2 a flag
+// back right after that wait (a handshake) and the ninth set follows it.
 // SUMMARY: remark: @out_of_event_ids: 9 flag pairs (0 around loops, 0 eager, 1 set late for want of an event id)
 // CHECK-LABEL: func.func @out_of_event_ids
 // CHECK-COUNT-8: dsaplan.set_flag <mte2 -> v>
 // CHECK-NOT:     dsaplan.set_flag
+// CHECK:         dsaplan.wait_flag <mte2 -> v>, 0
+// CHECK-NEXT:    dsaplan.set_flag <v -> mte2>, 0
+// CHECK-NEXT:    dsaplan.wait_flag <v -> mte2>, 0
+// CHECK-NEXT:    linalg.exp
 // CHECK:         dsaplan.wait_flag <mte2 -> v>, 7
 // CHECK-NEXT:    linalg.exp
 // CHECK-NEXT:    dsaplan.set_flag <mte2 -> v>, 0
@@ -62,13 +69,16 @@ func.func @out_of_event_ids(%gm: memref<8xf32>, %out: memref<8xf32>) {
 // by the fallback pair right after the write, and one pair orders the write
 // before all of them: one <v -> mte3> pair, not nine (nine took ids 0-7 at
 // one point and then failed for want of a ninth). Each read's own pair back
-// to V is implied by the last one's and pruned.
+// to V is implied by the last one's and pruned. The two pairs meet every
+// iteration, so each set follows the wait of its previous set. <mte3 -> v>
+// sits on id 1: ids are made safe before pruning, when the nine pairs of
+// the reads (eight of them pruned later) still set id 0 one after another.
 // SUMMARY: remark: @one_eager_pair_per_op: 2 flag pairs (0 around loops, 2 eager, 0 set late for want of an event id)
 // CHECK-LABEL: func.func @one_eager_pair_per_op
 // CHECK:         scf.while
 // CHECK-COUNT-9:   memref.copy
-// CHECK-NEXT:      dsaplan.set_flag <mte3 -> v>, 0
-// CHECK-NEXT:      dsaplan.wait_flag <mte3 -> v>, 0
+// CHECK-NEXT:      dsaplan.set_flag <mte3 -> v>, 1
+// CHECK-NEXT:      dsaplan.wait_flag <mte3 -> v>, 1
 // CHECK-NEXT:      scf.condition
 // CHECK:           linalg.exp
 // CHECK-NEXT:      dsaplan.set_flag <v -> mte3>, 0
@@ -94,5 +104,32 @@ func.func @one_eager_pair_per_op(%gm: memref<8xf32>, %src: memref<8xf32>, %c: i1
     linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%src : memref<8xf32>) outs(%t : memref<8xf32, #dsaplan.space<ub>>)
     scf.yield
   }
+  return
+}
+
+// A flag is one bit. The shape of examples/softmax.mlir's overrun: two
+// loads, each read by V after its own wait. Program order puts V's first
+// wait before MTE2's second set, but nothing makes MTE2 wait for V, so the
+// second pair takes another id (with one id for both, both sets could fire
+// before V's first wait and V's second wait would hang).
+// CHECK-LABEL: func.func @second_set_needs_another_id
+// CHECK:         memref.copy
+// CHECK-NEXT:    dsaplan.set_flag <mte2 -> v>, 0
+// CHECK-NEXT:    dsaplan.wait_flag <mte2 -> v>, 0
+// CHECK-NEXT:    linalg.exp
+// CHECK-NEXT:    memref.copy
+// CHECK-NEXT:    dsaplan.set_flag <mte2 -> v>, 1
+// CHECK-NEXT:    dsaplan.wait_flag <mte2 -> v>, 1
+// CHECK-NEXT:    linalg.exp
+func.func @second_set_needs_another_id(%gm: memref<8xf32>, %out: memref<8xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %o0 = arith.constant 0 : index
+  %t0 = memref.view %ub[%o0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xf32, #dsaplan.space<ub>>   // [0, 32)
+  %o1 = arith.constant 32 : index
+  %t1 = memref.view %ub[%o1][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xf32, #dsaplan.space<ub>>   // [32, 64)
+  memref.copy %gm, %t0 {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t0 : memref<8xf32, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
+  memref.copy %gm, %t1 {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t1 : memref<8xf32, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
   return
 }

@@ -90,11 +90,41 @@ func.func @loop_carried(%gm: memref<256xf32>, %out: memref<256xf32>, %n: index) 
     // expected-error @below {{unordered write after write: 'memref.copy' on pipe mte2 and 'memref.copy' on pipe mte2}}
     // expected-note @below {{the earlier access}}
     memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+    // And MTE2 may run ahead and set the flag of the next iteration before
+    // V consumed this one.
+    // expected-error @below {{event 0 of <mte2 -> v> may be set again before the wait that consumes its previous set has run}}
     dsaplan.set_flag <mte2 -> v>, 0
+    // expected-note @below {{the wait it is not ordered after}}
     dsaplan.wait_flag <mte2 -> v>, 0
     // expected-note @below {{the earlier access}}
     linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
   }
+  return
+}
+
+// -----
+
+// A flag is one bit (the overrun of examples/softmax.mlir before the fix):
+// MTE2 sets event 0 for the first load, V consumes it, MTE2 sets event 0
+// again for the second load. In program text the wait comes first, but
+// nothing makes MTE2 wait for V: both sets can fire before V's first wait,
+// the second signal is lost and V's second wait hangs.
+func.func @flag_overrun(%gm: memref<256xf32>, %out: memref<256xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c1024 = arith.constant 1024 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>     // [0, 1024)
+  %b = memref.view %ub[%c1024][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>  // [1024, 2048)
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+  dsaplan.set_flag <mte2 -> v>, 0
+  // expected-note @below {{the wait it is not ordered after}}
+  dsaplan.wait_flag <mte2 -> v>, 0
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  memref.copy %gm, %b {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+  // expected-error @below {{event 0 of <mte2 -> v> may be set again before the wait that consumes its previous set has run (nothing orders this set after that wait): the signal would be lost and a wait would hang}}
+  dsaplan.set_flag <mte2 -> v>, 0
+  dsaplan.wait_flag <mte2 -> v>, 0
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%b : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
   return
 }
 

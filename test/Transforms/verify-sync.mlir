@@ -37,3 +37,26 @@ func.func @cut_on_both_paths(%gm: memref<64xf32>, %c: i1) {
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%gm : memref<64xf32>) outs(%b : memref<64xf32, #dsaplan.space<ub>>)
   return
 }
+
+// -----
+
+// A set may reuse its flag once its pipe knows the previous set was
+// consumed: V hands MTE2 a flag after its wait (here with the WAR pair V
+// needs anyway), so MTE2's second set of event 0 follows V's first wait.
+
+func.func @flag_reused_after_its_wait(%gm: memref<256xf32>, %out: memref<256xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>     // [0, 1024)
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+  dsaplan.set_flag <mte2 -> v>, 0
+  dsaplan.wait_flag <mte2 -> v>, 0
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  dsaplan.set_flag <v -> mte2>, 1
+  dsaplan.wait_flag <v -> mte2>, 1
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+  dsaplan.set_flag <mte2 -> v>, 0
+  dsaplan.wait_flag <mte2 -> v>, 0
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  return
+}
