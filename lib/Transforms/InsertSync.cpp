@@ -1058,7 +1058,11 @@ struct DsaPlanInsertSyncPass
           << "@" << getOperation().getSymName() << ": " << pairs + loops + eagerPairs
           << " flag pairs (" << loops << " around loops, " << eagerPairs
           << " eager, " << planner.getNumLateSets()
-          << " set late for want of an event id), " << barriers
+          << " set late for want of an event id; before pruning, "
+          << planner.getIdRepairs().moved << " moved to another id and "
+          << planner.getIdRepairs().handshakes
+          << " handshakes added so that no set overruns its flag), "
+          << barriers
           << " barriers for " << conflicts << " conflicting pairs; "
           << pruned << " dropped as implied by the others ("
           << planner.getPruneSteps() << " ops walked"

@@ -115,7 +115,7 @@ struct Path {
   std::map<FlagKey, PipeSets> flags;
   /// The sequence numbers of the waits that consumed each flag's latest set
   /// (one per path that merged here): its next set must know them finished.
-  std::map<FlagKey, SmallVector<int64_t, 1>> consumers;
+  DenseMap<FlagKey, SmallVector<int64_t, 2>> consumers;
   /// The sequence numbers of each dependency source's latest executions
   /// (one per path that merged here).
   DenseMap<Operation *, SmallVector<int64_t, 1>> latest;
@@ -128,13 +128,13 @@ unsigned pipeOf(Operation *op) { return static_cast<unsigned>(*getOpPipe(op)); }
 constexpr int64_t kFirstWaitSeq = int64_t(1) << 40;
 constexpr unsigned kEventIds = 8;
 
-/// What a walk in relabelling mode learns of each set_flag: the event ids
-/// that were free at every execution of it, and whether its own was not.
+/// A walk in repair mode calls `repair` on each set_flag that may overrun
+/// its flag, with the ids free at this execution of it (bit k: id k) and
+/// the waits of its flag it may run before; `repair` may change the set's
+/// id (the walk goes on with the new one) or add syncs for the next walk.
 struct EventIdSurvey {
-  DenseMap<Operation *, unsigned> safeIds; // bit k: id k free
-  llvm::SetVector<Operation *> unsafe;     // in walk order
-  /// For an unsafe set: the waits of its flag it may run before.
-  DenseMap<Operation *, llvm::SetVector<Operation *>> pendingWaits;
+  llvm::function_ref<void(SetFlagOp, unsigned, ArrayRef<Operation *>)> repair;
+  unsigned unsafeSets = 0;
   /// The wait op of each wait sequence number of each pipe.
   DenseMap<std::pair<unsigned, int64_t>, Operation *> waitOps;
 };
@@ -263,30 +263,28 @@ bool OrderChecker::consumed(const Path &path, const FlagKey &key) {
 bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
   unsigned p = static_cast<unsigned>(set.getSrc());
   unsigned q = static_cast<unsigned>(set.getDst());
-  FlagKey key{p, q, set.getEvent()};
-  bool safe = !path.flags.count(key) && consumed(path, key);
-  if (survey) {
+  auto safe = [&](int64_t id) {
+    return !path.flags.count({p, q, id}) && consumed(path, {p, q, id});
+  };
+  if (!safe(set.getEvent())) {
+    if (!survey)
+      return false;
+    ++survey->unsafeSets;
     unsigned free = 0;
     for (unsigned id = 0; id < kEventIds; ++id)
-      if (!path.flags.count({p, q, id}) && consumed(path, {p, q, id}))
+      if (safe(id))
         free |= 1u << id;
-    auto [it, inserted] = survey->safeIds.try_emplace(set, free);
-    if (!inserted)
-      it->second &= free;
-    if (!safe) {
-      survey->unsafe.insert(set);
-      auto consumers = path.consumers.find(key);
-      if (consumers != path.consumers.end())
-        for (int64_t seq : consumers->second)
-          if (!path.known[p][q].contains(seq))
-            survey->pendingWaits[set].insert(survey->waitOps.lookup({q, seq}));
-    }
-  } else if (!safe) {
-    return false;
+    SmallVector<Operation *> pending;
+    auto consumers = path.consumers.find({p, q, set.getEvent()});
+    if (consumers != path.consumers.end())
+      for (int64_t seq : consumers->second)
+        if (!path.known[p][q].contains(seq))
+          pending.push_back(survey->waitOps.lookup({q, seq}));
+    survey->repair(set, free, pending);
   }
   PipeSets captured = path.known[p];
   captured[p].unite(path.executed[p]);
-  path.flags[key] = std::move(captured);
+  path.flags[{p, q, set.getEvent()}] = std::move(captured);
   return true;
 }
 
@@ -298,6 +296,15 @@ void OrderChecker::waitFlag(WaitFlagOp wait, Path &path) {
   for (unsigned p = 0; p < kPipes; ++p)
     path.known[q][p].unite(it->second[p]);
   path.flags.erase(it);
+  // What q now knows may cover consumers of flags q sets: forget them, so
+  // that states stay small (knowledge only grows along a path, and a merge
+  // keeps the consumers of the paths that did not know them).
+  SmallVector<FlagKey> covered;
+  for (const auto &[flag, seqs] : path.consumers)
+    if (std::get<0>(flag) == q && consumed(path, flag))
+      covered.push_back(flag);
+  for (const FlagKey &flag : covered)
+    path.consumers.erase(flag);
   int64_t seq = kFirstWaitSeq + ++waitCounters[q];
   path.executed[q].insert(seq, seq + 1);
   path.consumers[key].assign(1, seq);
@@ -427,14 +434,12 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b) {
   // wait renumbers the later ones, so compare who knows them, not numbers.
   if (a.consumers.size() != b.consumers.size())
     return false;
-  for (auto itA = a.consumers.begin(), itB = b.consumers.begin();
-       itA != a.consumers.end(); ++itA, ++itB) {
-    if (itA->first != itB->first ||
-        itA->second.size() != itB->second.size())
+  for (const auto &[key, seqsA] : a.consumers) {
+    auto itB = b.consumers.find(key);
+    if (itB == b.consumers.end() || itB->second.size() != seqsA.size())
       return false;
-    unsigned q = std::get<1>(itA->first);
-    for (auto [seqA, seqB] : llvm::zip(itA->second, itB->second))
-      if (!sameKnowledge(q, seqA, seqB))
+    for (auto [seqA, seqB] : llvm::zip(seqsA, itB->second))
+      if (!sameKnowledge(std::get<1>(key), seqA, seqB))
         return false;
   }
   return true;
@@ -463,18 +468,25 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths) {
   for (const auto &[key, captured] : paths.front().flags) {
     if (!llvm::all_of(paths, [&, k = key](const Path &path) {
           return path.flags.count(k) != 0;
-        }))
+        })) {
+      // A repair walk goes on past a flag one path set and another did
+      // not (a pair it moved on one branch only, say): the next one checks.
+      if (survey)
+        continue;
       return std::nullopt;
+    }
     merged.flags[key] = onEveryPath(
         [&, k = key](const Path &path) -> const PipeSets & { return path.flags.at(k); });
   }
   for (const Path &path : paths)
-    for (const auto &[key, seqs] : path.consumers)
+    for (const auto &[key, seqs] : path.consumers) {
+      SmallVector<int64_t, 2> &into = merged.consumers[key];
       for (int64_t seq : seqs)
-        if (!llvm::is_contained(merged.consumers[key], seq))
-          merged.consumers[key].push_back(seq);
+        if (!llvm::is_contained(into, seq))
+          into.push_back(seq);
+    }
   for (const Path &path : paths) {
-    if (path.flags.size() != merged.flags.size())
+    if (path.flags.size() != merged.flags.size() && !survey)
       return std::nullopt;
     for (const auto &[op, seqs] : path.latest)
       for (int64_t seq : seqs)
@@ -546,15 +558,62 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
   };
   for (size_t i = 0; i < groups.size(); ++i)
     fileGroup(i);
-  // Each round fixes the pairs whose set was unsafe somewhere: first by
-  // moving the pair to an id free at every execution of its sets, then, if
+  // Each round walks the function and fixes each pair whose set may overrun
+  // where the walk meets it (once a round): first by moving the pair to an
+  // id free there (the walk goes on with it), then, if
   // it is unsafe again (no id is: its own wait is not known to its set's
   // pipe by the next iteration), by a handshake back after the waits it may
   // pass, in the group of that wait (pruning keeps or drops both together);
   // a handshake is moved like a pair but never given a handshake itself.
-  // A fix can make a later set of the new id unsafe; the next round sees it.
-  DenseMap<Operation *, unsigned> moves; // per set op
+  // A fix can make another execution of a set unsafe; the next round sees
+  // it, and the last round is one that finds nothing to fix.
+  DenseMap<Operation *, unsigned> moves; // per pair, by its first op
   llvm::DenseSet<Operation *> handshaken, handshakeOps;
+  bool failed = false;
+  llvm::DenseSet<Operation *> fixedThisRound;
+  auto repair = [&](SetFlagOp set, unsigned free,
+                    ArrayRef<Operation *> pending) {
+    auto found = groupOf.find(set);
+    if (failed || found == groupOf.end())
+      return; // the input's own sync: left as it is
+    SyncGroup &group = groups[found->second];
+    SmallVector<Operation *> pair = flagOpsOf(group, set.getSrc(), set.getDst());
+    if (!fixedThisRound.insert(pair.front()).second)
+      return;
+    unsigned &moved = moves[pair.front()];
+    if ((moved > 0 || free == 0) && !handshakeOps.contains(set)) {
+      // Moving did not help: order the set after the waits it may pass.
+      bool added = false;
+      for (Operation *wait : pending) {
+        if (!wait || !handshaken.insert(wait).second)
+          continue;
+        auto owner = groupOf.find(wait);
+        size_t into = owner == groupOf.end() ? found->second : owner->second;
+        size_t before = groups[into].size();
+        addHandshake(cast<WaitFlagOp>(wait), groups[into]);
+        for (size_t i = before; i < groups[into].size(); ++i)
+          handshakeOps.insert(groups[into][i]);
+        fileGroup(into);
+        ++repairs.handshakes;
+        added = true;
+      }
+      if (added)
+        return;
+    }
+    if (free == 0 || moved > 4) {
+      failed = true;
+      set->emitError()
+                << "no event id of <" << stringifyPipe(set.getSrc()) << " -> "
+                << stringifyPipe(set.getDst())
+                << "> is free here: for each of the eight, a wait that "
+                   "consumes an earlier set may still be pending when this "
+                   "set runs";
+      return;
+    }
+    setEventId(pair, llvm::countr_zero(free));
+    ++moved;
+    ++repairs.moved;
+  };
   constexpr int kRounds = 24;
   for (int round = 0; round < kRounds; ++round) {
     // Handshakes add ops to the function body: walk it afresh.
@@ -563,61 +622,18 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
       body.push_back(&op);
     OrderChecker checker({}, body);
     checker.stepBudget = std::numeric_limits<int64_t>::max();
-    EventIdSurvey survey;
+    EventIdSurvey survey{repair};
     checker.survey = &survey;
+    fixedThisRound.clear();
     llvm::DenseSet<Operation *> none;
     OrderChecker::Checkpoints unused(body.size()), recorded(body.size());
     // A walk stopped by the input's own unbalanced flags surveys what it
     // reached; the verifier reports the rest.
     (void)checker.ordered(body, none, unused, 0, body.size(), recorded);
-    if (survey.unsafe.empty())
+    if (failed)
+      return failure();
+    if (survey.unsafeSets == 0)
       return success();
-    llvm::DenseSet<Operation *> fixed;
-    for (Operation *op : survey.unsafe) {
-      auto set = cast<SetFlagOp>(op);
-      auto found = groupOf.find(set);
-      if (found == groupOf.end())
-        continue; // the input's own sync: left as it is
-      SyncGroup &group = groups[found->second];
-      SmallVector<Operation *> pair =
-          flagOpsOf(group, set.getSrc(), set.getDst());
-      if (!fixed.insert(pair.front()).second)
-        continue;
-      unsigned free = (1u << kEventIds) - 1;
-      for (Operation *flagOp : pair)
-        if (isa<SetFlagOp>(flagOp))
-          free &= survey.safeIds.lookup(flagOp);
-      unsigned &moved = moves[pair.front()];
-      if ((moved > 0 || free == 0) && !handshakeOps.contains(set)) {
-        // Moving did not help: order the set after the waits it may pass.
-        bool added = false;
-        for (Operation *wait : survey.pendingWaits.lookup(set)) {
-          if (!handshaken.insert(wait).second)
-            continue;
-          auto owner = groupOf.find(wait);
-          size_t into = owner == groupOf.end() ? found->second : owner->second;
-          size_t before = groups[into].size();
-          addHandshake(cast<WaitFlagOp>(wait), groups[into]);
-          for (size_t i = before; i < groups[into].size(); ++i)
-            handshakeOps.insert(groups[into][i]);
-          fileGroup(into);
-          ++repairs.handshakes;
-          added = true;
-        }
-        if (added)
-          continue;
-      }
-      if (free == 0 || moved > 4)
-        return set->emitError()
-               << "no event id of <" << stringifyPipe(set.getSrc()) << " -> "
-               << stringifyPipe(set.getDst())
-               << "> is free here: for each of the eight, a wait that "
-                  "consumes an earlier set may still be pending when this "
-                  "set runs";
-      setEventId(pair, llvm::countr_zero(free));
-      ++moved;
-      ++repairs.moved;
-    }
   }
   return func.emitError() << "event ids did not settle after " << kRounds
                           << " rounds of moving pairs whose set may overrun "
