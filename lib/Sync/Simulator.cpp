@@ -1197,6 +1197,7 @@ using Clock = std::array<int64_t, kNumSimulatedPipes>;
 /// One access in the shadow of memory.
 struct Record {
   int64_t entry;
+  Operation *op;
   unsigned pipe;
   int64_t index; // among the ops of its pipe
   bool write;
@@ -1393,7 +1394,11 @@ void RaceChecker::check(int64_t entry, const Clock &clock) {
 /// Adds `entry`'s accesses to the shadow. What is ordered before a write
 /// (before a read: the reads) is dropped where it covers them: a later
 /// access that conflicts with the dropped one conflicts with this one too,
-/// and is ordered after it only if ordered after this one.
+/// and is ordered after it only if ordered after this one. So is an earlier
+/// execution of the same op: what is known finished of a pipe is a prefix,
+/// so whatever is unordered with the earlier execution is unordered with
+/// this one, and races are reported per pair of ops. The shadow then holds
+/// at most one record per op and kind on any byte, however long the run.
 void RaceChecker::record(int64_t entry, unsigned pipe, int64_t index,
                          const Clock &clock) {
   const Entry &e = trace.entries[entry];
@@ -1402,10 +1407,12 @@ void RaceChecker::record(int64_t entry, unsigned pipe, int64_t index,
       shadows[access.memory].update(
           run.begin, run.end, [&](SmallVector<Record, 4> &records) {
             llvm::erase_if(records, [&](const Record &r) {
-              return r.entry != entry && (access.write || !r.write) &&
-                     clock[r.pipe] > r.index;
+              if (r.entry == entry)
+                return false;
+              return (r.op == e.op && r.write == access.write) ||
+                     ((access.write || !r.write) && clock[r.pipe] > r.index);
             });
-            Record mine{entry, pipe, index, access.write};
+            Record mine{entry, e.op, pipe, index, access.write};
             if (!llvm::is_contained(records, mine))
               records.push_back(mine);
           });
