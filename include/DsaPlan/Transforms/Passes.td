@@ -364,7 +364,8 @@ def DsaPlanSimulate : Pass<"dsaplan-simulate", "::mlir::func::FuncOp"> {
        bit per (src, dst, id): `set_flag` sets it once its pipe's earlier ops
        have finished, and if it is still set then the signal is lost (an
        overrun, an error naming both sets); `wait_flag` holds its pipe until
-       the bit is set and clears it. Pipes left blocked are a hang (an error
+       the bit is set and clears it (a blocked wait goes on the cycle after
+       the flag fires, so two sets firing in one cycle lose one). Pipes left blocked are a hang (an error
        on each blocked wait); a flag still set at the end is an error.
     3. Races: happens-before over the execution, with vector clocks. An op
        is ordered after earlier ops of its own pipe only through a
