@@ -340,4 +340,98 @@ def DsaPlanVerifySync : Pass<"dsaplan-verify-sync", "::mlir::func::FuncOp"> {
   ];
 }
 
+def DsaPlanSimulate : Pass<"dsaplan-simulate", "::mlir::func::FuncOp"> {
+  let summary = "Run a synchronised kernel pipe by pipe and report races, "
+                "lost signals and hangs";
+  let description = [{
+    The execution-based check of the sync model, independent of the static
+    passes (it shares no code with `dsaplan-insert-sync`,
+    `dsaplan-verify-sync` or their analyses). Each run has three stages:
+
+    1. The scalar unit interprets the function in program order: `arith` on
+       integers, `scf.for` (every iteration), `scf.if`,
+       `scf.index_switch`, `scf.while`, and the views (`memref.view`,
+       `memref.subview` with static or dynamic operands, `memref.cast`,
+       `memref.reinterpret_cast`, contiguous reshapes) back to their
+       `dsaplan.arena` or GM argument. Every op with a pipe becomes a trace
+       entry with the concrete byte runs it reads and writes (its
+       `MemoryEffectOpInterface` per operand; an op without it reads and
+       writes every memref operand); so do `set_flag` (on its source pipe),
+       `wait_flag` (on its destination pipe) and `pipe_barrier`. A condition
+       the scalar unit cannot evaluate (an `i1` argument, a loaded value) is
+       a seeded choice at every evaluation, an `scf.while` whose condition is
+       a choice leaves after `max-while-iterations`, and integer arguments
+       not given by `args` are chosen in [0, 4).
+    2. The pipes run their entries in order with seeded durations (uniform
+       in [1, 10] times 1 + bytes / 512 cycles). V, M, MTE1, MTE2, MTE3 and
+       FIX issue an op a cycle after the previous one without waiting for it
+       to finish; S runs its ops one after the other. `pipe_barrier` holds
+       its pipe until the pipe's earlier ops have finished. A flag is one
+       bit per (src, dst, id): `set_flag` sets it once its pipe's earlier ops
+       have finished, and if it is still set then the signal is lost (an
+       overrun, an error naming both sets); `wait_flag` holds its pipe until
+       the bit is set and clears it (a blocked wait goes on the cycle after
+       the flag fires, so two sets firing in one cycle lose one). Pipes left blocked are a hang (an error
+       on each blocked wait); a flag still set at the end is an error.
+    3. Races: happens-before over the execution, with vector clocks. An op
+       is ordered after earlier ops of its own pipe only through a
+       `pipe_barrier` (S excepted), after the ops of the pipe that set a
+       flag it waited for (the set covers everything its pipe issued before
+       it) and transitively. Two accesses to overlapping bytes of one space
+       (or of one GM argument), at least one a write, that neither orders
+       are a race: an error on the later op naming both pipes, the space, the
+       overlapping bytes and the loop iterations, with a note on the earlier.
+
+    ```mlir
+    memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} ...  // writes A
+    // dsaplan.set_flag <mte2 -> v>, 0 and its wait left out:
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a ...) ...
+    // error: simulated race, read after write on bytes [0, 1024) of ub:
+    //   'linalg.exp' on pipe v is not ordered after 'memref.copy' on pipe mte2
+    ```
+
+    `runs=N` simulates seeds `seed` to `seed + N - 1`; each distinct finding
+    is reported once, and `summary` reports the worst run (the most errors,
+    then the longest makespan): makespan, busy cycles per pipe, ops run and
+    flags set. The same input and options give the same output. A run that
+    reaches `max-trace-length` entries stops with a warning; what it ran is
+    still checked, but hangs and flags left set are not reported. An op the
+    scalar unit cannot run (an unknown op with regions, a view it cannot
+    follow, a tile without an address) is an error naming it.
+  }];
+  let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect"];
+  let options = [
+    Option<"seed", "seed", "uint64_t", /*default=*/"1",
+           "Seed of the first run: choices of the scalar unit and durations">,
+    Option<"runs", "runs", "unsigned", /*default=*/"1",
+           "Runs, with seeds seed, seed + 1, ...; the worst is reported">,
+    Option<"maxTraceLength", "max-trace-length", "int64_t",
+           /*default=*/"200000",
+           "Trace entries a run may generate before it gives up">,
+    Option<"maxWhileIterations", "max-while-iterations", "int64_t",
+           /*default=*/"4",
+           "Iterations after which an scf.while with an unknown condition "
+           "leaves">,
+    ListOption<"argValues", "args", "int64_t",
+               "Values of the function's integer and index arguments, in "
+               "order (the others are chosen in [0, 4))">,
+    Option<"checkGm", "check-gm", "bool", /*default=*/"true",
+           "Report races on GM arguments too (insert-sync orders only the "
+           "on-chip spaces)">,
+    Option<"summary", "summary", "bool", /*default=*/"false",
+           "Emit a remark per function: makespan, busy cycles per pipe, ops "
+           "run and flags set, of the worst run">
+  ];
+  let statistics = [
+    Statistic<"numOps", "simulated-ops", "Pipe ops run by the worst run of each function">,
+    Statistic<"numRaces", "races", "Distinct races found">,
+    Statistic<"numOverruns", "overruns", "Distinct lost signals found">,
+    Statistic<"numHangs", "hangs", "Waits found blocked for ever">,
+    Statistic<"numUnwaited", "unwaited-flags", "Flags found set at the end">,
+    Statistic<"numGaveUp", "gave-up", "Functions whose trace was cut short">,
+    Statistic<"maxMakespan", "makespan",
+              "Largest makespan of a function's worst run (cycles)">
+  ];
+}
+
 #endif // DSAPLAN_TRANSFORMS_PASSES_TD

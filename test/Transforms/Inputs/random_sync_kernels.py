@@ -10,8 +10,16 @@ scf.if nests. For every kernel:
   - each inserted sync is left out in turn (test-skip-sync=N); when
     verify-sync still passes, that sync was redundant. Redundant syncs are
     counted and reported; --require-minimal makes them fail the run.
+  - with --simulate, the inserted kernel is also run by dsaplan-simulate
+    (four seeds; a failure is counted and fails the run), and each kernel
+    with one sync left out is too: the line then says how many of the left-
+    out syncs the simulator caught as well (an execution finds a missing
+    sync only on the paths and iterations it happens to run, so this is a
+    rate, not a requirement). GM races are not checked: the kernels read and
+    write one GM argument on different pipes by design, and insert-sync
+    orders only the on-chip spaces.
 
-  random_sync_kernels.py --dsa-opt PATH [--count N] [--seed S]
+  random_sync_kernels.py --dsa-opt PATH [--count N] [--seed S] [--simulate]
 """
 
 import argparse
@@ -112,17 +120,35 @@ def run(dsa_opt, path, *passes):
     return verified.returncode, inserted.stdout, verified.stderr
 
 
+SIMULATE = "-dsaplan-simulate=runs=4 check-gm=false"
+
+
+def simulate(dsa_opt, text):
+    """Whether dsaplan-simulate finds nothing wrong with `text`, and why not."""
+    simulated = subprocess.run([dsa_opt, "-", SIMULATE, "-o", "/dev/null"],
+                               input=text, capture_output=True, text=True)
+    return simulated.returncode == 0, simulated.stderr
+
+
 redundant = []
+simulator_failures = []
 
 
-def check(dsa_opt, text, index):
+def check(dsa_opt, text, index, with_simulator=False):
+    """Returns (failure or None, syncs inserted, left-out syncs the
+    simulator caught too)."""
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
         f.write(text)
         path = f.name
     status, base, err = run(dsa_opt, path, "-dsaplan-insert-sync")
     if status:
-        return f"kernel {index}: insert-sync then verify-sync failed:\n{err}\n{text}", 0
-    syncs = 0
+        return f"kernel {index}: insert-sync then verify-sync failed:\n{err}\n{text}", 0, 0
+    if with_simulator:
+        ok, err = simulate(dsa_opt, base)
+        if not ok:
+            simulator_failures.append(f"kernel {index}: dsaplan-simulate failed on "
+                                      f"the inserted kernel:\n{err}\n{base}")
+    syncs = caught = 0
     while True:
         status, out, err = run(dsa_opt, path, f"-dsaplan-insert-sync=test-skip-sync={syncs}")
         if out == base:
@@ -130,8 +156,10 @@ def check(dsa_opt, text, index):
         if status == 0:
             redundant.append(f"kernel {index}: sync #{syncs} is redundant: "
                              f"verify-sync passes without it\n{base}")
+        elif with_simulator and not simulate(dsa_opt, out)[0]:
+            caught += 1
         syncs += 1
-    return None, syncs
+    return None, syncs, caught
 
 
 def main():
@@ -140,19 +168,33 @@ def main():
     parser.add_argument("--count", type=int, default=60)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--require-minimal", action="store_true")
+    parser.add_argument("--simulate", action="store_true",
+                        help="also run dsaplan-simulate on every kernel")
+    parser.add_argument("--allow-simulator-failures", action="store_true",
+                        help="count simulator failures without failing the run")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     kernels = [kernel(rng, f"k{i}") for i in range(args.count)]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(lambda ik: check(args.dsa_opt, ik[1], ik[0]), enumerate(kernels)))
-    failures = [r for r, _ in results if r]
-    total = sum(n for _, n in results)
-    for failure in failures[:3]:
+        results = list(pool.map(lambda ik: check(args.dsa_opt, ik[1], ik[0], args.simulate),
+                                enumerate(kernels)))
+    failures = [r for r, _, _ in results if r]
+    total = sum(n for _, n, _ in results)
+    caught = sum(c for _, _, c in results)
+    for failure in (failures + simulator_failures)[:3]:
         print(failure, file=sys.stderr)
-    print(f"{args.count} kernels, {total} syncs inserted, {len(failures)} verify failures, "
-          f"{len(redundant)} redundant syncs")
+    line = (f"{args.count} kernels, {total} syncs inserted, {len(failures)} verify failures, "
+            f"{len(redundant)} redundant syncs")
+    if args.simulate:
+        # Left-out syncs that verify-sync caught (all of them but the
+        # redundant ones), and how many of those the simulator caught too.
+        line += (f", {len(simulator_failures)} simulator failures, "
+                 f"{caught}/{total - len(redundant)} left-out syncs caught by the simulator")
+    print(line)
     if args.require_minimal and redundant:
         print(redundant[0], file=sys.stderr)
+        return 1
+    if simulator_failures and not args.allow_simulator_failures:
         return 1
     return 1 if failures else 0
 

@@ -1,0 +1,119 @@
+//===- Simulator.h - Pipe-level execution of a synchronised kernel -*- C++ -*-===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+//
+// The execution-based check of DESIGN.md "Sync model": a kernel after
+// dsaplan-materialize and dsaplan-insert-sync is run the way the hardware
+// would run it, with concrete addresses and randomised (seeded) durations,
+// and its races, lost signals and hangs are reported. It shares nothing with
+// the static analyses (lib/Analysis, insert-sync, the verifier): it computes
+// its own byte ranges from the views it evaluates, and its own
+// happens-before from the execution it simulates.
+//
+//   scalar unit:  interpret the function in program order (arith, scf) and
+//                 emit a trace entry per pipe op and sync op, with the
+//                 concrete bytes each op reads and writes;
+//   pipes:        each pipe issues its entries in order; set_flag fires when
+//                 its pipe has finished everything before it, wait_flag
+//                 blocks until the flag is set, pipe_barrier until the
+//                 pipe's earlier ops have finished;
+//   races:        vector clocks over the execution; two conflicting accesses
+//                 that neither orders are a race.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSAPLAN_SYNC_SIMULATOR_H
+#define DSAPLAN_SYNC_SIMULATOR_H
+
+#include "DsaPlan/Dialect/DsaPlan/DsaPlanDialect.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class Operation;
+namespace func {
+class FuncOp;
+} // namespace func
+namespace dsaplan {
+
+/// The pipes of an AI core (s, v, m, mte1, mte2, mte3, fix).
+inline constexpr size_t kNumSimulatedPipes = 7;
+
+struct SimulationOptions {
+  /// The first seed; run k uses seed + k. A seed fixes the choices of the
+  /// scalar unit (unknown conditions, unknown integer arguments) and the
+  /// durations of the ops.
+  uint64_t seed = 1;
+  /// Independent runs; the summary reports the worst.
+  unsigned runs = 1;
+  /// Trace entries one run may generate before it gives up.
+  int64_t maxTraceLength = 200000;
+  /// Iterations after which an `scf.while` whose condition is a choice
+  /// leaves.
+  int64_t maxWhileIterations = 4;
+  /// Report races on GM function arguments too (the inserter orders only
+  /// the on-chip spaces, so kernels that read and write one GM argument on
+  /// different pipes race there by design).
+  bool checkGm = true;
+  /// Values of the function's integer and index arguments, in order; the
+  /// others are chosen in [0, 4).
+  llvm::SmallVector<int64_t> argValues;
+};
+
+enum class FindingKind {
+  Race,        // two conflicting accesses not ordered
+  Overrun,     // a set fired while its flag was still set: a lost signal
+  Hang,        // a wait whose flag is never set
+  Unwaited,    // a flag still set at the end
+  Unsupported, // the scalar unit cannot run an op (an error)
+  GaveUp       // the trace hit maxTraceLength (a warning)
+};
+
+/// One diagnostic: an error (or warning, for GaveUp) on `op`, with a note on
+/// `other` when there is one.
+struct SimulationFinding {
+  FindingKind kind;
+  Operation *op = nullptr;
+  Operation *other = nullptr;
+  std::string message;
+  std::string note;
+  bool isError() const { return kind != FindingKind::GaveUp; }
+};
+
+/// What one run measured.
+struct SimulationRun {
+  uint64_t seed = 0;
+  int64_t makespan = 0;     // cycles until the last op or flag finished
+  int64_t opsExecuted = 0;  // pipe ops (not syncs) that ran
+  int64_t flagsSet = 0;     // set_flags that fired
+  int64_t traceLength = 0;  // trace entries generated
+  std::array<int64_t, kNumSimulatedPipes> busy{}; // cycles with an op running
+  unsigned errors = 0;
+  bool gaveUp = false;
+};
+
+struct SimulationResult {
+  /// The run with the most errors, then the longest makespan.
+  SimulationRun worst;
+  unsigned runs = 0;
+  /// Over all runs, each distinct one once, in the order they were found.
+  std::vector<SimulationFinding> findings;
+  unsigned count(FindingKind kind) const;
+  bool failed() const;
+};
+
+/// Simulates `func` `options.runs` times. Does not emit diagnostics: the
+/// caller turns the findings into them.
+SimulationResult simulate(func::FuncOp func, const SimulationOptions &options);
+
+} // namespace dsaplan
+} // namespace mlir
+
+#endif // DSAPLAN_SYNC_SIMULATOR_H
