@@ -134,7 +134,6 @@ constexpr unsigned kEventIds = 8;
 /// id (the walk goes on with the new one) or add syncs for the next walk.
 struct EventIdSurvey {
   llvm::function_ref<void(SetFlagOp, unsigned, ArrayRef<Operation *>)> repair;
-  unsigned unsafeSets = 0;
   /// The wait op of each wait sequence number of each pipe.
   DenseMap<std::pair<unsigned, int64_t>, Operation *> waitOps;
 };
@@ -269,7 +268,6 @@ bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
   if (!safe(set.getEvent())) {
     if (!survey)
       return false;
-    ++survey->unsafeSets;
     unsigned free = 0;
     for (unsigned id = 0; id < kEventIds; ++id)
       if (safe(id))
@@ -513,9 +511,9 @@ namespace {
 ///     ...
 ///     set_flag <mte3 -> mte2>, 0     // now after the wait above
 ///   }
-void addHandshake(WaitFlagOp wait, SyncGroup &group) {
+void addHandshake(WaitFlagOp wait, int64_t event, SyncGroup &group) {
   OpBuilder b(wait->getBlock(), std::next(wait->getIterator()));
-  auto id = b.getI64IntegerAttr(0); // moved by the next round if unsafe
+  auto id = b.getI64IntegerAttr(event); // moved by the next round if unsafe
   group.push_back(SetFlagOp::create(b, wait.getLoc(), wait.getDstAttr(),
                                     wait.getSrcAttr(), id));
   group.push_back(WaitFlagOp::create(b, wait.getLoc(), wait.getDstAttr(),
@@ -567,21 +565,38 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
   // a handshake is moved like a pair but never given a handshake itself.
   // A fix can make another execution of a set unsafe; the next round sees
   // it, and the last round is one that finds nothing to fix.
+  // The input's own ids are never reused (as when they were first given).
+  std::map<std::pair<Pipe, Pipe>, unsigned> inputIds;
+  func.walk([&](Operation *op) {
+    if (groupOf.count(op))
+      return;
+    if (auto set = dyn_cast<SetFlagOp>(op))
+      inputIds[{set.getSrc(), set.getDst()}] |= 1u << set.getEvent();
+    else if (auto wait = dyn_cast<WaitFlagOp>(op))
+      inputIds[{wait.getSrc(), wait.getDst()}] |= 1u << wait.getEvent();
+  });
+  auto firstFree = [&](Pipe src, Pipe dst, unsigned free) -> int64_t {
+    free &= ~inputIds[{src, dst}];
+    return free ? llvm::countr_zero(free) : -1;
+  };
   DenseMap<Operation *, unsigned> moves; // per pair, by its first op
   llvm::DenseSet<Operation *> handshaken, handshakeOps;
   bool failed = false;
+  unsigned unsafeInserted = 0;
   llvm::DenseSet<Operation *> fixedThisRound;
   auto repair = [&](SetFlagOp set, unsigned free,
                     ArrayRef<Operation *> pending) {
     auto found = groupOf.find(set);
     if (failed || found == groupOf.end())
-      return; // the input's own sync: left as it is
+      return; // the input's own sync: the verifier reports it
+    ++unsafeInserted;
     SyncGroup &group = groups[found->second];
     SmallVector<Operation *> pair = flagOpsOf(group, set.getSrc(), set.getDst());
     if (!fixedThisRound.insert(pair.front()).second)
       return;
     unsigned &moved = moves[pair.front()];
-    if ((moved > 0 || free == 0) && !handshakeOps.contains(set)) {
+    bool noId = firstFree(set.getSrc(), set.getDst(), free) < 0;
+    if ((moved > 0 || noId) && !handshakeOps.contains(set)) {
       // Moving did not help: order the set after the waits it may pass.
       bool added = false;
       for (Operation *wait : pending) {
@@ -590,7 +605,12 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
         auto owner = groupOf.find(wait);
         size_t into = owner == groupOf.end() ? found->second : owner->second;
         size_t before = groups[into].size();
-        addHandshake(cast<WaitFlagOp>(wait), groups[into]);
+        auto waitOp = cast<WaitFlagOp>(wait);
+        int64_t back = firstFree(waitOp.getDst(), waitOp.getSrc(),
+                                 (1u << kEventIds) - 1);
+        if (back < 0)
+          continue;
+        addHandshake(waitOp, back, groups[into]);
         for (size_t i = before; i < groups[into].size(); ++i)
           handshakeOps.insert(groups[into][i]);
         fileGroup(into);
@@ -600,7 +620,8 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
       if (added)
         return;
     }
-    if (free == 0 || moved > 4) {
+    int64_t id = firstFree(set.getSrc(), set.getDst(), free);
+    if (id < 0 || moved > 4) {
       failed = true;
       set->emitError()
                 << "no event id of <" << stringifyPipe(set.getSrc()) << " -> "
@@ -610,7 +631,7 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
                    "set runs";
       return;
     }
-    setEventId(pair, llvm::countr_zero(free));
+    setEventId(pair, id);
     ++moved;
     ++repairs.moved;
   };
@@ -625,6 +646,7 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
     EventIdSurvey survey{repair};
     checker.survey = &survey;
     fixedThisRound.clear();
+    unsafeInserted = 0;
     llvm::DenseSet<Operation *> none;
     OrderChecker::Checkpoints unused(body.size()), recorded(body.size());
     // A walk stopped by the input's own unbalanced flags surveys what it
@@ -632,7 +654,7 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
     (void)checker.ordered(body, none, unused, 0, body.size(), recorded);
     if (failed)
       return failure();
-    if (survey.unsafeSets == 0)
+    if (unsafeInserted == 0)
       return success();
   }
   return func.emitError() << "event ids did not settle after " << kRounds

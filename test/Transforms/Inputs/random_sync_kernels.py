@@ -10,6 +10,9 @@ scf.if nests. For every kernel:
   - each inserted sync is left out in turn (test-skip-sync=N); when
     verify-sync still passes, that sync was redundant. Redundant syncs are
     counted and reported; --require-minimal makes them fail the run.
+  - insert-sync run again on its own output (input that already carries
+    syncs: they must be credited and their ids never reused) must leave it
+    as it is; the line counts the kernels where it did not;
   - with --simulate, the inserted kernel is also run by dsaplan-simulate
     (four seeds; a failure is counted and fails the run), and each kernel
     with one sync left out is too: the line then says how many of the left-
@@ -132,6 +135,7 @@ def simulate(dsa_opt, text):
 
 redundant = []
 simulator_failures = []
+resync_changes = []
 
 
 def check(dsa_opt, text, index, with_simulator=False):
@@ -143,6 +147,11 @@ def check(dsa_opt, text, index, with_simulator=False):
     status, base, err = run(dsa_opt, path, "-dsaplan-insert-sync")
     if status:
         return f"kernel {index}: insert-sync then verify-sync failed:\n{err}\n{text}", 0, 0
+    again = subprocess.run([dsa_opt, "-", "-dsaplan-insert-sync"], input=base,
+                           capture_output=True, text=True)
+    if again.returncode or again.stdout != base:
+        resync_changes.append(f"kernel {index}: insert-sync changed its own output "
+                              f"(exit {again.returncode}):\n{again.stderr}\n{base}")
     if with_simulator:
         ok, err = simulate(dsa_opt, base)
         if not ok:
@@ -181,7 +190,7 @@ def main():
     failures = [r for r, _, _ in results if r]
     total = sum(n for _, n, _ in results)
     caught = sum(c for _, _, c in results)
-    for failure in (failures + simulator_failures)[:3]:
+    for failure in (failures + simulator_failures + resync_changes)[:3]:
         print(failure, file=sys.stderr)
     line = (f"{args.count} kernels, {total} syncs inserted, {len(failures)} verify failures, "
             f"{len(redundant)} redundant syncs")
@@ -190,7 +199,10 @@ def main():
         # redundant ones), and how many of those the simulator caught too.
         line += (f", {len(simulator_failures)} simulator failures, "
                  f"{caught}/{total - len(redundant)} left-out syncs caught by the simulator")
+    line += f", {len(resync_changes)} changed by a second insert-sync"
     print(line)
+    if resync_changes:
+        return 1
     if args.require_minimal and redundant:
         print(redundant[0], file=sys.stderr)
         return 1
