@@ -25,11 +25,23 @@ install_missing_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# DSAPLAN_SANITIZE=1: a second build (build-sanitize) with AddressSanitizer
+# and UndefinedBehaviorSanitizer; any report aborts the process.
+if [ "${DSAPLAN_SANITIZE:-0}" = 1 ]; then
+  DSAPLAN_BUILD="${DSAPLAN_SANITIZE_BUILD:-$DSAPLAN_ROOT/build-sanitize}"
+  SANITIZE_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+  export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+fi
+
 configure_and_build() {
   if [ ! -f "$DSAPLAN_BUILD/build.ninja" ]; then
     echo "== configuring $DSAPLAN_BUILD"
     cmake -G Ninja -S "$DSAPLAN_ROOT" -B "$DSAPLAN_BUILD" \
       -DCMAKE_BUILD_TYPE=Release \
+      ${SANITIZE_FLAGS:+"-DCMAKE_CXX_FLAGS=$SANITIZE_FLAGS"} \
+      ${SANITIZE_FLAGS:+"-DCMAKE_EXE_LINKER_FLAGS=$SANITIZE_FLAGS"} \
+      ${SANITIZE_FLAGS:+"-DCMAKE_SHARED_LINKER_FLAGS=$SANITIZE_FLAGS"} \
       -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
       -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
       -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" >/dev/null

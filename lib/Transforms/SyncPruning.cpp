@@ -349,14 +349,16 @@ bool OrderChecker::walkOp(Operation &op, Path &path) {
   }
   if (accesses.contains(&op))
     return access(&op, path);
-  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-    Path thenPath = path, elsePath = path;
-    if (!walkBlock(ifOp.getThenRegion().front(), thenPath))
-      return false;
-    if (!ifOp.getElseRegion().empty() &&
-        !walkBlock(ifOp.getElseRegion().front(), elsePath))
-      return false;
-    std::optional<Path> merged = merge({thenPath, elsePath});
+  // scf.if and scf.index_switch run exactly one of their regions (an empty
+  // else region runs nothing): each from the path before the op.
+  if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
+    std::vector<Path> exits;
+    for (Region &region : op.getRegions()) {
+      exits.push_back(path);
+      if (!region.empty() && !walkBlock(region.front(), exits.back()))
+        return false;
+    }
+    std::optional<Path> merged = merge(exits);
     if (!merged)
       return false;
     path = std::move(*merged);

@@ -645,12 +645,16 @@ void SyncChecker::walkOp(Operation &op, PathState &state) {
     state.known[p][p].unite(state.executed[p]);
     return;
   }
-  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-    PathState thenState = state, elseState = state;
-    walkBlock(ifOp.getThenRegion().front(), thenState);
-    if (!ifOp.getElseRegion().empty())
-      walkBlock(ifOp.getElseRegion().front(), elseState);
-    state = merge({thenState, elseState}, &op);
+  // scf.if and scf.index_switch run exactly one of their regions (an empty
+  // else region runs nothing): each from the state before the op.
+  if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
+    std::vector<PathState> exits;
+    for (Region &region : op.getRegions()) {
+      exits.push_back(state);
+      if (!region.empty())
+        walkBlock(region.front(), exits.back());
+    }
+    state = merge(exits, &op);
     return;
   }
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {

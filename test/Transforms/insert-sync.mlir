@@ -361,3 +361,40 @@ func.func @dynamic_subview(%gm: memref<8xf32>, %out: memref<8xf32>, %i: index) {
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%tail : memref<8xf32, strided<[1], offset: 24>, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
   return
 }
+
+// -----
+
+// scf.index_switch runs one of its cases. The load of A in case 0 and V's
+// write of A in case 1 never both run; after the switch, V reads A: it
+// waits for the load (a pair set after the switch, on MTE2's stream) and,
+// being on the same pipe as case 1's write, needs a barrier. Pruning used to
+// walk the cases one after the other and took the load's pair for an order
+// of V's own write, dropping the barrier.
+// CHECK-LABEL: func.func @index_switch_cases
+// CHECK:      scf.index_switch
+// CHECK:      default {
+// CHECK-NEXT: }
+// CHECK-NEXT: dsaplan.pipe_barrier <v>
+// CHECK-NEXT: dsaplan.set_flag <mte2 -> v>, 0
+// CHECK-NEXT: dsaplan.wait_flag <mte2 -> v>, 0
+// CHECK-NEXT: linalg.exp
+func.func @index_switch_cases(%gm: memref<256xf32>, %out: memref<256xf32>, %k: index) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c1024 = arith.constant 1024 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>     // [0, 1024)
+  %b = memref.view %ub[%c1024][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>  // [1024, 2048)
+  scf.index_switch %k
+  case 0 {
+    memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+    scf.yield
+  }
+  case 1 {
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%b : memref<256xf32, #dsaplan.space<ub>>) outs(%a : memref<256xf32, #dsaplan.space<ub>>)
+    scf.yield
+  }
+  default {
+  }
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  return
+}

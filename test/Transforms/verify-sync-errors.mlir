@@ -276,3 +276,32 @@ func.func @race_across_pages(%gm: memref<3072xf32>, %src: memref<64xf32>) {
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%src : memref<64xf32>) outs(%row : memref<64xf32, #dsaplan.space<ub>>)
   return
 }
+
+// -----
+
+// After scf.index_switch, V reads A that case 1 wrote on V: the flag pair
+// from MTE2 (which loaded A in case 0) orders the load, not V's own write.
+func.func @index_switch_missing_barrier(%gm: memref<256xf32>, %out: memref<256xf32>, %k: index) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c1024 = arith.constant 1024 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>     // [0, 1024)
+  %b = memref.view %ub[%c1024][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>  // [1024, 2048)
+  scf.index_switch %k
+  case 0 {
+    memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+    scf.yield
+  }
+  case 1 {
+    // expected-note @below {{the earlier access}}
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%b : memref<256xf32, #dsaplan.space<ub>>) outs(%a : memref<256xf32, #dsaplan.space<ub>>)
+    scf.yield
+  }
+  default {
+  }
+  dsaplan.set_flag <mte2 -> v>, 0
+  dsaplan.wait_flag <mte2 -> v>, 0
+  // expected-error @below {{unordered read after write: 'linalg.exp' on pipe v and 'linalg.exp' on pipe v touch bytes [0, 1024) of ub}}
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  return
+}

@@ -60,3 +60,28 @@ func.func @flag_reused_after_its_wait(%gm: memref<256xf32>, %out: memref<256xf32
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
   return
 }
+
+// -----
+
+// The cases of scf.index_switch never both run: MTE2's load of A in case 0
+// and V's write of A in case 1 do not race (they were reported as a write
+// after write when the cases were walked one after the other).
+func.func @index_switch_cases_exclusive(%gm: memref<256xf32>, %k: index) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c1024 = arith.constant 1024 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>     // [0, 1024)
+  %b = memref.view %ub[%c1024][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>  // [1024, 2048)
+  scf.index_switch %k
+  case 0 {
+    memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+    scf.yield
+  }
+  case 1 {
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%b : memref<256xf32, #dsaplan.space<ub>>) outs(%a : memref<256xf32, #dsaplan.space<ub>>)
+    scf.yield
+  }
+  default {
+  }
+  return
+}

@@ -4,8 +4,8 @@
 Generates seeded random kernels: tiles at random 32-byte aligned offsets of
 one UB arena (so that tiles overlap fully, partly or not at all), static
 (contiguous or strided) and dynamic subviews of them, random ops
-on random pipes reading and writing them, inside random scf.for, scf.while and
-scf.if nests. For every kernel:
+on random pipes reading and writing them, inside random scf.for, scf.while, scf.if and
+scf.index_switch nests. For every kernel:
   - insert-sync then verify-sync must pass (a failure fails the run);
   - each inserted sync is left out in turn (test-skip-sync=N); when
     verify-sync still passes, that sync was redundant. Redundant syncs are
@@ -104,6 +104,18 @@ def kernel(rng, name):
                 out.append(f"{pad}}} do {{")
                 out += body(indent + 1, depth + 1)
                 out.append(f"{pad}  scf.yield")
+                out.append(f"{pad}}}")
+            elif depth < 2 and choice < 0.52:
+                # Exactly one case runs; the default may be empty.
+                out.append(f"{pad}scf.index_switch %n")
+                for case in range(rng.randint(1, 2)):
+                    out.append(f"{pad}case {case} {{")
+                    out += body(indent + 1, depth + 1)
+                    out.append(f"{pad}  scf.yield")
+                    out.append(f"{pad}}}")
+                out.append(f"{pad}default {{")
+                if rng.random() < 0.5:
+                    out += body(indent + 1, depth + 1)
                 out.append(f"{pad}}}")
             else:
                 out += op(indent)
