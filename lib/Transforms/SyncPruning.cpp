@@ -602,7 +602,9 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
       // Moving did not help: order the set after the waits it may pass.
       bool added = false;
       for (Operation *wait : pending) {
-        if (!wait || !handshaken.insert(wait).second)
+        // Never a handshake after a handshake: that chain need not end.
+        if (!wait || handshakeOps.contains(wait) ||
+            !handshaken.insert(wait).second)
           continue;
         auto owner = groupOf.find(wait);
         size_t into = owner == groupOf.end() ? found->second : owner->second;
