@@ -10,6 +10,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -147,10 +149,12 @@ Footprint locate(Value value, MemorySpace space, Operation *anchor) {
   }
   if (auto subview = dyn_cast<memref::SubViewOp>(def))
     return narrowToSubview(subview, locate(subview.getSource(), space, anchor));
-  if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def)) {
-    // Another view of the same bytes (a cast, a reshape): the source's
-    // range, without claiming to know which of its bytes.
-    Footprint loc = locate(viewLike.getViewSource(), space, anchor);
+  SmallVector<Value, 1> sources = getAliasSources(value);
+  if (sources.size() == 1) {
+    // Another view of the same bytes (a cast, a reshape, a transpose, a
+    // cast out of the space): the source's range, without claiming to know
+    // which of its bytes.
+    Footprint loc = locate(sources.front(), space, anchor);
     loc.box.reset();
     return loc;
   }
@@ -223,8 +227,40 @@ void appendAccesses(Value value, MemorySpace space, bool isWrite,
 
 bool mlir::dsaplan::touchesDsaPlanMemory(Operation *op) {
   return llvm::any_of(op->getOperands(), [](Value operand) {
-    return getMemorySpace(operand.getType()).has_value();
+    return getRootMemorySpace(operand).has_value();
   });
+}
+
+SmallVector<Value, 1> mlir::dsaplan::getAliasSources(Value value) {
+  auto result = dyn_cast<OpResult>(value);
+  if (!result || !isa<BaseMemRefType>(value.getType()))
+    return {};
+  Operation *def = result.getOwner();
+  if (isa<AllocOp, ArenaOp, RegionBranchOpInterface, CallOpInterface>(def))
+    return {};
+  if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+    return {view.getViewSource()};
+  auto effects = dyn_cast<MemoryEffectOpInterface>(def);
+  if (!effects || effects.getEffectOnValue<MemoryEffects::Allocate>(value))
+    return {};
+  SmallVector<Value, 1> sources;
+  for (Value operand : def->getOperands())
+    if (isa<BaseMemRefType>(operand.getType()))
+      sources.push_back(operand);
+  return sources;
+}
+
+std::optional<MemorySpace> mlir::dsaplan::getRootMemorySpace(Value value) {
+  // Bounded: IR is a DAG, but a malformed chain must not hang.
+  for (int depth = 0; value && depth < 1024; ++depth) {
+    if (std::optional<MemorySpace> space = getMemorySpace(value.getType()))
+      return space;
+    SmallVector<Value, 1> sources = getAliasSources(value);
+    if (sources.size() != 1)
+      return std::nullopt;
+    value = sources.front();
+  }
+  return std::nullopt;
 }
 
 SmallVector<MemoryAccess, 4>
@@ -233,9 +269,12 @@ mlir::dsaplan::getMemoryAccesses(Operation *op, bool &unknownEffects) {
   unknownEffects = false;
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effects) {
+    // A view without the effect interface still only names bytes.
+    if (isa<ViewLikeOpInterface>(op))
+      return accesses;
     unknownEffects = touchesDsaPlanMemory(op);
     for (Value operand : op->getOperands())
-      if (std::optional<MemorySpace> space = getMemorySpace(operand.getType()))
+      if (std::optional<MemorySpace> space = getRootMemorySpace(operand))
         for (bool isWrite : {false, true})
           appendAccesses(operand, *space, isWrite, op, accesses);
     return accesses;
@@ -246,7 +285,7 @@ mlir::dsaplan::getMemoryAccesses(Operation *op, bool &unknownEffects) {
     Value value = instance.getValue();
     if (!value)
       continue;
-    std::optional<MemorySpace> space = getMemorySpace(value.getType());
+    std::optional<MemorySpace> space = getRootMemorySpace(value);
     if (!space)
       continue;
     bool isRead = isa<MemoryEffects::Read>(instance.getEffect());
