@@ -355,3 +355,23 @@ func.func @dynamic_subview(%gm: memref<8xf32>, %out: memref<8xf32>, %i: index) {
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%tail : memref<8xf32, strided<[1], offset: 24>, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
   return
 }
+
+// -----
+
+// An access through a cast out of the dsaplan space is an access of the
+// tile's bytes: the load writes [0, 1024) of ub through %g, the exp reads
+// them through %a: mte2 -> v (the cast used to hide the load).
+// CHECK-LABEL: func.func @space_cast
+// CHECK:      memref.copy %{{.*}}, %{{.*}} {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32>
+// CHECK-NEXT: dsaplan.set_flag <mte2 -> v>, 0
+// CHECK-NEXT: dsaplan.wait_flag <mte2 -> v>, 0
+// CHECK-NEXT: linalg.exp
+func.func @space_cast(%gm: memref<256xf32>, %out: memref<256xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>  // [0, 1024)
+  %g = memref.memory_space_cast %a : memref<256xf32, #dsaplan.space<ub>> to memref<256xf32>
+  memref.copy %gm, %g {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32>
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  return
+}

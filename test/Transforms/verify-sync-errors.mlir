@@ -295,3 +295,19 @@ func.func @execute_region(%c: i1, %gm: memref<256xf32>, %out: memref<256xf32>) {
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
   return
 }
+
+// -----
+
+// The load writes the tile through a cast out of the dsaplan space: still a
+// write of its bytes, racing the exp.
+func.func @space_cast(%gm: memref<256xf32>, %out: memref<256xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
+  %g = memref.memory_space_cast %a : memref<256xf32, #dsaplan.space<ub>> to memref<256xf32>
+  // expected-note @below {{the earlier access}}
+  memref.copy %gm, %g {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32>
+  // expected-error @below {{unordered read after write: 'linalg.exp' on pipe v and 'memref.copy' on pipe mte2 touch bytes [0, 1024) of ub}}
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  return
+}
