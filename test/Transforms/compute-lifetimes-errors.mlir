@@ -63,3 +63,32 @@ func.func @no_tiles(%c: i1, %x: memref<4xf32>) {
 ^b:
   return
 }
+
+// -----
+
+// Iterations that may run in any order (or at once) are not a loop to be
+// walked in order: a tile local to one iteration is live in all of them.
+func.func @forall(%gm: memref<4x256xf32>, %out: memref<4x256xf32>) {
+  // expected-error @below {{'scf.forall' over dsaplan memory is not supported: its iterations may run in any order; use scf.for}}
+  scf.forall (%i) in (4) {
+    %a = memref.alloc() : memref<256xf32, #dsaplan.space<ub>>
+    %src = memref.subview %gm[%i, 0] [1, 256] [1, 1] : memref<4x256xf32> to memref<256xf32, strided<[1], offset: ?>>
+    memref.copy %src, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32, strided<[1], offset: ?>> to memref<256xf32, #dsaplan.space<ub>>
+  }
+  return
+}
+
+// -----
+
+func.func @parallel(%gm: memref<4x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @below {{'scf.parallel' over dsaplan memory is not supported: its iterations may run in any order; use scf.for}}
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    %a = memref.alloc() : memref<256xf32, #dsaplan.space<ub>>
+    %src = memref.subview %gm[%i, 0] [1, 256] [1, 1] : memref<4x256xf32> to memref<256xf32, strided<[1], offset: ?>>
+    memref.copy %src, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32, strided<[1], offset: ?>> to memref<256xf32, #dsaplan.space<ub>>
+  }
+  return
+}
