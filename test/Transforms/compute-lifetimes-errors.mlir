@@ -92,3 +92,15 @@ func.func @parallel(%gm: memref<4x256xf32>) {
   }
   return
 }
+
+// -----
+
+// affine.for is a loop no analysis here walks.
+func.func @affine_for(%gm: memref<256xf32>) {
+  %a = memref.alloc() : memref<256xf32, #dsaplan.space<ub>>
+  // expected-error @below {{'affine.for' over dsaplan memory is not supported: only scf.for and scf.while loops are modelled; lower it to scf.for}}
+  affine.for %i = 0 to 4 {
+    memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+  }
+  return
+}
