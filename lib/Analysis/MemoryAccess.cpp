@@ -21,10 +21,21 @@ using namespace mlir::dsaplan;
 
 namespace {
 
-int64_t sizeInBytes(MemRefType type) {
-  if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+/// Bytes of one element: `index` is 64 bits (MLIR's default data layout,
+/// and the AI core's scalar width); -1 for a type without a fixed size.
+int64_t elementBytes(Type element) {
+  if (element.isIndex())
+    return 8;
+  if (!element.isIntOrFloat())
     return -1;
-  return (type.getNumElements() * type.getElementTypeBitWidth() + 7) / 8;
+  return (element.getIntOrFloatBitWidth() + 7) / 8;
+}
+
+int64_t sizeInBytes(MemRefType type) {
+  int64_t element = elementBytes(type.getElementType());
+  if (!type.hasStaticShape() || element < 0)
+    return -1;
+  return type.getNumElements() * element;
 }
 
 /// A static strided set of bytes: from `base`, for each dimension of the
@@ -64,13 +75,13 @@ Footprint wholeSpace(MemorySpace space, Operation *anchor) {
 std::optional<Box> tileBox(MemRefType type, int64_t begin) {
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat() ||
+  if (!type.hasStaticShape() || elementBytes(type.getElementType()) < 0 ||
       failed(type.getStridesAndOffset(strides, offset)) ||
       llvm::any_of(strides, ShapedType::isDynamic) ||
       ShapedType::isDynamic(offset))
     return std::nullopt;
   Box box;
-  box.elementBytes = (type.getElementTypeBitWidth() + 7) / 8;
+  box.elementBytes = elementBytes(type.getElementType());
   box.base = begin + offset * box.elementBytes;
   for (auto [count, stride] : llvm::zip(type.getShape(), strides))
     box.dims.push_back({count, stride * box.elementBytes});

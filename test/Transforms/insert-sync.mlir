@@ -410,3 +410,26 @@ func.func @views_and_metadata(%gm: memref<16x16xf32>, %out: memref<16x16xf32>, %
   memref.copy %s, %row {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<16xf32, strided<[1]>, #dsaplan.space<ub>> to memref<16xf32>
   return
 }
+
+// -----
+
+// A tile of index elements: 8 bytes each, so %a is [0, 64) and %b, right
+// after it, shares none of its bytes: no mte2 barrier between the loads
+// (the verifier crashed sizing index; the inserter took the whole space).
+// CHECK-LABEL: func.func @index_tile
+// CHECK:      memref.copy %{{.*}}, %{{.*}} {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xindex>
+// CHECK-NEXT: dsaplan.set_flag <mte2 -> mte3>, 0
+// CHECK-NEXT: memref.copy %{{.*}}, %{{.*}} {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<16xf32>
+// CHECK-NEXT: dsaplan.wait_flag <mte2 -> mte3>, 0
+// CHECK-NEXT: memref.copy
+func.func @index_tile(%gm: memref<8xindex>, %gm2: memref<16xf32>, %out: memref<8xindex>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xindex, #dsaplan.space<ub>>  // [0, 64)
+  %b = memref.view %ub[%c64][] : memref<196608xi8, #dsaplan.space<ub>> to memref<16xf32, #dsaplan.space<ub>>   // [64, 128)
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xindex> to memref<8xindex, #dsaplan.space<ub>>  // [0, 64)
+  memref.copy %gm2, %b {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<16xf32> to memref<16xf32, #dsaplan.space<ub>>   // [64, 128)
+  memref.copy %a, %out {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xindex, #dsaplan.space<ub>> to memref<8xindex>
+  return
+}

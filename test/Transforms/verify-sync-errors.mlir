@@ -344,3 +344,17 @@ func.func @parallel(%gm: memref<4x256xf32>, %out: memref<256xf32>) {
   }
   return
 }
+
+// -----
+
+// A tile of index elements is 8 bytes an element (it crashed the verifier).
+func.func @index_tile(%gm: memref<8xindex>, %out: memref<8xindex>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xindex, #dsaplan.space<ub>>
+  // expected-note @below {{the earlier access}}
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xindex> to memref<8xindex, #dsaplan.space<ub>>
+  // expected-error @below {{unordered read after write: 'memref.copy' on pipe mte3 and 'memref.copy' on pipe mte2 touch bytes [0, 64) of ub}}
+  memref.copy %a, %out {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xindex, #dsaplan.space<ub>> to memref<8xindex>
+  return
+}
