@@ -358,3 +358,30 @@ func.func @index_tile(%gm: memref<8xindex>, %out: memref<8xindex>) {
   memref.copy %a, %out {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xindex, #dsaplan.space<ub>> to memref<8xindex>
   return
 }
+
+// -----
+
+// scf.index_switch runs one case: the wait of case 0 does not order the
+// exp after the load when case 1 (or the default) runs. (The cases used to
+// be walked one after another, as if all ran.)
+func.func @index_switch(%i: index, %gm: memref<256xf32>, %out: memref<256xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
+  // expected-note @below {{the earlier access}}
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+  scf.index_switch %i
+  case 0 {
+    dsaplan.set_flag <mte2 -> v>, 0
+    dsaplan.wait_flag <mte2 -> v>, 0
+    scf.yield
+  }
+  case 1 {
+    scf.yield
+  }
+  default {
+  }
+  // expected-error @below {{unordered read after write: 'linalg.exp' on pipe v and 'memref.copy' on pipe mte2 touch bytes [0, 1024) of ub}}
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  return
+}
