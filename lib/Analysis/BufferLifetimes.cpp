@@ -42,6 +42,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DsaPlan/Analysis/BufferLifetimes.h"
+#include "DsaPlan/Analysis/MemoryAccess.h"
 
 #include "mlir/Dialect/Bufferization/Transforms/BufferViewFlowAnalysis.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -51,6 +52,7 @@
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::dsaplan;
@@ -330,12 +332,37 @@ void LiveRangeBuilder::addOp(Operation *op, bool liveIn, bool liveOut) {
 // BufferLifetimes
 //===----------------------------------------------------------------------===//
 
+/// The aliases of `root`: BufferViewFlowAnalysis's (views, region-branch
+/// values), closed under the results that getAliasSources says name their
+/// operand's bytes without being views to MLIR (memref.transpose):
+///
+///   %t = memref.transpose %a ...   // no ViewLikeOpInterface, no effects
+///   linalg.add ins(%t, ...)        // an access of %a
+static SmallVector<Value> resolveAliases(BufferViewFlowAnalysis &aliases,
+                                         Value root) {
+  llvm::SetVector<Value> found;
+  SmallVector<Value> worklist = {root};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Value alias : aliases.resolve(value)) {
+      if (!found.insert(alias))
+        continue;
+      for (Operation *user : alias.getUsers())
+        for (Value result : user->getResults())
+          if (!found.contains(result) &&
+              llvm::is_contained(getAliasSources(result), alias))
+            worklist.push_back(result);
+    }
+  }
+  return found.takeVector();
+}
+
 BufferLifetimes::BufferLifetimes(Operation *function) : points(function) {
   BufferViewFlowAnalysis aliases(function);
   Region &body = function->getRegion(0);
   function->walk([&](AllocOp alloc) {
     LiveRangeBuilder builder(points, alloc);
-    for (Value alias : aliases.resolve(alloc.getResult())) {
+    for (Value alias : resolveAliases(aliases, alloc.getResult())) {
       builder.addCarryingLoops(alias);
       builder.addAccessesOf(alias);
     }

@@ -10,6 +10,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -19,10 +21,21 @@ using namespace mlir::dsaplan;
 
 namespace {
 
-int64_t sizeInBytes(MemRefType type) {
-  if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+/// Bytes of one element: `index` is 64 bits (MLIR's default data layout,
+/// and the AI core's scalar width); -1 for a type without a fixed size.
+int64_t elementBytes(Type element) {
+  if (element.isIndex())
+    return 8;
+  if (!element.isIntOrFloat())
     return -1;
-  return (type.getNumElements() * type.getElementTypeBitWidth() + 7) / 8;
+  return (element.getIntOrFloatBitWidth() + 7) / 8;
+}
+
+int64_t sizeInBytes(MemRefType type) {
+  int64_t element = elementBytes(type.getElementType());
+  if (!type.hasStaticShape() || element < 0)
+    return -1;
+  return type.getNumElements() * element;
 }
 
 /// A static strided set of bytes: from `base`, for each dimension of the
@@ -62,13 +75,13 @@ Footprint wholeSpace(MemorySpace space, Operation *anchor) {
 std::optional<Box> tileBox(MemRefType type, int64_t begin) {
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat() ||
+  if (!type.hasStaticShape() || elementBytes(type.getElementType()) < 0 ||
       failed(type.getStridesAndOffset(strides, offset)) ||
       llvm::any_of(strides, ShapedType::isDynamic) ||
       ShapedType::isDynamic(offset))
     return std::nullopt;
   Box box;
-  box.elementBytes = (type.getElementTypeBitWidth() + 7) / 8;
+  box.elementBytes = elementBytes(type.getElementType());
   box.base = begin + offset * box.elementBytes;
   for (auto [count, stride] : llvm::zip(type.getShape(), strides))
     box.dims.push_back({count, stride * box.elementBytes});
@@ -147,10 +160,12 @@ Footprint locate(Value value, MemorySpace space, Operation *anchor) {
   }
   if (auto subview = dyn_cast<memref::SubViewOp>(def))
     return narrowToSubview(subview, locate(subview.getSource(), space, anchor));
-  if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def)) {
-    // Another view of the same bytes (a cast, a reshape): the source's
-    // range, without claiming to know which of its bytes.
-    Footprint loc = locate(viewLike.getViewSource(), space, anchor);
+  SmallVector<Value, 1> sources = getAliasSources(value);
+  if (sources.size() == 1) {
+    // Another view of the same bytes (a cast, a reshape, a transpose, a
+    // cast out of the space): the source's range, without claiming to know
+    // which of its bytes.
+    Footprint loc = locate(sources.front(), space, anchor);
     loc.box.reset();
     return loc;
   }
@@ -223,8 +238,40 @@ void appendAccesses(Value value, MemorySpace space, bool isWrite,
 
 bool mlir::dsaplan::touchesDsaPlanMemory(Operation *op) {
   return llvm::any_of(op->getOperands(), [](Value operand) {
-    return getMemorySpace(operand.getType()).has_value();
+    return getRootMemorySpace(operand).has_value();
   });
+}
+
+SmallVector<Value, 1> mlir::dsaplan::getAliasSources(Value value) {
+  auto result = dyn_cast<OpResult>(value);
+  if (!result || !isa<BaseMemRefType>(value.getType()))
+    return {};
+  Operation *def = result.getOwner();
+  if (isa<AllocOp, ArenaOp, RegionBranchOpInterface, CallOpInterface>(def))
+    return {};
+  if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+    return {view.getViewSource()};
+  auto effects = dyn_cast<MemoryEffectOpInterface>(def);
+  if (!effects || effects.getEffectOnValue<MemoryEffects::Allocate>(value))
+    return {};
+  SmallVector<Value, 1> sources;
+  for (Value operand : def->getOperands())
+    if (isa<BaseMemRefType>(operand.getType()))
+      sources.push_back(operand);
+  return sources;
+}
+
+std::optional<MemorySpace> mlir::dsaplan::getRootMemorySpace(Value value) {
+  // Bounded: IR is a DAG, but a malformed chain must not hang.
+  for (int depth = 0; value && depth < 1024; ++depth) {
+    if (std::optional<MemorySpace> space = getMemorySpace(value.getType()))
+      return space;
+    SmallVector<Value, 1> sources = getAliasSources(value);
+    if (sources.size() != 1)
+      return std::nullopt;
+    value = sources.front();
+  }
+  return std::nullopt;
 }
 
 SmallVector<MemoryAccess, 4>
@@ -233,9 +280,12 @@ mlir::dsaplan::getMemoryAccesses(Operation *op, bool &unknownEffects) {
   unknownEffects = false;
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effects) {
+    // A view without the effect interface still only names bytes.
+    if (isa<ViewLikeOpInterface>(op))
+      return accesses;
     unknownEffects = touchesDsaPlanMemory(op);
     for (Value operand : op->getOperands())
-      if (std::optional<MemorySpace> space = getMemorySpace(operand.getType()))
+      if (std::optional<MemorySpace> space = getRootMemorySpace(operand))
         for (bool isWrite : {false, true})
           appendAccesses(operand, *space, isWrite, op, accesses);
     return accesses;
@@ -246,7 +296,7 @@ mlir::dsaplan::getMemoryAccesses(Operation *op, bool &unknownEffects) {
     Value value = instance.getValue();
     if (!value)
       continue;
-    std::optional<MemorySpace> space = getMemorySpace(value.getType());
+    std::optional<MemorySpace> space = getRootMemorySpace(value);
     if (!space)
       continue;
     bool isRead = isa<MemoryEffects::Read>(instance.getEffect());

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DsaPlan/Analysis/BufferLifetimes.h"
+#include "DsaPlan/Analysis/SupportedStructure.h"
 #include "DsaPlan/Transforms/Passes.h"
 
 namespace mlir {
@@ -30,6 +31,10 @@ struct DsaPlanComputeLifetimesPass
     : public mlir::dsaplan::impl::DsaPlanComputeLifetimesBase<
           DsaPlanComputeLifetimesPass> {
   void runOnOperation() override {
+    if (getOperation().isExternal())
+      return markAllAnalysesPreserved();
+    if (failed(checkSupportedStructure(getOperation())))
+      return signalPassFailure();
     const BufferLifetimes &lifetimes = getAnalysis<BufferLifetimes>();
     getOperation().walk([&](AllocOp alloc) {
       alloc.setLiveAttr(

@@ -30,6 +30,7 @@
 
 #include "DsaPlan/Analysis/BufferLifetimes.h"
 #include "DsaPlan/Analysis/MemoryAccess.h"
+#include "DsaPlan/Analysis/SupportedStructure.h"
 #include "DsaPlan/Analysis/SyncDependencies.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
 #include "DsaPlan/Solver/Report.h"
@@ -40,6 +41,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
@@ -331,6 +333,21 @@ LogicalResult SyncPlanner::collect() {
     if (accesses.empty())
       return WalkResult::advance(); // views, casts: no access of their own
     std::optional<Pipe> pipe = getOpPipe(op);
+    auto call = dyn_cast<CallOpInterface>(op);
+    std::string callee = "an indirect callee";
+    if (auto symbol = call ? dyn_cast_if_present<SymbolRefAttr>(
+                                 call.getCallableForCallee())
+                           : SymbolRefAttr())
+      callee = "@" + symbol.getLeafReference().getValue().str();
+    if (!pipe && call) {
+      // What the callee runs, on which pipes, and whether it syncs its own
+      // accesses is unknown here: no pipe to order the call on is sound.
+      op->emitError() << "call to " << callee
+                      << " passes a dsaplan tile but has no pipe (give the "
+                         "call the dsaplan.pipe its accesses run on)";
+      ok = false;
+      return WalkResult::skip();
+    }
     if (!pipe) {
       op->emitError() << "'" << op->getName()
                       << "' touches a dsaplan memory space but has no pipe "
@@ -338,7 +355,12 @@ LogicalResult SyncPlanner::collect() {
       ok = false;
       return WalkResult::skip();
     }
-    if (unknownEffects)
+    if (unknownEffects && call)
+      op->emitRemark() << "call to " << callee
+                       << " has unknown memory effects: taken to read and "
+                          "write all its dsaplan memrefs on pipe "
+                       << stringifyPipe(*pipe);
+    else if (unknownEffects)
       op->emitWarning() << "'" << op->getName()
                         << "' has unknown memory effects: taken to read and "
                            "write all its dsaplan memrefs";
@@ -1012,6 +1034,10 @@ struct DsaPlanInsertSyncPass
   LogicalResult writeSyncPictures();
 
   void runOnOperation() override {
+    if (getOperation().isExternal())
+      return; // a declaration: nothing runs here
+    if (failed(checkSupportedStructure(getOperation())))
+      return signalPassFailure();
     std::optional<DependencyScope> scope =
         llvm::StringSwitch<std::optional<DependencyScope>>(mode)
             .Case("all", DependencyScope::All)

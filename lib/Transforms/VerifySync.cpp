@@ -28,7 +28,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
@@ -155,8 +158,49 @@ struct Bytes {
   }
 };
 
-int64_t bytesOf(MemRefType type) {
-  return (type.getNumElements() * type.getElementTypeBitWidth() + 7) / 8;
+/// Bytes of one element, as the data layout sizes it (index: 64 bits by
+/// default); 0 for a type without a size.
+int64_t elementBytesOf(MemRefType type, Operation *anchor) {
+  Type element = type.getElementType();
+  if (!element.isIntOrIndexOrFloat() && !isa<VectorType, ComplexType>(element))
+    return 0;
+  return (DataLayout::closest(anchor).getTypeSizeInBits(element) + 7) / 8;
+}
+
+int64_t bytesOf(MemRefType type, Operation *anchor) {
+  return type.getNumElements() * elementBytesOf(type, anchor);
+}
+
+/// The memref whose bytes `value` names, when `value` is a view of one: the
+/// source of a view-like op, or the one memref operand of an op that has no
+/// memory effects at all (memref.transpose, which is no view-like op).
+Value sourceOfView(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def || !isa<BaseMemRefType>(value.getType()))
+    return {};
+  if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+    return view.getViewSource();
+  if (!isMemoryEffectFree(def) || def->getNumRegions() != 0)
+    return {};
+  Value source;
+  for (Value operand : def->getOperands())
+    if (isa<BaseMemRefType>(operand.getType())) {
+      if (source)
+        return {};
+      source = operand;
+    }
+  return source;
+}
+
+/// The dsaplan space `value` lives in, following casts out of the space
+/// (memref.memory_space_cast) back to the tile.
+std::optional<MemorySpace> dsaplanSpaceOf(Value value) {
+  for (unsigned hops = 0; value && hops < 256; ++hops) {
+    if (std::optional<MemorySpace> space = getMemorySpace(value.getType()))
+      return space;
+    value = sourceOfView(value);
+  }
+  return std::nullopt;
 }
 
 Bytes whole(MemorySpace space, Operation *anchor) {
@@ -183,7 +227,9 @@ SmallVector<Bytes, 1> bytesOfSubview(memref::SubViewOp sub, const Bytes &tile) {
       ShapedType::isDynamic(offset) ||
       llvm::any_of(strides, [](int64_t s) { return ShapedType::isDynamic(s) || s < 0; }))
     return {tile};
-  int64_t element = (type.getElementTypeBitWidth() + 7) / 8;
+  int64_t element = elementBytesOf(type, sub);
+  if (element == 0)
+    return {tile};
   ArrayRef<int64_t> shape = type.getShape();
   if (llvm::is_contained(shape, 0))
     return {};
@@ -259,15 +305,16 @@ Bytes bytesOfValue(Value value, MemorySpace space, Operation *anchor) {
   if (auto view = dyn_cast_or_null<memref::ViewOp>(def)) {
     APInt shift;
     if (view.getType().hasStaticShape() &&
+        elementBytesOf(view.getType(), view) > 0 &&
         matchPattern(view.getByteShift(), m_ConstantInt(&shift)))
       return {static_cast<int>(space), nullptr, shift.getSExtValue(),
-              shift.getSExtValue() + bytesOf(view.getType())};
+              shift.getSExtValue() + bytesOf(view.getType(), view)};
     return whole(space, anchor);
   }
-  if (auto viewLike = dyn_cast_or_null<ViewLikeOpInterface>(def)) {
-    // A subview's source through a cast or a reshape: every byte of it.
-    SmallVector<Bytes, 1> runs =
-        runsOfValue(viewLike.getViewSource(), space, anchor);
+  if (Value source = sourceOfView(value)) {
+    // A subview's source through a cast, a reshape or a transpose (or a
+    // cast out of the space): every byte of it.
+    SmallVector<Bytes, 1> runs = runsOfValue(source, space, anchor);
     if (runs.empty())
       return {static_cast<int>(space), nullptr, 0, 0};
     Bytes hull = runs.front();
@@ -286,7 +333,7 @@ struct Touch {
 SmallVector<Touch> touchesOf(Operation *op) {
   SmallVector<Touch> touches;
   auto record = [&](Value value, bool write) {
-    if (std::optional<MemorySpace> space = getMemorySpace(value.getType()))
+    if (std::optional<MemorySpace> space = dsaplanSpaceOf(value))
       for (const Bytes &run : runsOfValue(value, *space, op))
         touches.push_back({run, write});
   };
@@ -310,15 +357,29 @@ SmallVector<Touch> touchesOf(Operation *op) {
   return touches;
 }
 
+/// Whether `op` reads or writes dsaplan memory: its effects say so for a
+/// memref operand in (or viewing) a dsaplan space; an op without effects
+/// that is not a view is taken to. Views, casts, dim and metadata ops only
+/// name bytes, with or without a pipe.
 bool isMemoryOp(Operation *op) {
   if (isa<AllocOp, ArenaOp, SetFlagOp, WaitFlagOp, PipeBarrierOp, SeparateOp,
           ColocateOp, RegionBranchOpInterface>(op) ||
       op->hasTrait<OpTrait::IsTerminator>())
     return false;
-  if (isa<ViewLikeOpInterface>(op))
-    return false;
-  return llvm::any_of(op->getOperandTypes(), [](Type type) {
-    return getMemorySpace(type).has_value();
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects) {
+    if (isa<ViewLikeOpInterface>(op))
+      return false;
+    return llvm::any_of(op->getOperands(), [](Value operand) {
+      return dsaplanSpaceOf(operand).has_value();
+    });
+  }
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  return llvm::any_of(instances, [](const MemoryEffects::EffectInstance &e) {
+    return e.getValue() &&
+           isa<MemoryEffects::Read, MemoryEffects::Write>(e.getEffect()) &&
+           dsaplanSpaceOf(e.getValue()).has_value();
   });
 }
 
@@ -479,6 +540,7 @@ class SyncChecker {
 public:
   explicit SyncChecker(func::FuncOp func) : func(func) {}
   bool run(unsigned &checked);
+  bool checkStructure();
 
 private:
   void walkBlock(Block &block, PathState &state);
@@ -689,6 +751,14 @@ void SyncChecker::walkOp(Operation &op, PathState &state) {
     return;
   }
   failedAny = true;
+  if (auto call = dyn_cast<CallOpInterface>(op)) {
+    auto callee = dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
+    op.emitError() << "call to "
+                   << (callee ? "@" + callee.getLeafReference().getValue().str()
+                              : std::string("an indirect callee"))
+                   << " passes a dsaplan tile but has no pipe";
+    return;
+  }
   op.emitError() << "'" << op.getName()
                  << "' touches a dsaplan memory space but has no pipe";
 }
@@ -762,7 +832,65 @@ PathState SyncChecker::merge(ArrayRef<PathState> states, Operation *at) {
   return merged;
 }
 
+/// Whether the walk above can follow `func`: every region holding an access
+/// has one block, and every loop around one is an scf.for or scf.while
+/// (unrolled) and every other op with regions runs them in order, once.
+/// Anything else is an error here, never a silent pass.
+bool SyncChecker::checkStructure() {
+  auto holdsAccess = [](Region &region) {
+    return region.walk([](Operation *inner) {
+                   return isMemoryOp(inner) ? WalkResult::interrupt()
+                                            : WalkResult::advance();
+                 })
+        .wasInterrupted();
+  };
+  bool ok = true;
+  func->walk([&](Operation *op) {
+    bool holds = llvm::any_of(op->getRegions(), holdsAccess);
+    if (!holds)
+      return;
+    for (Region &region : op->getRegions())
+      if (region.getBlocks().size() > 1 && holdsAccess(region)) {
+        ok = false;
+        if (op == func.getOperation())
+          op->emitError() << "@" << func.getSymName() << ": function body with "
+                          << region.getBlocks().size()
+                          << " blocks (unstructured control flow) is not "
+                             "supported; lift it to scf first";
+        else
+          op->emitError() << "'" << op->getName() << "' has a region with "
+                          << region.getBlocks().size()
+                          << " blocks (unstructured control flow), which is "
+                             "not supported; lift it to scf first";
+        return;
+      }
+    if (op == func.getOperation() ||
+        isa<scf::IfOp, scf::ForOp, scf::WhileOp, scf::IndexSwitchOp>(op))
+      return;
+    if (isa<scf::ForallOp, scf::ParallelOp>(op)) {
+      ok = false;
+      op->emitError() << "'" << op->getName()
+                      << "' over dsaplan memory is not supported: its "
+                         "iterations may run in any order; use scf.for";
+      return;
+    }
+    auto branch = dyn_cast<RegionBranchOpInterface>(op);
+    if (isa<LoopLikeOpInterface>(op) || (branch && branch.hasLoop())) {
+      ok = false;
+      op->emitError() << "'" << op->getName()
+                      << "' over dsaplan memory is not supported: only "
+                         "scf.for and scf.while loops are modelled; lower it "
+                         "to scf.for";
+    }
+  });
+  return ok;
+}
+
 bool SyncChecker::run(unsigned &checkedOut) {
+  if (func.isExternal())
+    return true; // a declaration: nothing runs here
+  if (!checkStructure())
+    return false;
   PathState state;
   walkBlock(func.getBody().front(), state);
   for (const auto &[key, flag] : state.flags) {

@@ -253,3 +253,31 @@ func.func @constraints_are_not_uses(%gm: memref<64xf32>) {
   dsaplan.separate %a, %b : memref<64xf32, #dsaplan.space<ub>>, memref<64xf32, #dsaplan.space<ub>>
   return
 }
+
+// -----
+
+// memref.transpose has no ViewLikeOpInterface but no effects either: its
+// result names %a's bytes, so the add's read of %t is a read of %a and %a
+// lives until the add (it used to end at its load, 3 to 4, letting %b take
+// its bytes). dim and the metadata ops are not accesses.
+// CHECK-LABEL: func.func @transpose_alias
+// CHECK: %a = dsaplan.alloc {live = #dsaplan.live<3 to 12>, name = "a"}
+// CHECK: %b = dsaplan.alloc {live = #dsaplan.live<9 to 12>, name = "b"}
+func.func @transpose_alias(%gm: memref<16x16xf32>, %out: memref<16x16xf32>) {
+  %a = dsaplan.alloc {name = "a"} : memref<16x16xf32, #dsaplan.space<ub>>  // op 0
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>}                  // op 1: writes a at 3
+      : memref<16x16xf32> to memref<16x16xf32, #dsaplan.space<ub>>
+  %t = memref.transpose %a (i, j) -> (j, i)                                 // op 2: no access
+      : memref<16x16xf32, #dsaplan.space<ub>> to memref<16x16xf32, strided<[1, 16]>, #dsaplan.space<ub>>
+  %b = dsaplan.alloc {name = "b"} : memref<16x16xf32, #dsaplan.space<ub>>  // op 3
+  memref.copy %gm, %b {dsaplan.pipe = #dsaplan.pipe<mte2>}                  // op 4: writes b at 9
+      : memref<16x16xf32> to memref<16x16xf32, #dsaplan.space<ub>>
+  linalg.add {dsaplan.pipe = #dsaplan.pipe<v>}                              // op 5: reads a (as %t) and b at 10
+      ins(%t, %b : memref<16x16xf32, strided<[1, 16]>, #dsaplan.space<ub>>, memref<16x16xf32, #dsaplan.space<ub>>)
+      outs(%out : memref<16x16xf32>)
+  %c0 = arith.constant 0 : index                                            // op 6
+  %d = memref.dim %a, %c0 : memref<16x16xf32, #dsaplan.space<ub>>           // op 7: not an access
+  %p = memref.extract_aligned_pointer_as_index %a                           // op 8: not an access
+      : memref<16x16xf32, #dsaplan.space<ub>> -> index
+  return
+}

@@ -398,3 +398,80 @@ func.func @index_switch_cases(%gm: memref<256xf32>, %out: memref<256xf32>, %k: i
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
   return
 }
+// -----
+
+// An access through a cast out of the dsaplan space is an access of the
+// tile's bytes: the load writes [0, 1024) of ub through %g, the exp reads
+// them through %a: mte2 -> v (the cast used to hide the load).
+// CHECK-LABEL: func.func @space_cast
+// CHECK:      memref.copy %{{.*}}, %{{.*}} {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32>
+// CHECK-NEXT: dsaplan.set_flag <mte2 -> v>, 0
+// CHECK-NEXT: dsaplan.wait_flag <mte2 -> v>, 0
+// CHECK-NEXT: linalg.exp
+func.func @space_cast(%gm: memref<256xf32>, %out: memref<256xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>  // [0, 1024)
+  %g = memref.memory_space_cast %a : memref<256xf32, #dsaplan.space<ub>> to memref<256xf32>
+  memref.copy %gm, %g {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32>
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  return
+}
+
+// -----
+
+// Views and metadata ops only name bytes, even with a pipe: the transpose
+// and the subview (given pipe v) are aliases of %a, not accesses; dim and
+// the extract ops need no pipe. The reads through them depend on the load:
+// mte2 -> v for the copy of the transpose, mte2 -> mte3 for the store of
+// row 0 ([0, 64)).
+// CHECK-LABEL: func.func @views_and_metadata
+// CHECK:      memref.copy %{{.*}}, %{{.*}} {dsaplan.pipe = #dsaplan.pipe<mte2>}
+// CHECK-NEXT: dsaplan.set_flag <mte2 -> v>, 0
+// CHECK-NEXT: dsaplan.set_flag <mte2 -> mte3>, 0
+// CHECK-NEXT: memref.transpose
+// CHECK-NEXT: memref.subview
+// CHECK-NEXT: memref.dim
+// CHECK-NEXT: memref.extract_aligned_pointer_as_index
+// CHECK-NEXT: memref.extract_strided_metadata
+// CHECK-NEXT: dsaplan.wait_flag <mte2 -> v>, 0
+// CHECK-NEXT: linalg.copy
+// CHECK-NEXT: dsaplan.wait_flag <mte2 -> mte3>, 0
+// CHECK-NEXT: memref.copy
+func.func @views_and_metadata(%gm: memref<16x16xf32>, %out: memref<16x16xf32>, %row: memref<16xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<16x16xf32, #dsaplan.space<ub>>
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<16x16xf32> to memref<16x16xf32, #dsaplan.space<ub>>
+  %t = memref.transpose %a (i, j) -> (j, i) {dsaplan.pipe = #dsaplan.pipe<v>} : memref<16x16xf32, #dsaplan.space<ub>> to memref<16x16xf32, strided<[1, 16]>, #dsaplan.space<ub>>
+  %s = memref.subview %a[0, 0] [1, 16] [1, 1] {dsaplan.pipe = #dsaplan.pipe<v>} : memref<16x16xf32, #dsaplan.space<ub>> to memref<16xf32, strided<[1]>, #dsaplan.space<ub>>
+  %d = memref.dim %a, %c0 : memref<16x16xf32, #dsaplan.space<ub>>
+  %p = memref.extract_aligned_pointer_as_index %a : memref<16x16xf32, #dsaplan.space<ub>> -> index
+  %base, %off, %sz:2, %st:2 = memref.extract_strided_metadata %a : memref<16x16xf32, #dsaplan.space<ub>> -> memref<f32, #dsaplan.space<ub>>, index, index, index, index, index
+  linalg.copy {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t : memref<16x16xf32, strided<[1, 16]>, #dsaplan.space<ub>>) outs(%out : memref<16x16xf32>)
+  memref.copy %s, %row {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<16xf32, strided<[1]>, #dsaplan.space<ub>> to memref<16xf32>
+  return
+}
+
+// -----
+
+// A tile of index elements: 8 bytes each, so %a is [0, 64) and %b, right
+// after it, shares none of its bytes: no mte2 barrier between the loads
+// (the verifier crashed sizing index; the inserter took the whole space).
+// CHECK-LABEL: func.func @index_tile
+// CHECK:      memref.copy %{{.*}}, %{{.*}} {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xindex>
+// CHECK-NEXT: dsaplan.set_flag <mte2 -> mte3>, 0
+// CHECK-NEXT: memref.copy %{{.*}}, %{{.*}} {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<16xf32>
+// CHECK-NEXT: dsaplan.wait_flag <mte2 -> mte3>, 0
+// CHECK-NEXT: memref.copy
+func.func @index_tile(%gm: memref<8xindex>, %gm2: memref<16xf32>, %out: memref<8xindex>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xindex, #dsaplan.space<ub>>  // [0, 64)
+  %b = memref.view %ub[%c64][] : memref<196608xi8, #dsaplan.space<ub>> to memref<16xf32, #dsaplan.space<ub>>   // [64, 128)
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xindex> to memref<8xindex, #dsaplan.space<ub>>  // [0, 64)
+  memref.copy %gm2, %b {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<16xf32> to memref<16xf32, #dsaplan.space<ub>>   // [64, 128)
+  memref.copy %a, %out {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xindex, #dsaplan.space<ub>> to memref<8xindex>
+  return
+}

@@ -70,8 +70,26 @@ struct MemoryAccess {
 SmallVector<MemoryAccess, 4> getMemoryAccesses(Operation *op,
                                                bool &unknownEffects);
 
-/// Whether `op` has a memref operand in a dsaplan space.
+/// Whether `op` has a memref operand in a dsaplan space, or one whose root
+/// (through views and casts, see getRootMemorySpace) is a dsaplan tile.
 bool touchesDsaPlanMemory(Operation *op);
+
+/// The memrefs `value` may be a view of: the source of a ViewLikeOpInterface
+/// op (subview, view, cast, reinterpret_cast, reshapes, memory_space_cast),
+/// or the memref operands of an op whose MemoryEffectOpInterface reports no
+/// allocation of `value` (memref.transpose: no view interface, but a result
+/// that can only be its operand's bytes). Empty for allocations, block
+/// arguments, region-branch results, and results of ops without the
+/// interface or of calls.
+SmallVector<Value, 1> getAliasSources(Value value);
+
+/// The dsaplan space of `value`, or of the tile it is a view of when a cast
+/// took it out of the space:
+///
+///   %g = memref.memory_space_cast %t : memref<8xf32, #dsaplan.space<ub>>
+///                                   to memref<8xf32>
+///   // getRootMemorySpace(%g) == ub: an access through %g touches %t
+std::optional<MemorySpace> getRootMemorySpace(Value value);
 
 /// The whole byte range of a tile (the `tile` of a MemoryAccess).
 MemoryAccess getTileBytes(Operation *tile);

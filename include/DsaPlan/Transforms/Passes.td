@@ -58,10 +58,14 @@ def DsaPlanComputeLifetimes
       inputs and outputs never share bytes, unless the op carries the unit
       attribute `dsaplan.in_place` (it reads each element before writing it).
     - Aliases are views and casts (`ViewLikeOpInterface`: subview, view,
-      cast, reinterpret_cast, collapse/expand_shape) and the values that
-      region-branch ops forward (`scf.for` iter_args and results, `scf.if`
-      results, `scf.while` before/after arguments), as found by MLIR's
-      `BufferViewFlowAnalysis`.
+      cast, reinterpret_cast, collapse/expand_shape, memory_space_cast) and
+      the values that region-branch ops forward (`scf.for` iter_args and
+      results, `scf.if` results, `scf.while` before/after arguments), as
+      found by MLIR's `BufferViewFlowAnalysis`; and the memref results of
+      ops whose `MemoryEffectOpInterface` reports no allocation of them and
+      that have one memref operand (`memref.transpose`). A view is never an
+      access, even with a `dsaplan.pipe`; `memref.dim` and the metadata ops
+      are not accesses either.
     - A buffer accessed inside a loop (`scf.for`, `scf.while`, any
       `LoopLikeOpInterface` or looping `RegionBranchOpInterface`) but
       allocated outside it, or carried by it, is live over the whole loop; a
@@ -72,8 +76,14 @@ def DsaPlanComputeLifetimes
       buffer can have several intervals.
     - A buffer passed to a call, returned, or used by an op with unknown
       memory effects is live over the whole function, with a remark saying
-      why. Unstructured control flow (multi-block regions) is treated as one
-      span.
+      why.
+    - Control flow the analyses cannot follow is an error naming the op: a
+      region holding dsaplan memory with several blocks (`cf.br`,
+      `cf.cond_br`, `scf.execute_region` with branches; "lift it to scf
+      first"), `scf.forall` and `scf.parallel` (their iterations may run in
+      any order), and loops other than `scf.for` and `scf.while`.
+      `dsaplan-insert-sync` and `dsaplan-verify-sync` refuse the same when
+      run alone. Function declarations are skipped.
     - `dsaplan.separate` and `dsaplan.colocate` are not uses.
 
     Why not MLIR's `Liveness`: it answers per block which SSA values are live
@@ -271,6 +281,15 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     enclosing blocks or loops, or when the input took the ids: then the
     pass reports an error naming the op rather than reuse one.
 
+    An access through a view or a cast of a tile (a `memref.memory_space_cast`
+    out of the dsaplan space included) is an access of the tile's bytes. A
+    call passing a tile is an access of unknown effect: with a
+    `dsaplan.pipe` it reads and writes every tile it is given on that pipe
+    (a remark says so); without one it is an error, since neither the
+    callee's pipes nor its own syncs are known. Unstructured control flow,
+    `scf.forall`, `scf.parallel` and other unmodelled loops are refused as
+    in `dsaplan-compute-lifetimes`.
+
     `mode=reuse-only` inserts only dependencies between different tiles that
     share bytes, for toolchains that already order accesses to one tile.
   }];
@@ -333,6 +352,10 @@ def DsaPlanVerifySync : Pass<"dsaplan-verify-sync", "::mlir::func::FuncOp"> {
     bytes. It also reports a wait without a set (a deadlock), a flag set
     twice before its wait, flags that the branches of an `scf.if` or the
     iterations of a loop leave unbalanced, and flags still set at the end.
+    It refuses, with an error naming the op, what it cannot walk: regions
+    with several blocks, `scf.forall`, `scf.parallel` and loops other than
+    `scf.for`/`scf.while` around accesses, and calls passing a tile without
+    a pipe.
   }];
   let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect"];
   let statistics = [
