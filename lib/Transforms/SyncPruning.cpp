@@ -647,7 +647,8 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
       body.push_back(&op);
     OrderChecker checker({}, body);
     checker.stepBudget = std::numeric_limits<int64_t>::max();
-    EventIdSurvey survey{repair};
+    EventIdSurvey survey;
+    survey.repair = repair;
     checker.survey = &survey;
     fixedThisRound.clear();
     unsafeInserted = 0;
