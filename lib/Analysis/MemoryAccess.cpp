@@ -101,14 +101,20 @@ std::pair<int64_t, int64_t> hullOf(const Box &box) {
 
 /// Narrows `base` (the location of a subview's source) to the bytes the
 /// static subview `subview` touches. A dynamic subview, or a source whose
-/// bytes are not a box, keeps the source's range.
+/// bytes are not a box, keeps the source's range and forgets its box: a
+/// static subview of a dynamic one may be anywhere in that range.
+///
+///   %s = memref.subview %t[%n] [32] [1]   // somewhere in %t: all of %t
+///   %u = memref.subview %s[0] [16] [1]    // still all of %t, not %t[0:16]
 Footprint narrowToSubview(memref::SubViewOp subview, Footprint base) {
   if (!base.box ||
       base.box->dims.size() != subview.getStaticOffsets().size() ||
       llvm::any_of(subview.getStaticOffsets(), ShapedType::isDynamic) ||
       llvm::any_of(subview.getStaticSizes(), ShapedType::isDynamic) ||
-      llvm::any_of(subview.getStaticStrides(), ShapedType::isDynamic))
+      llvm::any_of(subview.getStaticStrides(), ShapedType::isDynamic)) {
+    base.box.reset();
     return base;
+  }
   Box box;
   box.base = base.box->base;
   box.elementBytes = base.box->elementBytes;

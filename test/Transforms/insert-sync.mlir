@@ -475,3 +475,28 @@ func.func @index_tile(%gm: memref<8xindex>, %gm2: memref<16xf32>, %out: memref<8
   memref.copy %a, %out {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xindex, #dsaplan.space<ub>> to memref<8xindex>
   return
 }
+
+// -----
+
+// Chained views: %u is a static subview of the dynamic subview %s, so it
+// may be any 16 elements of %t: bytes [0, 256) as far as we know. V's
+// read of %w = %t[32:48] (bytes [128, 192)) may overlap MTE2's write of %u
+// and waits for it. (The inserter measured %u against %t as if %s were
+// static, as %t[0:16] = bytes [0, 64), and inserted nothing; the verifier
+// then rejected the kernel.)
+// CHECK-LABEL: func.func @static_subview_of_dynamic_subview
+// CHECK:      memref.copy
+// CHECK-NEXT: dsaplan.set_flag <mte2 -> v>, 0
+// CHECK-NEXT: dsaplan.wait_flag <mte2 -> v>, 0
+// CHECK-NEXT: linalg.exp
+func.func @static_subview_of_dynamic_subview(%gm: memref<16xf32>, %out: memref<16xf32>, %n: index) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %t = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>  // [0, 256)
+  %s = memref.subview %t[%n] [32] [1] : memref<64xf32, #dsaplan.space<ub>> to memref<32xf32, strided<[1], offset: ?>, #dsaplan.space<ub>>
+  %u = memref.subview %s[0] [16] [1] : memref<32xf32, strided<[1], offset: ?>, #dsaplan.space<ub>> to memref<16xf32, strided<[1], offset: ?>, #dsaplan.space<ub>>
+  %w = memref.subview %t[32] [16] [1] : memref<64xf32, #dsaplan.space<ub>> to memref<16xf32, strided<[1], offset: 32>, #dsaplan.space<ub>>  // [128, 192)
+  memref.copy %gm, %u {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<16xf32> to memref<16xf32, strided<[1], offset: ?>, #dsaplan.space<ub>>
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<16xf32, strided<[1], offset: 32>, #dsaplan.space<ub>>) outs(%out : memref<16xf32>)
+  return
+}
