@@ -37,6 +37,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 # Filled in by CMake when the script is copied to the build tree; left as is
 # in the source tree, where the tools are looked up on PATH.
@@ -510,8 +511,11 @@ def check_file(path, opts, tools, work):
     if not kernels:
         return 0, 0, 0, skipped
     extra = harness(kernels, opts.seed_list)
-    out_before = parse_dumps(execute(append_to_module(before, extra), tools, work, "before"))
-    out_after = parse_dumps(execute(append_to_module(after, extra), tools, work, "after"))
+    # The two modules are independent: lower and run them side by side.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = [pool.submit(execute, append_to_module(text, extra), tools, work, tag)
+                for text, tag in ((before, "before"), (after, "after"))]
+        out_before, out_after = (parse_dumps(r.result()) for r in runs)
     first = compare(kernels, opts.seed_list, out_before, out_after)
     for k, (name, args) in enumerate(kernels):
         if k in first:
