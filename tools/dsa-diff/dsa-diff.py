@@ -148,7 +148,7 @@ FUNC_RE = re.compile(r"^\s*func\.func\s+(?:(public|private|nested)\s+)?@([\w$.-]
 
 def parse_functions(module_text):
     """[(name, [arg types], has_body)] of the top-level functions, public
-    ones only."""
+    ones only; a function with results gets a last "-> results" entry."""
     functions = []
     for m in FUNC_RE.finditer(module_text):
         if m.group(1) in ("private", "nested"):
@@ -158,6 +158,8 @@ def parse_functions(module_text):
         types = [strip_arg_attrs(a.split(":", 1)[1]) if ":" in a else a
                  for a in args]
         rest = module_text[close + 1:module_text.find("\n", close)]
+        if rest.lstrip().startswith("->"):
+            types.append("-> results")  # classify() names it
         functions.append((m.group(2), types, rest.rstrip().endswith("{")))
     return functions
 
@@ -190,6 +192,8 @@ def classify(types):
     kernel cannot be run."""
     args = []
     for i, t in enumerate(types):
+        if t == "-> results":
+            return None, "it returns values (only memref arguments are compared)"
         memref = MEMREF_RE.match(t)
         dynamic = DYNAMIC_RE.match(t)
         if memref and SCALAR_RE.match(memref.group(2)):

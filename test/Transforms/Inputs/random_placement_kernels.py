@@ -31,6 +31,7 @@ import argparse
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -391,6 +392,14 @@ def main():
         parser.error("give the dsa-diff command after --")
     work = args.save or tempfile.mkdtemp(prefix="random-placement-")
     os.makedirs(work, exist_ok=True)
+    try:
+        return check(args, cmd, work)
+    finally:
+        if not args.save:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def check(args, cmd, work):
     start = time.time()
     texts = [kernel_text(args.seed, i) for i in range(args.count)]
     totals, failures, rejected = [0, 0, 0], [], []
