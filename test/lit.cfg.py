@@ -36,3 +36,23 @@ if os.path.isdir(config.dsaplan_corpus_dir):
 else:
     lit_config.warning("shared corpus not found at %s: corpus tests will not run"
                        % config.dsaplan_corpus_dir)
+
+# The differential-execution tests run kernels on the CPU with stock mlir-opt,
+# mlir-runner and the runner utility libraries of the LLVM this build uses.
+# They say `REQUIRES: mlir-runner`; when a piece is missing they are reported
+# UNSUPPORTED, with the missing piece named here, never passed.
+_runner_pieces = [os.path.join(config.llvm_tools_dir, "mlir-opt"),
+                  os.path.join(config.llvm_tools_dir, "mlir-runner"),
+                  os.path.join(config.llvm_library_dir, "libmlir_runner_utils.so"),
+                  os.path.join(config.llvm_library_dir, "libmlir_c_runner_utils.so")]
+_runner_missing = [p for p in _runner_pieces if not os.path.exists(p)]
+if _runner_missing:
+    lit_config.warning("differential-execution tests will not run, missing: %s"
+                       % ", ".join(_runner_missing))
+else:
+    config.available_features.add("mlir-runner")
+config.substitutions.append(("%dsa-diff", " ".join([
+    "python3", os.path.join(config.dsaplan_tools_dir, "dsa-diff"),
+    "--dsa-opt", os.path.join(config.dsaplan_tools_dir, "dsa-opt"),
+    "--mlir-opt", _runner_pieces[0], "--mlir-runner", _runner_pieces[1],
+    "--runner-lib-dir", config.llvm_library_dir])))

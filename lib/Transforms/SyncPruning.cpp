@@ -583,13 +583,13 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
   };
   DenseMap<Operation *, unsigned> moves; // per pair, by its first op
   llvm::DenseSet<Operation *> handshaken, handshakeOps;
-  bool failed = false;
-  unsigned unsafeInserted = 0;
+  SetFlagOp stuck;
+  unsigned unsafeInserted = 0, changes = 0;
   llvm::DenseSet<Operation *> fixedThisRound;
   auto repair = [&](SetFlagOp set, unsigned free,
                     ArrayRef<Operation *> pending) {
     auto found = groupOf.find(set);
-    if (failed || found == groupOf.end())
+    if (found == groupOf.end())
       return; // the input's own sync: the verifier reports it
     ++unsafeInserted;
     SyncGroup &group = groups[found->second];
@@ -619,6 +619,7 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
           handshakeOps.insert(groups[into][i]);
         fileGroup(into);
         ++repairs.handshakes;
+        ++changes;
         added = true;
       }
       if (added)
@@ -626,18 +627,17 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
     }
     int64_t id = firstFree(set.getSrc(), set.getDst(), free);
     if (id < 0 || moved > 4) {
-      failed = true;
-      set->emitError()
-                << "no event id of <" << stringifyPipe(set.getSrc()) << " -> "
-                << stringifyPipe(set.getDst())
-                << "> is free here: for each of the eight, a wait that "
-                   "consumes an earlier set may still be pending when this "
-                   "set runs";
+      // Other repairs of this round may be what it waits for (a walk goes
+      // on past a wait whose set it moved): only a round that changes
+      // nothing gives up.
+      if (!stuck)
+        stuck = set;
       return;
     }
     setEventId(pair, id);
     ++moved;
     ++repairs.moved;
+    ++changes;
   };
   constexpr int kRounds = 24;
   for (int round = 0; round < kRounds; ++round) {
@@ -651,16 +651,22 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
     survey.repair = repair;
     checker.survey = &survey;
     fixedThisRound.clear();
-    unsafeInserted = 0;
+    unsafeInserted = changes = 0;
+    stuck = nullptr;
     llvm::DenseSet<Operation *> none;
     OrderChecker::Checkpoints unused(body.size()), recorded(body.size());
     // A walk stopped by the input's own unbalanced flags surveys what it
     // reached; the verifier reports the rest.
     (void)checker.ordered(body, none, unused, 0, body.size(), recorded);
-    if (failed)
-      return failure();
     if (unsafeInserted == 0)
       return success();
+    if (changes == 0)
+      return stuck.emitError()
+             << "no event id of <" << stringifyPipe(stuck.getSrc()) << " -> "
+             << stringifyPipe(stuck.getDst())
+             << "> is free here: for each of the eight, a wait that "
+                "consumes an earlier set may still be pending when this "
+                "set runs";
   }
   return func.emitError() << "event ids did not settle after " << kRounds
                           << " rounds of moving pairs whose set may overrun "

@@ -457,4 +457,50 @@ def DsaPlanSimulate : Pass<"dsaplan-simulate", "::mlir::func::FuncOp"> {
   ];
 }
 
+def DsaPlanStripForCpu : Pass<"dsaplan-strip-for-cpu", "::mlir::ModuleOp"> {
+  let summary = "Make a dsaplan kernel runnable by MLIR's standard CPU lowering";
+  let description = [{
+    Removes everything of the dsaplan dialect from a module, so that stock
+    `mlir-opt` can parse it and lower it to the LLVM dialect. It is the first
+    half of the differential-execution check (`tools/dsa-diff`): the kernel
+    before and after `--dsa-plan`, stripped, must compute the same outputs on
+    the CPU.
+
+    - `dsaplan.set_flag`, `dsaplan.wait_flag`, `dsaplan.pipe_barrier`,
+      `dsaplan.separate` and `dsaplan.colocate` are erased (on a CPU running
+      the kernel in program order every access is already ordered).
+    - `dsaplan.arena` becomes a `memref.alloc` of its `i8` type, so the
+      placed tiles stay views of one buffer at their offsets and a wrong
+      placement clobbers on the CPU as it would on the chip.
+    - `dsaplan.alloc` becomes a `memref.alloc` (keeping its alignment), so
+      the pass also accepts the pipeline's input after `dsaplan-import`.
+    - Discardable attributes named `dsaplan.*` (`dsaplan.pipe`,
+      `dsaplan.in_place`, the module's `dsaplan.target`) are dropped.
+    - The `#dsaplan.space<...>` memory space is removed from every memref
+      type: results, block arguments, function types; a
+      `memref.memory_space_cast` whose two types become equal is replaced by
+      its source.
+
+    ```mlir
+    %ub = dsaplan.arena #dsaplan.space<ub> : memref<196608xi8, #dsaplan.space<ub>>
+    %a = memref.view %ub[%c4096][] : memref<196608xi8, #dsaplan.space<ub>>
+        to memref<32x32xf32, #dsaplan.space<ub>>
+    dsaplan.wait_flag <mte2 -> v>, 0
+    // becomes
+    %ub = memref.alloc() : memref<196608xi8>
+    %a = memref.view %ub[%c4096][] : memref<196608xi8> to memref<32x32xf32>
+    ```
+
+    Any other op of the dsaplan dialect, or an attribute or type of it left
+    anywhere, is an error naming the op.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numErasedSyncs", "erased-syncs",
+              "set_flag/wait_flag/pipe_barrier ops erased">,
+    Statistic<"numAllocs", "allocs",
+              "dsaplan.arena and dsaplan.alloc ops turned into memref.alloc">
+  ];
+}
+
 #endif // DSAPLAN_TRANSFORMS_PASSES_TD

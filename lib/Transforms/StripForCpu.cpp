@@ -1,0 +1,176 @@
+//===- StripForCpu.cpp - Remove the dsaplan dialect for a CPU run ---------===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+//
+// The first half of the differential-execution check: a dsaplan kernel,
+// before or after placement, becomes a module of builtin, func, scf, arith,
+// memref and linalg only, which MLIR's standard lowering runs on the CPU.
+// Placed tiles stay views of one buffer per space, so two tiles placed at
+// overlapping bytes still overwrite each other.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
+#include "DsaPlan/Transforms/Passes.h"
+
+#include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
+
+namespace mlir {
+namespace dsaplan {
+#define GEN_PASS_DEF_DSAPLANSTRIPFORCPU
+#include "DsaPlan/Transforms/Passes.h.inc"
+} // namespace dsaplan
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::dsaplan;
+
+namespace {
+
+/// The namespace of the dialect this pass removes.
+constexpr StringLiteral kDialect = "dsaplan";
+
+/// Whether `attr` belongs to the dsaplan dialect.
+bool isDsaPlanAttr(Attribute attr) {
+  return attr.getDialect().getNamespace() == kDialect;
+}
+
+/// `type` without a `#dsaplan.space<...>` memory space, or nullopt when it
+/// has none (the replacer then leaves it alone).
+std::optional<Type> stripSpace(BaseMemRefType type) {
+  Attribute space = type.getMemorySpace();
+  if (!space || !isa<MemorySpaceAttr>(space))
+    return std::nullopt;
+  if (auto ranked = dyn_cast<MemRefType>(type))
+    return MemRefType::get(ranked.getShape(), ranked.getElementType(),
+                           ranked.getLayout(), Attribute());
+  return UnrankedMemRefType::get(type.getElementType(), Attribute());
+}
+
+/// Replaces `op` (a dsaplan.arena or dsaplan.alloc) by a memref.alloc of the
+/// same type and alignment, named `name` if it is set.
+void replaceByMemRefAlloc(Operation *op, IntegerAttr alignment,
+                          StringAttr name) {
+  OpBuilder builder(op);
+  auto type = cast<MemRefType>(op->getResult(0).getType());
+  auto alloc = memref::AllocOp::create(builder, op->getLoc(), type, alignment);
+  if (name)
+    alloc->setAttr("name", name);
+  op->getResult(0).replaceAllUsesWith(alloc.getResult());
+  op->erase();
+}
+
+/// Drops every discardable attribute named `dsaplan.*` from `op`.
+void dropDsaPlanAttrs(Operation *op) {
+  SmallVector<StringAttr> names;
+  for (NamedAttribute attr : op->getDiscardableAttrs())
+    if (attr.getName().getValue().starts_with("dsaplan."))
+      names.push_back(attr.getName());
+  for (StringAttr name : names)
+    op->removeDiscardableAttr(name);
+}
+
+/// Whether `op` still mentions the dsaplan dialect: as its own dialect, in an
+/// attribute, or in the type of a result or of a block argument.
+bool mentionsDsaPlan(Operation *op) {
+  if (op->getDialect() && op->getDialect()->getNamespace() == kDialect)
+    return true;
+  bool found = false;
+  AttrTypeWalker walker;
+  walker.addWalk([&](Attribute attr) {
+    if (isDsaPlanAttr(attr))
+      found = true;
+  });
+  walker.walk(op->getAttrDictionary());
+  for (Type type : op->getResultTypes())
+    walker.walk(type);
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (BlockArgument arg : block.getArguments())
+        walker.walk(arg.getType());
+  return found;
+}
+
+struct DsaPlanStripForCpuPass
+    : public mlir::dsaplan::impl::DsaPlanStripForCpuBase<
+          DsaPlanStripForCpuPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    eraseAndReplaceOps(module);
+    module->walk(dropDsaPlanAttrs);
+
+    AttrTypeReplacer replacer;
+    replacer.addReplacement(
+        [](BaseMemRefType type) { return stripSpace(type); });
+    replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/true,
+                                          /*replaceLocs=*/false,
+                                          /*replaceTypes=*/true);
+    foldTrivialSpaceCasts(module);
+
+    if (failed(checkNothingLeft(module)) || failed(verify(module)))
+      return signalPassFailure();
+  }
+
+  /// Erases the sync and constraint ops, turns arenas and allocs into
+  /// memref.alloc.
+  void eraseAndReplaceOps(ModuleOp module) {
+    SmallVector<Operation *> ops;
+    module.walk([&](Operation *op) {
+      if (isa<SetFlagOp, WaitFlagOp, PipeBarrierOp, SeparateOp, ColocateOp,
+              ArenaOp, AllocOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      if (auto alloc = dyn_cast<AllocOp>(op)) {
+        replaceByMemRefAlloc(op, alloc.getAlignmentAttr(), alloc.getNameAttr());
+        ++numAllocs;
+      } else if (auto arena = dyn_cast<ArenaOp>(op)) {
+        StringAttr name = StringAttr::get(
+            op->getContext(), stringifyMemorySpace(arena.getSpace()));
+        replaceByMemRefAlloc(op, IntegerAttr(), name);
+        ++numAllocs;
+      } else {
+        if (!isa<SeparateOp, ColocateOp>(op))
+          ++numErasedSyncs;
+        op->erase();
+      }
+    }
+  }
+
+  /// Replaces every memref.memory_space_cast that no longer changes the
+  /// type by its source.
+  static void foldTrivialSpaceCasts(ModuleOp module) {
+    SmallVector<memref::MemorySpaceCastOp> casts;
+    module.walk([&](memref::MemorySpaceCastOp cast) {
+      if (cast.getSource().getType() == cast.getType())
+        casts.push_back(cast);
+    });
+    for (memref::MemorySpaceCastOp cast : casts) {
+      cast.getResult().replaceAllUsesWith(cast.getSource());
+      cast.erase();
+    }
+  }
+
+  /// Reports every op that still mentions the dsaplan dialect.
+  static LogicalResult checkNothingLeft(ModuleOp module) {
+    LogicalResult result = success();
+    module.walk([&](Operation *op) {
+      if (!mentionsDsaPlan(op))
+        return;
+      op->emitOpError()
+          << "cannot be made runnable on the CPU: it still uses the dsaplan "
+             "dialect after dsaplan-strip-for-cpu";
+      result = failure();
+    });
+    return result;
+  }
+};
+
+} // namespace

@@ -1,0 +1,427 @@
+#!/usr/bin/env python3
+"""Property test of the whole placement pipeline by differential execution.
+
+Generates seeded random kernels BEFORE placement and checks each with
+dsa-diff: the kernel before and after --dsa-plan, run on the CPU on the same
+random inputs, must give bit-identical outputs.
+
+A kernel has UB tiles of 16 to 128 f32 (memref.alloc in #dsaplan.space<ub>)
+allocated at the top of the function, in loop bodies and in scf.if branches,
+so that lifetimes have holes and tiles share bytes; aliases of them (static
+subviews, subviews at a loop-dependent offset, rows of an expand_shape, the
+result of an scf.if that yields one of two tiles, ping-pong iter_args of an
+scf.for that swap two tiles every iteration); and ops on their pipes:
+memref.copy from the GM inputs (mte2) and to the GM outputs (mte3),
+linalg.fill / copy / add / sub / mul (v, some in place), inside scf.for
+(2 or 3 iterations), scf.while (2 iterations, ops in both regions) and
+scf.if on the two i1 arguments. A tile is read only where every path before
+has written it, so the kernel never reads memory it did not write and any
+difference is the placement's. Every block stores what it computed to GM.
+
+The kernels go --batch to a module, one dsa-diff run per module (two
+mlir-runner processes). A difference fails the run and prints the kernel;
+so does a kernel the pipeline rejects (a module that --dsa-plan fails on is
+split until the kernels at fault are found).
+
+  random_placement_kernels.py [--count N] [--seed S] [--batch B]
+      [--save DIR] -- DSA-DIFF-COMMAND...
+"""
+
+import argparse
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+SPACE = "#dsaplan.space<ub>"
+GM = "memref<256xf32>"
+HEADER = 'module attributes {dsaplan.target = #dsaplan.target<"ascend910b">} {\n'
+
+
+class Value:
+    """A tile or an alias of one. `root` names the tile it is part of (for
+    aliases through control flow, a name of its own); `offset` is None for
+    a whole tile, else the subview's static offset or "?"."""
+
+    def __init__(self, name, size, root, offset=None):
+        self.name, self.size, self.root, self.offset = name, size, root, offset
+
+    @property
+    def whole(self):
+        return self.offset is None
+
+    @property
+    def type(self):
+        if self.whole:
+            return f"memref<{self.size}xf32, {SPACE}>"
+        return f"memref<{self.size}xf32, strided<[1], offset: {self.offset}>, {SPACE}>"
+
+
+class Block:
+    """What the generator knows inside one block: the values in scope, the
+    roots written on every path so far, the innermost scf.for induction
+    variable and its trip count."""
+
+    def __init__(self, indent, depth, scope, init, loop=None):
+        self.pad = "  " * indent
+        self.indent, self.depth = indent, depth
+        self.scope, self.init, self.loop = list(scope), set(init), loop
+
+    def nested(self, scope=None, loop=None):
+        return Block(self.indent + 1, self.depth + 1,
+                     self.scope if scope is None else scope, self.init,
+                     loop or self.loop)
+
+    def ready(self):
+        return [v for v in self.scope if v.root in self.init]
+
+    def writable(self):
+        """Values a write may go to: whole tiles, and parts of written ones
+        (a partial write does not make a tile written)."""
+        return [v for v in self.scope if v.whole or v.root in self.init]
+
+
+class Kernel:
+    def __init__(self, rng, name):
+        self.rng, self.name = rng, name
+        self.counter = 0
+        self.lines = []
+
+    def fresh(self, prefix):
+        self.counter += 1
+        return f"%{prefix}{self.counter}"
+
+    def emit(self, b, text):
+        self.lines.append(b.pad + text)
+
+    # -- values -------------------------------------------------------------
+
+    def alloc(self, b, size=None):
+        size = size or self.rng.choice([16, 32, 64, 128])
+        name = self.fresh("t")
+        self.emit(b, f'{name} = memref.alloc() {{name = "{name[1:]}"}} : '
+                     f"memref<{size}xf32, {SPACE}>")
+        b.scope.append(Value(name, size, name))
+
+    def subview(self, b):
+        tiles = [v for v in b.scope if v.whole and v.size >= 32]
+        if not tiles:
+            return
+        tile = self.rng.choice(tiles)
+        kind = self.rng.random()
+        if kind < 0.25 and b.loop:
+            return self.dynamic_subview(b, tile)
+        if kind < 0.5:
+            return self.expanded_row(b, tile)
+        size = tile.size // 2
+        offset = 8 * self.rng.randint(0, (tile.size - size) // 8)
+        sub = Value(self.fresh("s"), size, tile.root, offset)
+        self.emit(b, f"{sub.name} = memref.subview {tile.name}[{offset}] [{size}] [1] : "
+                     f"{tile.type} to {sub.type}")
+        b.scope.append(sub)
+
+    def dynamic_subview(self, b, tile):
+        """16 elements at 8 * the loop's induction variable."""
+        iv, trips = b.loop
+        if 16 + 8 * (trips - 1) > tile.size:
+            return
+        offset = self.fresh("o")
+        sub = Value(self.fresh("s"), 16, tile.root, "?")
+        self.emit(b, f"{offset} = arith.muli {iv}, %c8 : index")
+        self.emit(b, f"{sub.name} = memref.subview {tile.name}[{offset}] [16] [1] : "
+                     f"{tile.type} to {sub.type}")
+        b.scope.append(sub)
+
+    def expanded_row(self, b, tile):
+        """A row of the tile seen as a 2 x n/2 matrix."""
+        half = tile.size // 2
+        row = self.rng.randint(0, 1)
+        matrix = self.fresh("e")
+        matrix_type = f"memref<2x{half}xf32, {SPACE}>"
+        sub = Value(self.fresh("s"), half, tile.root, row * half)
+        self.emit(b, f"{matrix} = memref.expand_shape {tile.name} [[0, 1]] output_shape [2, {half}] "
+                     f": {tile.type} into {matrix_type}")
+        self.emit(b, f"{sub.name} = memref.subview {matrix}[{row}, 0] [1, {half}] [1, 1] : "
+                     f"{matrix_type} to {sub.type}")
+        b.scope.append(sub)
+
+    def gm(self, b, arg, size):
+        offset = 8 * self.rng.randint(0, (256 - size) // 8)
+        name = self.fresh("g")
+        gm_type = f"memref<{size}xf32, strided<[1], offset: {offset}>>"
+        self.emit(b, f"{name} = memref.subview {arg}[{offset}] [{size}] [1] : {GM} to {gm_type}")
+        return name, gm_type
+
+    # -- ops ----------------------------------------------------------------
+
+    def destination(self, b, size=None):
+        """Where a write goes: often a tile allocated right here, else a
+        writable value (of `size` elements if given), or None."""
+        fits = [v for v in b.writable() if size is None or v.size == size]
+        if size is None and (not fits or self.rng.random() < 0.3):
+            self.alloc(b)
+            return b.scope[-1]
+        return self.rng.choice(fits) if fits else None
+
+    def written(self, b, value):
+        if value.whole:
+            b.init.add(value.root)
+
+    def load(self, b, dst):
+        src, src_type = self.gm(b, self.rng.choice(["%x", "%y"]), dst.size)
+        self.emit(b, f"memref.copy {src}, {dst.name} {{dsaplan.pipe = #dsaplan.pipe<mte2>}} "
+                     f": {src_type} to {dst.type}")
+        self.written(b, dst)
+
+    def store(self, b, src):
+        dst, dst_type = self.gm(b, self.rng.choice(["%out0", "%out1"]), src.size)
+        self.emit(b, f"memref.copy {src.name}, {dst} {{dsaplan.pipe = #dsaplan.pipe<mte3>}} "
+                     f": {src.type} to {dst_type}")
+
+    def fill(self, b, dst):
+        const = self.fresh("k")
+        self.emit(b, f"{const} = arith.constant {self.rng.randint(-4, 4)}.0 : f32")
+        self.emit(b, f"linalg.fill {{dsaplan.pipe = #dsaplan.pipe<v>}} "
+                     f"ins({const} : f32) outs({dst.name} : {dst.type})")
+        self.written(b, dst)
+
+    def vector(self, b, kind, src):
+        rng = self.rng
+        outs = [v for v in b.writable() if v.size == src.size and v.root != src.root]
+        if not outs or (src.whole and rng.random() < 0.3):
+            self.alloc(b, src.size)
+            outs = [b.scope[-1]]
+        if kind == "copy":
+            if outs:
+                dst = rng.choice(outs)
+                self.emit(b, f"linalg.copy {{dsaplan.pipe = #dsaplan.pipe<v>}} "
+                             f"ins({src.name} : {src.type}) outs({dst.name} : {dst.type})")
+                self.written(b, dst)
+            return
+        other = rng.choice([v for v in b.ready() if v.size == src.size])
+        name = rng.choice(["add", "sub", "mul"])
+        ins = f"ins({src.name}, {other.name} : {src.type}, {other.type})"
+        if rng.random() < 0.25 and other.root != src.root:
+            # In place: each element is read before it is written.
+            self.emit(b, f"linalg.{name} {{dsaplan.pipe = #dsaplan.pipe<v>, dsaplan.in_place}} "
+                         f"{ins} outs({src.name} : {src.type})")
+            return
+        outs = [v for v in outs if v.root != other.root]
+        if outs:
+            dst = rng.choice(outs)
+            self.emit(b, f"linalg.{name} {{dsaplan.pipe = #dsaplan.pipe<v>}} "
+                         f"{ins} outs({dst.name} : {dst.type})")
+            self.written(b, dst)
+
+    def op(self, b):
+        rng = self.rng
+        kind = rng.choice(["load", "load", "store", "store", "fill", "copy", "binary",
+                           "binary", "binary", "subview"])
+        if kind == "subview":
+            return self.subview(b)
+        ready = b.ready()
+        if kind == "load" or not ready:
+            return self.load(b, self.destination(b))
+        if kind == "fill":
+            return self.fill(b, self.destination(b))
+        if kind == "store":
+            return self.store(b, rng.choice(ready))
+        self.vector(b, kind, rng.choice(ready))
+
+    # -- structure ----------------------------------------------------------
+
+    def for_loop(self, b):
+        iv, trips = self.fresh("i"), self.rng.choice([2, 3])
+        self.emit(b, f"scf.for {iv} = %c0 to %c{trips} step %c1 {{")
+        b.init |= self.block(b.nested(loop=(iv, trips)))
+        self.emit(b, "}")
+
+    def ping_pong(self, b):
+        """Two written tiles swapped every iteration through iter_args."""
+        pairs = [(p, q) for p in b.ready() for q in b.ready()
+                 if p.whole and q.whole and p.size == q.size and p.root != q.root]
+        if not pairs:
+            return self.for_loop(b)
+        p, q = self.rng.choice(pairs)
+        iv, trips, res = self.fresh("i"), self.rng.choice([2, 3]), self.fresh("r")
+        u, w = Value(self.fresh("u"), p.size, self.fresh("pp")), Value(self.fresh("w"), p.size, self.fresh("pp"))
+        self.emit(b, f"{res}:2 = scf.for {iv} = %c0 to %c{trips} step %c1 "
+                     f"iter_args({u.name} = {p.name}, {w.name} = {q.name}) -> ({p.type}, {p.type}) {{")
+        inner = b.nested(scope=[v for v in b.scope if v not in (p, q)] + [u, w], loop=(iv, trips))
+        inner.init |= {u.root, w.root}
+        b.init |= self.block(inner)
+        self.emit(inner, f"scf.yield {w.name}, {u.name} : {p.type}, {p.type}")
+        self.emit(b, "}")
+        for k in range(2):
+            result = Value(f"{res}#{k}", p.size, self.fresh("pp"))
+            b.scope.append(result)
+            b.init.add(result.root)
+
+    def while_loop(self, b):
+        """Two iterations: the before region runs three times, the do
+        region twice."""
+        res, n, m, cond, next_n = (self.fresh(x) for x in ("r", "n", "m", "cond", "n"))
+        self.emit(b, f"{res} = scf.while ({n} = %c0) : (index) -> index {{")
+        before = b.nested()
+        b.init |= self.block(before)
+        self.emit(before, f"{cond} = arith.cmpi slt, {n}, %c2 : index")
+        self.emit(before, f"scf.condition({cond}) {n} : index")
+        self.emit(b, "} do {")
+        self.emit(b, f"^bb0({m}: index):")
+        after = b.nested()
+        after.init |= b.init
+        b.init |= self.block(after)
+        self.emit(after, f"{next_n} = arith.addi {m}, %c1 : index")
+        self.emit(after, f"scf.yield {next_n} : index")
+        self.emit(b, "}")
+
+    def branches(self, b):
+        """scf.if, with or without else; sometimes yielding one of two
+        written tiles of the same size."""
+        flag = self.rng.choice(["%p", "%q"])
+        pairs = [(p, q) for p in b.ready() for q in b.ready()
+                 if p.whole and q.whole and p.size == q.size and p.root != q.root]
+        select = pairs and self.rng.random() < 0.4
+        if select:
+            p, q = self.rng.choice(pairs)
+            res = Value(self.fresh("r"), p.size, self.fresh("sel"))
+            self.emit(b, f"{res.name} = scf.if {flag} -> ({p.type}) {{")
+        else:
+            self.emit(b, f"scf.if {flag} {{")
+        then = b.nested()
+        then_init = self.block(then)
+        if select:
+            self.emit(then, f"scf.yield {p.name} : {p.type}")
+        else_init = set(b.init)
+        if select or self.rng.random() < 0.7:
+            self.emit(b, "} else {")
+            other = b.nested()
+            else_init = self.block(other)
+            if select:
+                self.emit(other, f"scf.yield {q.name} : {q.type}")
+        self.emit(b, "}")
+        b.init |= then_init & else_init
+        if select:
+            b.scope.append(res)
+            b.init.add(res.root)
+
+    def block(self, b):
+        """The ops of one block; returns the roots of the enclosing scope it
+        writes on every path. Tiles allocated here are local to it."""
+        outer = list(b.scope)
+        rng = self.rng
+        for _ in range(rng.randint(0, 1) if b.depth else rng.randint(1, 3)):
+            self.alloc(b)
+        for _ in range(rng.randint(2, 6) if b.depth else rng.randint(4, 10)):
+            choice = rng.random()
+            if b.depth < 2 and choice < 0.08:
+                self.for_loop(b)
+            elif b.depth < 2 and choice < 0.13:
+                self.ping_pong(b)
+            elif b.depth < 2 and choice < 0.17:
+                self.while_loop(b)
+            elif b.depth < 2 and choice < 0.3:
+                self.branches(b)
+            else:
+                self.op(b)
+        # What this block computed leaves through GM, so a clobber of it
+        # shows in the outputs.
+        for value in b.scope:
+            if value not in outer and value.whole and value.root in b.init \
+                    and (b.depth == 0 or rng.random() < 0.5):
+                self.store(b, value)
+        roots = {v.root for v in outer}
+        return {t for t in b.init if t in roots}
+
+    def text(self):
+        self.lines = [f"  func.func @{self.name}(%x: {GM}, %y: {GM}, %out0: {GM}, "
+                      f"%out1: {GM}, %p: i1, %q: i1) {{"]
+        self.lines += [f"    %c{k} = arith.constant {k} : index" for k in (0, 1, 2, 3, 8)]
+        self.block(Block(2, 0, [], set()))
+        self.lines += ["    return", "  }"]
+        return "\n".join(self.lines) + "\n"
+
+
+def kernel_text(seed, index):
+    return Kernel(random.Random(f"{seed}:{index}"), f"k{index}").text()
+
+
+def run_batch(cmd, kernels, work):
+    """dsa-diff on one module of `kernels` ([(index, text)]): the counts,
+    the differences [(name, message)] and the kernels the pipeline rejects
+    [(index, diagnostics)]. A rejected module is split in halves until the
+    kernels at fault are alone."""
+    path = os.path.join(work, f"k{kernels[0][0]}-{kernels[-1][0]}.mlir")
+    with open(path, "w") as f:
+        f.write(HEADER + "".join(text for _, text in kernels) + "}\n")
+    proc = subprocess.run(cmd + ["-q", path], capture_output=True, text=True)
+    summary = re.search(r"(\d+) kernels, (\d+) runs, (\d+) differences", proc.stdout)
+    if proc.returncode in (0, 1) and summary:
+        fails = re.findall(r"^FAIL (k\d+): (.*)$", proc.stdout, re.M)
+        return [int(g) for g in summary.groups()], fails, []
+    if "placing the input failed" not in proc.stderr:
+        sys.stdout.write(proc.stdout)
+        sys.stderr.write(proc.stderr)
+        raise SystemExit(f"dsa-diff failed on {path} (exit {proc.returncode})")
+    if len(kernels) == 1:
+        return [0, 0, 0], [], [(kernels[0][0], proc.stderr)]
+    half = len(kernels) // 2
+    first, second = run_batch(cmd, kernels[:half], work), run_batch(cmd, kernels[half:], work)
+    return ([a + b for a, b in zip(first[0], second[0])], first[1] + second[1],
+            first[2] + second[2])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--allow-rejected", type=int, default=0,
+                        help="kernels the pipeline may refuse (known gaps; the line still counts them)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--batch", type=int, default=50)
+    parser.add_argument("--save", help="write the batches here (kept)")
+    parser.add_argument("--print", type=int, metavar="K", help="print kernel K and stop")
+    parser.add_argument("dsa_diff", nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    if args.print is not None:
+        sys.stdout.write(HEADER + kernel_text(args.seed, args.print) + "}\n")
+        return 0
+    cmd = [a for a in args.dsa_diff if a != "--"] if args.dsa_diff else []
+    if not cmd:
+        parser.error("give the dsa-diff command after --")
+    work = args.save or tempfile.mkdtemp(prefix="random-placement-")
+    os.makedirs(work, exist_ok=True)
+    try:
+        return check(args, cmd, work)
+    finally:
+        if not args.save:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def check(args, cmd, work):
+    start = time.time()
+    texts = [kernel_text(args.seed, i) for i in range(args.count)]
+    totals, failures, rejected = [0, 0, 0], [], []
+    for b in range(0, args.count, args.batch):
+        counts, fails, errors = run_batch(cmd, list(enumerate(texts))[b:b + args.batch], work)
+        totals = [t + c for t, c in zip(totals, counts)]
+        failures += fails
+        rejected += errors
+    for name, message in failures[:3]:
+        print(f"FAIL {name} (seed {args.seed}): {message}\n{texts[int(name[1:])]}",
+              file=sys.stderr)
+    for index, diagnostics in rejected[:3]:
+        print(f"REJECTED k{index} (seed {args.seed}): --dsa-plan failed:\n"
+              f"{diagnostics[-3000:]}\n{texts[index]}", file=sys.stderr)
+    print("%d kernels, %d runs, %d differences" % tuple(totals)
+          + (", %d rejected by the pipeline" % len(rejected) if rejected else ""))
+    sys.stdout.flush()
+    print("time: %.1f s" % (time.time() - start), file=sys.stderr)
+    return 1 if failures or len(rejected) > args.allow_rejected else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
