@@ -7,9 +7,12 @@
 #include "DsaPlan/Analysis/SupportedStructure.h"
 #include "DsaPlan/Analysis/BufferLifetimes.h"
 #include "DsaPlan/Analysis/MemoryAccess.h"
+#include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::dsaplan;
@@ -43,6 +46,57 @@ bool holdsDsaPlanMemory(Operation *op) {
                       [](Region &r) { return holdsDsaPlanMemory(r); });
 }
 
+/// The allocation `value` is a view of, through view-like ops, if any.
+Operation *rootAllocation(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (isa<AllocOp, memref::AllocOp, memref::AllocaOp>(def))
+      return def;
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      return nullptr;
+    value = view.getViewSource();
+  }
+  return nullptr;
+}
+
+/// A tile allocated in a loop body and passed to the next iteration (the
+/// shape one-shot bufferization emits for "keep the previous row"):
+///
+///   scf.for ... iter_args(%prev = %init) {
+///     %cur = memref.alloc() : memref<64xf32, #dsaplan.space<ub>>
+///     linalg.add ins(%prev, %cur ...) outs(%cur ...)
+///     scf.yield %cur
+///   }
+///
+/// One allocation gets one offset, so the next iteration's %cur would sit on
+/// the %prev it still reads. It needs two slots that rotate, which the
+/// planner does not make yet: refused, with the way around it.
+bool checkCarriedAllocations(Operation *loop) {
+  bool ok = true;
+  auto check = [&](Operation *terminator) {
+    for (Value operand : terminator->getOperands()) {
+      Operation *alloc = rootAllocation(operand);
+      if (!alloc || !loop->isProperAncestor(alloc) ||
+          !isDsaPlanValue(alloc->getResult(0)))
+        continue;
+      ok = false;
+      InFlightDiagnostic diag =
+          alloc->emitError()
+          << "a tile allocated in the body of '" << loop->getName()
+          << "' is carried to the next iteration: it would share its one "
+             "offset with the tile the next iteration allocates while that "
+             "iteration still reads it; allocate two tiles before the loop "
+             "and pass them as iter_args (ping-pong)";
+      diag.attachNote(terminator->getLoc()) << "carried here";
+    }
+  };
+  for (Region &region : loop->getRegions())
+    for (Block &block : region)
+      if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>())
+        check(&block.back());
+  return ok;
+}
+
 } // namespace
 
 LogicalResult mlir::dsaplan::checkSupportedStructure(Operation *function) {
@@ -70,6 +124,8 @@ LogicalResult mlir::dsaplan::checkSupportedStructure(Operation *function) {
     if (op == function)
       return;
     checkRegions(op);
+    if (isa<scf::ForOp, scf::WhileOp>(op) && !checkCarriedAllocations(op))
+      ok = false;
     if (!isLoopOp(op) || isa<scf::ForOp, scf::WhileOp>(op) ||
         !holdsDsaPlanMemory(op))
       return;
