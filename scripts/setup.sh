@@ -30,7 +30,10 @@ install_missing_packages() {
 if [ "${DSAPLAN_SANITIZE:-0}" = 1 ]; then
   DSAPLAN_BUILD="${DSAPLAN_SANITIZE_BUILD:-$DSAPLAN_ROOT/build-sanitize}"
   SANITIZE_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-  export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"
+  # allow_user_poisoning=0: LLVM's inline allocators poison memory that the
+  # uninstrumented libMLIR then hands out (use-after-poison false positives
+  # of a client built with ASan against release LLVM packages).
+  export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:allow_user_poisoning=0"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 fi
 
