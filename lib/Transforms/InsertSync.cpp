@@ -71,7 +71,6 @@ namespace solver = ::dsaplan::solver;
 
 namespace {
 
-constexpr int64_t kNumEventIds = 8;
 constexpr unsigned kNumPipes = 7;
 
 /// Pipes that issue an instruction without waiting for the previous one to

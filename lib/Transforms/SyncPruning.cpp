@@ -126,7 +126,6 @@ unsigned pipeOf(Operation *op) { return static_cast<unsigned>(*getOpPipe(op)); }
 /// Waits are numbered apart from accesses, so that a disabled wait does not
 /// shift the numbers of the accesses after it (checkpoints compare those).
 constexpr int64_t kFirstWaitSeq = int64_t(1) << 40;
-constexpr unsigned kEventIds = 8;
 
 /// A walk in repair mode calls `repair` on each set_flag that may overrun
 /// its flag, with the ids free at this execution of it (bit k: id k) and
@@ -269,7 +268,7 @@ bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
     if (!survey)
       return false;
     unsigned free = 0;
-    for (unsigned id = 0; id < kEventIds; ++id)
+    for (unsigned id = 0; id < kNumEventIds; ++id)
       if (safe(id))
         free |= 1u << id;
     SmallVector<Operation *> pending;
@@ -611,7 +610,7 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
         size_t before = groups[into].size();
         auto waitOp = cast<WaitFlagOp>(wait);
         int64_t back = firstFree(waitOp.getDst(), waitOp.getSrc(),
-                                 (1u << kEventIds) - 1);
+                                 (1u << kNumEventIds) - 1);
         if (back < 0)
           continue;
         addHandshake(waitOp, back, groups[into]);

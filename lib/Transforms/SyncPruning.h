@@ -14,6 +14,9 @@
 namespace mlir {
 namespace dsaplan {
 
+/// Event ids per (src, dst) pipe pair on 910B: 0-7.
+inline constexpr int64_t kNumEventIds = 8;
+
 /// The ops of one inserted sync: a set_flag and its wait_flag (for a loop's
 /// pair, also the set before the loop and the wait after it), or a
 /// pipe_barrier.
