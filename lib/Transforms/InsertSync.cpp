@@ -72,6 +72,9 @@ namespace solver = ::dsaplan::solver;
 namespace {
 
 constexpr unsigned kNumPipes = 7;
+/// Loop pairs of one loop and pipe pair (each holds an event id over the
+/// whole loop, and nested loops need ids too).
+constexpr size_t kMaxLoopPairs = 4;
 
 /// Pipes that issue an instruction without waiting for the previous one to
 /// finish, so that a same-pipe dependency needs a pipe_barrier.
@@ -254,6 +257,7 @@ private:
   void coverBackEdges(Block *body, Operation *loop, const Knowledge &atEnd,
                       ArrayRef<Knowledge> firstHistory,
                       ArrayRef<SmallVector<Inserted, 2>> inserted);
+  Gap placeLoopPair(PairKey key, const Requirement &req, Gap wait);
   void stepOver(Operation *op, Gap gap, Knowledge &knowledge,
                 std::map<std::tuple<Pipe, Pipe, int64_t>, Payload> &flags,
                 bool coverNested);
@@ -300,10 +304,13 @@ private:
   std::map<PairKey, SmallVector<FlagPair>> forwardPairs;
   std::map<PipeKey, SmallVector<FlagPair>> forwardBarriers;
   unsigned decisions = 0;
-  std::map<PairKey, FlagPair> loopPairs;
+  /// Pairs around the back edge of each loop, per pipe pair: one per
+  /// producer a consumer of the next iteration needs first (per slot of a
+  /// rotating buffer), up to kMaxLoopPairs.
+  std::map<PairKey, SmallVector<FlagPair, 1>> loopPairs;
   /// For each loop pair: the pipes all of whose accesses in the body its
   /// set follows (what the wait after the loop learns about the loop).
-  std::map<PairKey, unsigned> drainCovers;
+  std::map<PairKey, SmallVector<unsigned, 1>> drainCovers;
   /// For an op with regions: bit r of entry q set when, at the end of every
   /// block of the op, q knows that the block's accesses of pipe r finished.
   DenseMap<Operation *, std::array<unsigned, kNumPipes>> exitCovers;
@@ -593,15 +600,17 @@ void SyncPlanner::stepOver(
   for (unsigned src = 0; src < kNumPipes; ++src)
     for (unsigned dst = 0; dst < kNumPipes; ++dst) {
       PairKey key{op, static_cast<Pipe>(src), static_cast<Pipe>(dst)};
-      if (!loopPairs.count(key))
+      auto covered = drainCovers.find(key);
+      if (covered == drainCovers.end())
         continue;
-      Payload payload = beforeLoop.capture(static_cast<Pipe>(src), gap);
-      unsigned covers = drainCovers[key];
-      for (unsigned r = 0; r < kNumPipes; ++r)
-        if ((covers >> r & 1) &&
-            payload.current[r] >= static_cast<int32_t>(gap) + 1)
-          payload.current[r] = gap + 2;
-      knowledge.receive(static_cast<Pipe>(dst), payload);
+      for (unsigned covers : covered->second) {
+        Payload payload = beforeLoop.capture(static_cast<Pipe>(src), gap);
+        for (unsigned r = 0; r < kNumPipes; ++r)
+          if ((covers >> r & 1) &&
+              payload.current[r] >= static_cast<int32_t>(gap) + 1)
+            payload.current[r] = gap + 2;
+        knowledge.receive(static_cast<Pipe>(dst), payload);
+      }
     }
 }
 
@@ -626,11 +635,6 @@ void SyncPlanner::coverBackEdges(Block *body, Operation *loop,
   ArrayRef<Operation *> blockOps = opsOf(body);
   Gap end = blockOps.size();
   ArrayRef<Requirement> reqs = backEdge.find(loop)->second;
-  std::map<std::pair<Pipe, Pipe>, Gap> latestSet;
-  for (const Requirement &req : reqs) {
-    Gap &set = latestSet[{req.src, req.dst}];
-    set = std::max(set, req.after + 1);
-  }
   std::vector<Knowledge> history(end + 1);
   std::map<std::tuple<Pipe, Pipe, int64_t>, Payload> flags;
   Knowledge knowledge = atEnd.nextIteration();
@@ -655,8 +659,7 @@ void SyncPlanner::coverBackEdges(Block *body, Operation *loop,
       }
       // The set of the previous iteration hands over what the producer
       // knew then, as knowledge of the previous iteration.
-      Gap set = latestSet[{req.src, req.dst}];
-      loopPairs[{loop, req.src, req.dst}] = {set, gap, decisions++};
+      Gap set = placeLoopPair({loop, req.src, req.dst}, req, gap);
       knowledge.receive(req.dst, firstHistory[set]
                                      .capture(req.src, set)
                                      .nextIteration());
@@ -664,19 +667,40 @@ void SyncPlanner::coverBackEdges(Block *body, Operation *loop,
     if (gap < end)
       stepOver(blockOps[gap], gap, knowledge, flags, /*coverNested=*/false);
   }
-  for (auto &[pipes, set] : latestSet) {
-    PairKey key{loop, pipes.first, pipes.second};
-    auto pair = loopPairs.find(key);
-    if (pair == loopPairs.end())
+  for (auto &[key, pairs] : loopPairs) {
+    if (std::get<0>(key) != loop)
       continue;
-    Payload atSet = firstHistory[pair->second.set].capture(pipes.first,
-                                                           pair->second.set);
-    unsigned covers = 0;
-    for (unsigned r = 0; r < kNumPipes; ++r)
-      if (atSet.current[r] >= lastIndexOf(body, r) + 2)
-        covers |= 1u << r;
-    drainCovers[key] = covers;
+    SmallVector<unsigned, 1> &covered = drainCovers[key];
+    covered.clear();
+    for (const FlagPair &pair : pairs) {
+      Payload atSet =
+          firstHistory[pair.set].capture(std::get<1>(key), pair.set);
+      unsigned covers = 0;
+      for (unsigned r = 0; r < kNumPipes; ++r)
+        if (atSet.current[r] >= lastIndexOf(body, r) + 2)
+          covers |= 1u << r;
+      covered.push_back(covers);
+    }
   }
+}
+
+/// A loop pair whose set follows `req`'s producer and whose wait is at
+/// `wait`; returns the set's gap. Each producer that the next iteration's
+/// first unmet consumer needs gets its own pair, so a consumer waits for
+/// the producer it needs and not for the last one of the body: with a
+/// rotating buffer unrolled (dsaplan-unroll-rotations), iteration i+1's
+/// load into slot s waits only for slot s's last reader. Past kMaxLoopPairs
+/// pairs, the last pair's set moves down to cover `req` too (each pair
+/// holds an event id for the whole loop).
+Gap SyncPlanner::placeLoopPair(PairKey key, const Requirement &req, Gap wait) {
+  SmallVector<FlagPair, 1> &pairs = loopPairs[key];
+  Gap set = req.after + 1;
+  if (pairs.size() < kMaxLoopPairs) {
+    pairs.push_back({set, wait, decisions++});
+    return set;
+  }
+  pairs.back().set = std::max(pairs.back().set, set);
+  return pairs.back().set;
 }
 
 //===----------------------------------------------------------------------===//
@@ -776,17 +800,20 @@ LogicalResult SyncPlanner::materialize() {
                        {block, pair.set, pair.wait, nullptr, src, dst, -1,
                         pair.rank}});
   }
-  for (auto &[key, pair] : loopPairs) {
+  for (auto &[key, pairs] : loopPairs) {
     auto [loopPtr, src, dst] = key;
     Operation *loop = static_cast<Operation *>(loopPtr);
-    spans.push_back({preorder.lookup(loop) - 0.5,
-                     preorderEnd.lookup(loop) + 0.5,
-                     {&loop->getRegion(0).front(), pair.set, pair.wait, loop,
-                      src, dst, -1, pair.rank}});
+    for (const FlagPair &pair : pairs)
+      spans.push_back({preorder.lookup(loop) - 0.5,
+                       preorderEnd.lookup(loop) + 0.5,
+                       {&loop->getRegion(0).front(), pair.set, pair.wait, loop,
+                        src, dst, -1, pair.rank}});
   }
   llvm::sort(spans, [](const Span &a, const Span &b) {
-    return std::make_tuple(a.begin, a.end, a.plan.src, a.plan.dst) <
-           std::make_tuple(b.begin, b.end, b.plan.src, b.plan.dst);
+    return std::make_tuple(a.begin, a.end, a.plan.src, a.plan.dst,
+                           a.plan.rank) <
+           std::make_tuple(b.begin, b.end, b.plan.src, b.plan.dst,
+                           b.plan.rank);
   });
   SmallVector<Planned> planned;
   for (Span &span : spans) {

@@ -54,6 +54,11 @@ struct DsaPlanPipelineOptions
       *this, "insert-sync",
       llvm::cl::desc("Insert set_flag/wait_flag/pipe_barrier"),
       llvm::cl::init(true)};
+  Option<bool> unrollRotations{
+      *this, "unroll-rotations",
+      llvm::cl::desc("Unroll loops whose tiles rotate through iter_args by "
+                     "the rotation period before inserting syncs"),
+      llvm::cl::init(true)};
   Option<bool> verifySync{
       *this, "verify-sync",
       llvm::cl::desc("Check the synchronisation with dsaplan-verify-sync"),
@@ -67,6 +72,9 @@ struct DsaPlanPipelineOptions
 void buildDsaPlanPipeline(OpPassManager &pm,
                           const DsaPlanPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(createDsaPlanImport());
+  DsaPlanMultiBufferOptions multiBuffer;
+  multiBuffer.summary = options.summary;
+  pm.addNestedPass<func::FuncOp>(createDsaPlanMultiBuffer(multiBuffer));
   pm.addNestedPass<func::FuncOp>(createDsaPlanComputeLifetimes());
   DsaPlanAssignOffsetsOptions assign;
   assign.algorithm = options.algorithm;
@@ -81,6 +89,8 @@ void buildDsaPlanPipeline(OpPassManager &pm,
   materialize.keepAllocs = options.keepAllocs;
   pm.addNestedPass<func::FuncOp>(createDsaPlanMaterialize(materialize));
   if (options.insertSync) {
+    if (options.unrollRotations)
+      pm.addNestedPass<func::FuncOp>(createDsaPlanUnrollRotations());
     DsaPlanInsertSyncOptions sync;
     sync.mode = options.syncMode;
     sync.pruneBudget = options.syncPruneBudget;

@@ -35,6 +35,55 @@ def DsaPlanImport : Pass<"dsaplan-import", "::mlir::func::FuncOp"> {
   ];
 }
 
+def DsaPlanMultiBuffer : Pass<"dsaplan-multi-buffer", "::mlir::func::FuncOp"> {
+  let summary = "Give tiles allocated in a loop body several rotating slots";
+  let description = [{
+    A `dsaplan.alloc` directly in an `scf.for` body with
+    `dsaplan.buffers = N` (1 to 4) becomes N allocations before the loop,
+    rotated through new iter_args, so that iteration i uses slot i mod N:
+
+    ```mlir
+    scf.for %i = %c0 to %c8 step %c1 {
+      %t = dsaplan.alloc {name = "t", dsaplan.buffers = 2 : i64} : memref<1024xf32, #dsaplan.space<ub>>
+      ...
+    }
+    // becomes
+    %t0 = dsaplan.alloc {name = "t.0"} : memref<1024xf32, #dsaplan.space<ub>>
+    %t1 = dsaplan.alloc {name = "t.1"} : memref<1024xf32, #dsaplan.space<ub>>
+    %r:2 = scf.for %i = %c0 to %c8 step %c1 iter_args(%s0 = %t0, %s1 = %t1) -> (...) {
+      ...                 // %s0 where %t was
+      scf.yield %s1, %s0 : ...
+    }
+    ```
+
+    The slots are live over the whole loop; `dsaplan-unroll-rotations`
+    later unrolls the ring so that each slot gets its own flags and MTE2
+    fills slot i+1 while V computes on slot i.
+
+    With `dsaplan.buffers = "auto"` the pass chooses: one slot for a tile
+    that a single pipe touches in the loop (a second slot buys no overlap),
+    two for the others, as long as every space still fits (tried on a copy
+    of the function with the lifetimes and a multi-start placement); when
+    it does not, the smallest such tiles go back to one slot first, one at
+    a time, until it fits. Three slots are never chosen automatically.
+    With `summary=true` a remark on each "auto" tile gives the choice and
+    why.
+
+    A tile that is yielded to the next iteration, or not directly in an
+    `scf.for` body, cannot rotate: an error says so.
+  }];
+  let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"summary", "summary", "bool", /*default=*/"false",
+           "Remark on each \"auto\" tile: the slots chosen and why">
+  ];
+  let statistics = [
+    Statistic<"numRotated", "rotated-tiles",
+              "Tiles given more than one slot">
+  ];
+}
+
 def DsaPlanComputeLifetimes
     : Pass<"dsaplan-compute-lifetimes", "::mlir::func::FuncOp"> {
   let summary = "Attach a live range to every dsaplan.alloc";
@@ -214,6 +263,48 @@ def DsaPlanMaterialize : Pass<"dsaplan-materialize", "::mlir::func::FuncOp"> {
   let statistics = [
     Statistic<"numViews", "views", "Allocations rewritten into arena views">,
     Statistic<"numArenas", "arenas", "Arenas created">
+  ];
+}
+
+def DsaPlanUnrollRotations
+    : Pass<"dsaplan-unroll-rotations", "::mlir::func::FuncOp"> {
+  let summary = "Unroll loops whose tiles rotate through iter_args by the "
+                "rotation period, so each slot is one fixed tile";
+  let description = [{
+    A double buffer written as a loop that yields its memref iter_args as a
+    permutation of themselves holds, in every iteration, a different tile in
+    each argument; but an access through the argument may be either tile, so
+    the sync pass must order it against both. Unrolling the loop by the
+    period of the permutation (the least common multiple of its cycles) makes
+    the unrolled body yield every argument unchanged; the arguments are then
+    replaced by the tiles they start with, and each access names its tile:
+
+    ```mlir
+    %r:2 = scf.for %i = %c0 to %c8 step %c1 iter_args(%cur = %a, %nxt = %b) {
+      memref.copy %gm, %cur {dsaplan.pipe = #dsaplan.pipe<mte2>}
+      ...
+      scf.yield %nxt, %cur      // a ping-pong: period 2
+    }
+    // becomes a loop of 4 iterations whose body loads into %a, then into
+    // %b; the load into %b waits only for the last reader of %b.
+    ```
+
+    The sync pass then gives every slot its own flags (one (src, dst) pair
+    per tile and loop), so iteration i+1's load into a slot waits only for
+    the last reader of that slot. Event ids are immediates on the hardware;
+    unrolling is how a per-slot id is obtained without a dynamic-id op.
+
+    A trip count that the period does not divide leaves an epilogue loop
+    with the remaining iterations (still correct; its accesses fall back to
+    the whole space, as before). Loops in `scf.while` are not unrolled.
+    Periods above 8 are left alone (the body would grow more than the
+    overlap is worth).
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numUnrolled", "unrolled-loops",
+              "Loops unrolled by their rotation period">
   ];
 }
 

@@ -192,5 +192,15 @@ LogicalResult DsaPlanDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a unit attribute";
     return success();
   }
+  if (name == getBuffersAttrName()) {
+    auto word = dyn_cast<StringAttr>(attr.getValue());
+    auto depth = dyn_cast<IntegerAttr>(attr.getValue());
+    if ((word && word.getValue() == "auto") ||
+        (depth && depth.getInt() >= 1 && depth.getInt() <= kMaxBuffers))
+      return success();
+    return op->emitError() << "'" << name << "' must be an integer from 1 to "
+                           << kMaxBuffers << " or \"auto\", not "
+                           << attr.getValue();
+  }
   return op->emitError() << "unknown dsaplan attribute '" << name << "'";
 }

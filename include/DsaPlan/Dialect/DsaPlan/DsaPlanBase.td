@@ -22,7 +22,9 @@ def DsaPlan_Dialect : Dialect {
 
     Two discardable attributes are understood on other ops:
     - `dsaplan.pipe = #dsaplan.pipe<...>`: the pipe an op runs on;
-    - `dsaplan.target = #dsaplan.target<...>`: on a module, the target.
+    - `dsaplan.target = #dsaplan.target<...>`: on a module, the target;
+    - `dsaplan.buffers = N : i64` (1 to 4) or `"auto"`: on an allocation in
+      a loop body, its number of rotating slots (`dsaplan-multi-buffer`).
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
@@ -40,6 +42,12 @@ def DsaPlan_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getInPlaceAttrName() {
       return ::llvm::StringLiteral("dsaplan.in_place");
     }
+    /// Name of the attribute giving an allocation's number of slots.
+    static constexpr ::llvm::StringLiteral getBuffersAttrName() {
+      return ::llvm::StringLiteral("dsaplan.buffers");
+    }
+    /// Largest explicit number of slots.
+    static constexpr int64_t kMaxBuffers = 4;
   }];
 }
 
