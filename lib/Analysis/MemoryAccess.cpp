@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -133,7 +134,16 @@ Footprint narrowToSubview(memref::SubViewOp subview, Footprint base) {
   return narrowed;
 }
 
-Footprint locate(Value value, MemorySpace space, Operation *anchor) {
+/// `locate` follows views down to `from` and goes on from `to` there: how
+/// one candidate of a value that may be several tiles is located.
+struct RootChoice {
+  Value from, to;
+};
+
+Footprint locate(Value value, MemorySpace space, Operation *anchor,
+                 RootChoice choice = {}) {
+  if (choice.from && value == choice.from)
+    value = choice.to;
   Operation *def = value.getDefiningOp();
   if (!def)
     return wholeSpace(space, anchor); // a block argument: anything
@@ -165,13 +175,14 @@ Footprint locate(Value value, MemorySpace space, Operation *anchor) {
     return loc;
   }
   if (auto subview = dyn_cast<memref::SubViewOp>(def))
-    return narrowToSubview(subview, locate(subview.getSource(), space, anchor));
+    return narrowToSubview(subview,
+                           locate(subview.getSource(), space, anchor, choice));
   SmallVector<Value, 1> sources = getAliasSources(value);
   if (sources.size() == 1) {
     // Another view of the same bytes (a cast, a reshape, a transpose, a
     // cast out of the space): the source's range, without claiming to know
     // which of its bytes.
-    Footprint loc = locate(sources.front(), space, anchor);
+    Footprint loc = locate(sources.front(), space, anchor, choice);
     loc.box.reset();
     return loc;
   }
@@ -222,9 +233,97 @@ SmallVector<std::pair<int64_t, int64_t>, 1> runsOf(const Box &box) {
   return merged;
 }
 
-void appendAccesses(Value value, MemorySpace space, bool isWrite,
-                    Operation *anchor, SmallVectorImpl<MemoryAccess> &out) {
-  Footprint loc = locate(value, space, anchor);
+/// More candidates than this for one value: the whole space.
+constexpr size_t kMaxCandidates = 8;
+
+/// What `value` may be, one step back, when it is a loop-carried argument
+/// or the result of a choice:
+///
+///   scf.for iter_arg or result k    init k and yield operand k
+///   scf.if / index_switch result k  yield operand k of every region
+///   arith.select                    both operands
+///
+/// Empty for anything else (a function argument, scf.while, a view).
+SmallVector<Value, 2> mayBeOneStep(Value value) {
+  SmallVector<Value, 2> step;
+  auto yieldedBy = [&](Region &region, unsigned index) {
+    if (!region.empty())
+      step.push_back(region.front().getTerminator()->getOperand(index));
+  };
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg.getArgNumber() == 0)
+      return step;
+    unsigned index = arg.getArgNumber() - 1;
+    step.push_back(loop.getInitArgs()[index]);
+    yieldedBy(loop.getRegion(), index);
+    return step;
+  }
+  auto result = cast<OpResult>(value);
+  Operation *def = result.getOwner();
+  unsigned index = result.getResultNumber();
+  if (auto loop = dyn_cast<scf::ForOp>(def)) {
+    step.push_back(loop.getInitArgs()[index]);
+    yieldedBy(loop.getRegion(), index);
+  } else if (isa<scf::IfOp, scf::IndexSwitchOp>(def)) {
+    for (Region &region : def->getRegions())
+      yieldedBy(region, index);
+  } else if (auto select = dyn_cast<arith::SelectOp>(def)) {
+    step.append({select.getTrueValue(), select.getFalseValue()});
+  }
+  return step;
+}
+
+/// The values that are not themselves choices that `root` may be, or
+/// nullopt when a path ends in something unknown (a function argument) or
+/// there are more than kMaxCandidates:
+///
+///   %r:2 = scf.for ... iter_args(%cur = %a, %nxt = %b) { ...
+///                                scf.yield %nxt, %cur }
+///   // %cur may be %a or %b: an access through it touches both tiles' bytes,
+///   // not the whole space.
+std::optional<SmallVector<Value, 4>> mayBe(Value root) {
+  SmallVector<Value, 4> candidates, worklist = {root};
+  DenseSet<Value> seen = {root};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    SmallVector<Value, 2> step = mayBeOneStep(value);
+    if (step.empty()) {
+      if (isa<BlockArgument>(value))
+        return std::nullopt;
+      candidates.push_back(value);
+      if (candidates.size() > kMaxCandidates)
+        return std::nullopt;
+      continue;
+    }
+    for (Value next : step)
+      if (seen.insert(next).second)
+        worklist.push_back(next);
+  }
+  return candidates;
+}
+
+/// Where the chain of views that `value` is ends: the value the views are
+/// of (a tile, an arena view, or a value that may be several).
+Value chainRoot(Value value) {
+  for (int depth = 0; depth < 1024; ++depth) {
+    Operation *def = value.getDefiningOp();
+    if (auto subview = dyn_cast_or_null<memref::SubViewOp>(def)) {
+      value = subview.getSource();
+      continue;
+    }
+    if (isa_and_nonnull<memref::ViewOp, AllocOp>(def))
+      return value;
+    SmallVector<Value, 1> sources = getAliasSources(value);
+    if (sources.size() != 1)
+      return value;
+    value = sources.front();
+  }
+  return value;
+}
+
+void appendFootprint(const Footprint &loc, bool isWrite,
+                     SmallVectorImpl<MemoryAccess> &out) {
   MemoryAccess access;
   access.region = loc.region;
   access.isWrite = isWrite;
@@ -238,6 +337,21 @@ void appendAccesses(Value value, MemorySpace space, bool isWrite,
     if (access.begin < access.end)
       out.push_back(access);
   }
+}
+
+/// The accesses of `value`'s bytes; a value that may be one of several
+/// tiles (see mayBe) accesses each of them.
+void appendAccesses(Value value, MemorySpace space, bool isWrite,
+                    Operation *anchor, SmallVectorImpl<MemoryAccess> &out) {
+  Value root = chainRoot(value);
+  if (!mayBeOneStep(root).empty())
+    if (std::optional<SmallVector<Value, 4>> candidates = mayBe(root)) {
+      for (Value candidate : *candidates)
+        appendFootprint(locate(value, space, anchor, {root, candidate}),
+                        isWrite, out);
+      return;
+    }
+  appendFootprint(locate(value, space, anchor), isWrite, out);
 }
 
 } // namespace

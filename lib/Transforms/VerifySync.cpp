@@ -38,6 +38,7 @@
 #include "llvm/ADT/MapVector.h"
 
 #include <array>
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -209,6 +210,8 @@ Bytes whole(MemorySpace space, Operation *anchor) {
 }
 
 Bytes bytesOfValue(Value value, MemorySpace space, Operation *anchor);
+SmallVector<Bytes, 1> runsOfSubview(memref::SubViewOp sub, Value root,
+                                    MemorySpace space, Operation *anchor);
 
 /// More runs than this and a subview counts as the range from its first
 /// byte to its last.
@@ -273,16 +276,83 @@ SmallVector<Bytes, 1> bytesOfSubview(memref::SubViewOp sub, const Bytes &tile) {
   return runs;
 }
 
+/// Whether `value` is a loop-carried argument or the result of a choice
+/// between values (scf.for, scf.if, scf.index_switch, arith.select).
+bool isChoice(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return isa<scf::ForOp>(arg.getOwner()->getParentOp()) &&
+           arg.getArgNumber() > 0;
+  return isa_and_nonnull<scf::ForOp, scf::IfOp, scf::IndexSwitchOp,
+                         arith::SelectOp>(value.getDefiningOp());
+}
+
+/// The values a choice may hold in the end (none of them a choice), or
+/// none when a path leads to something unknown or there are more than 8.
+SmallVector<Value> heldValues(Value choice) {
+  SmallVector<Value> held;
+  DenseSet<Value> visited;
+  bool known = true;
+  std::function<void(Value)> follow = [&](Value value) {
+    if (!known || !visited.insert(value).second)
+      return;
+    if (!isChoice(value)) {
+      known = !isa<BlockArgument>(value) && held.size() < 8;
+      held.push_back(value);
+      return;
+    }
+    auto yielded = [&](Region &region, unsigned index) {
+      if (!region.empty())
+        follow(region.front().getTerminator()->getOperand(index));
+    };
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      auto loop = cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      follow(loop.getInitArgs()[arg.getArgNumber() - 1]);
+      yielded(loop.getRegion(), arg.getArgNumber() - 1);
+      return;
+    }
+    Operation *def = value.getDefiningOp();
+    unsigned index = cast<OpResult>(value).getResultNumber();
+    if (auto select = dyn_cast<arith::SelectOp>(def)) {
+      follow(select.getTrueValue());
+      follow(select.getFalseValue());
+      return;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(def))
+      follow(loop.getInitArgs()[index]);
+    for (Region &region : def->getRegions())
+      yielded(region, index);
+  };
+  follow(choice);
+  if (!known)
+    return {};
+  return held;
+}
+
 /// The runs of bytes `value` designates. A subview is measured against the
-/// tile at the root of its chain of subviews.
+/// tile at the root of its chain of subviews; through a choice, against
+/// each tile it may hold.
 SmallVector<Bytes, 1> runsOfValue(Value value, MemorySpace space,
                                   Operation *anchor) {
   auto sub = value.getDefiningOp<memref::SubViewOp>();
-  if (!sub)
-    return {bytesOfValue(value, space, anchor)};
-  Value root = sub.getSource();
+  Value root = value;
   while (auto inner = root.getDefiningOp<memref::SubViewOp>())
     root = inner.getSource();
+  if (!isChoice(root))
+    return sub ? runsOfSubview(sub, root, space, anchor)
+               : SmallVector<Bytes, 1>{bytesOfValue(value, space, anchor)};
+  SmallVector<Value> held = heldValues(root);
+  if (held.empty())
+    return {whole(space, anchor)};
+  SmallVector<Bytes, 1> runs;
+  for (Value tile : held)
+    llvm::append_range(runs, sub ? runsOfSubview(sub, tile, space, anchor)
+                                 : runsOfValue(tile, space, anchor));
+  return runs;
+}
+
+/// The runs of `sub`, a chain of subviews of `root`.
+SmallVector<Bytes, 1> runsOfSubview(memref::SubViewOp sub, Value root,
+                                    MemorySpace space, Operation *anchor) {
   Bytes tile = bytesOfValue(root, space, anchor);
   if (!isa_and_nonnull<AllocOp, memref::ViewOp>(root.getDefiningOp()) ||
       !cast<MemRefType>(root.getType()).getLayout().isIdentity() ||

@@ -500,3 +500,32 @@ func.func @static_subview_of_dynamic_subview(%gm: memref<16xf32>, %out: memref<1
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<16xf32, strided<[1], offset: 32>, #dsaplan.space<ub>>) outs(%out : memref<16xf32>)
   return
 }
+
+// -----
+
+// A value that may be one of several tiles touches those tiles' bytes, not
+// the whole space: the exp through %t (tile %a at [0, 4096) or %b at
+// [4096, 8192)) needs nothing from the load into %c at [8192, 12288), but
+// the store of %a after it must wait for it (it may have written %a).
+//
+// CHECK-LABEL: func.func @select_of_two_tiles
+// CHECK:         memref.copy %{{.*}}, %[[C:.*]] {dsaplan.pipe = #dsaplan.pipe<mte2>}
+// CHECK-NEXT:    %[[T:.*]] = arith.select
+// CHECK-NEXT:    linalg.exp
+// CHECK-NEXT:    dsaplan.set_flag <v -> mte3>, 0
+// CHECK-NEXT:    dsaplan.wait_flag <v -> mte3>, 0
+// CHECK-NEXT:    memref.copy
+func.func @select_of_two_tiles(%gm: memref<1024xf32>, %first: i1) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c4096 = arith.constant 4096 : index
+  %c8192 = arith.constant 8192 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<1024xf32, #dsaplan.space<ub>>
+  %b = memref.view %ub[%c4096][] : memref<196608xi8, #dsaplan.space<ub>> to memref<1024xf32, #dsaplan.space<ub>>
+  %c = memref.view %ub[%c8192][] : memref<196608xi8, #dsaplan.space<ub>> to memref<1024xf32, #dsaplan.space<ub>>
+  memref.copy %gm, %c {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<1024xf32> to memref<1024xf32, #dsaplan.space<ub>>
+  %t = arith.select %first, %a, %b : memref<1024xf32, #dsaplan.space<ub>>
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t : memref<1024xf32, #dsaplan.space<ub>>) outs(%t : memref<1024xf32, #dsaplan.space<ub>>)
+  memref.copy %a, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<1024xf32, #dsaplan.space<ub>> to memref<1024xf32>
+  return
+}

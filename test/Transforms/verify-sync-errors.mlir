@@ -443,3 +443,21 @@ func.func @index_switch(%i: index, %gm: memref<256xf32>, %out: memref<256xf32>) 
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
   return
 }
+
+// -----
+
+// Through a choice: %t may be %a ([0, 1024)) or %b ([1024, 2048)); the load
+// into %b is not ordered before V reads %t.
+func.func @choice_may_hold_the_loaded_tile(%gm: memref<256xf32>, %out: memref<256xf32>, %first: i1) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c1024 = arith.constant 1024 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
+  %b = memref.view %ub[%c1024][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
+  // expected-note @below {{the earlier access}}
+  memref.copy %gm, %b {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+  %t = arith.select %first, %a, %b : memref<256xf32, #dsaplan.space<ub>>
+  // expected-error @below {{unordered read after write: 'linalg.exp' on pipe v and 'memref.copy' on pipe mte2 touch bytes [1024, 2048) of ub}}
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  return
+}
