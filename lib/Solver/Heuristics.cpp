@@ -204,10 +204,10 @@ uint64_t probeNodes(const PoolInstance &instance) {
 /// budget cannot answer counts as "no": this is a heuristic, it proves
 /// nothing.
 /// Returns the nodes spent.
-uint64_t probeTargets(const PoolInstance &instance, ItemOffsets &best) {
-  int64_t bound = itemLowerBound(instance);
+uint64_t probeTargets(const PoolInstance &instance, int64_t bound,
+                      uint64_t nodeBudget, ItemOffsets &best) {
   int64_t low = bound, high = itemPeak(instance, best);
-  uint64_t budget = probeNodes(instance), spent = 0;
+  uint64_t budget = std::min(probeNodes(instance), nodeBudget), spent = 0;
   // Two "no"s in a row say the search is weak here (say, a loose bound or
   // many separations): the rest of the budget would buy nothing.
   int noes = 0;
@@ -237,7 +237,8 @@ constexpr size_t kHugeItems = 20000;
 constexpr int kRoundsBeforeProbes = 1;
 
 ItemOffsets dsaplan::solver::detail::placeMultiStart(
-    const PoolInstance &instance, int rounds, uint64_t &nodes) {
+    const PoolInstance &instance, int rounds, int64_t lowerBound,
+    uint64_t nodeBudget, uint64_t &nodes) {
   ItemOffsets best;
   int64_t bestPeak = 0;
   std::vector<uint32_t> bestOrder;
@@ -290,7 +291,7 @@ ItemOffsets dsaplan::solver::detail::placeMultiStart(
     }
   }
   if (levels)
-    nodes += probeTargets(instance, best);
+    nodes += probeTargets(instance, lowerBound, nodeBudget, best);
   return best;
 }
 
