@@ -407,7 +407,7 @@ const char *dsaplan::solver::infeasibilityProofName(InfeasibilityProof proof) {
   case InfeasibilityProof::Certificate:
     return "certificate";
   case InfeasibilityProof::Search:
-    return "exhausted-search";
+    return "exhaustive-search";
   case InfeasibilityProof::Constraints:
     return "contradicting-constraints";
   }
