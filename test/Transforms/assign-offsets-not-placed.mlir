@@ -17,7 +17,8 @@
 // AUTO-NOT: error: space ub of @tight
 // RUN: FileCheck %s --check-prefix=SEARCH < %t/auto/odd_cycle.json
 // SEARCH: "status": "infeasible", "proof": "exhaustive-search"
-// RUN: not test -e %t/auto/tight.json
+// RUN: FileCheck %s --check-prefix=PLACED < %t/auto/tight.json
+// PLACED: "peak": 480, "lower_bound": 480, "status": "optimal", "proof": "none"
 
 // UB is 480 B here. The seven tiles fit in 480 B (auto places them at the
 // lower bound), but first fit by decreasing size ends at 512 B: it gave up,
