@@ -336,7 +336,10 @@ PoolResult solvePool(const Problem &problem, size_t pool,
   } else {
     std::vector<std::vector<uint32_t>> parts = components(instance);
     for (const std::vector<uint32_t> &items : parts) {
-      PoolInstance sub = subInstance(instance, items);
+      // One component is the whole instance (its items in order): no copy.
+      PoolInstance copy =
+          parts.size() == 1 ? PoolInstance() : subInstance(instance, items);
+      const PoolInstance &sub = parts.size() == 1 ? instance : copy;
       int64_t partBound =
           parts.size() == 1
               ? result.lowerBound
