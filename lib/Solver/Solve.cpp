@@ -254,6 +254,20 @@ std::vector<size_t> buffersOf(const PoolInstance &instance,
   return buffers;
 }
 
+/// A component's own bound can beat the pool's when the pool's clique
+/// search ran out of nodes: then it, and its clique, become the pool's.
+void strengthenBound(const PoolInstance &instance, const PoolInstance &sub,
+                     const std::vector<uint32_t> &items, PoolResult &result) {
+  BoundProof proof = itemBoundProof(sub);
+  if (proof.bound <= result.lowerBound)
+    return;
+  std::vector<uint32_t> poolItems;
+  for (uint32_t i : proof.items)
+    poolItems.push_back(items[i]);
+  result.lowerBound = proof.bound;
+  result.certificate = buffersOf(instance, poolItems);
+}
+
 /// Constraints of the pool that no placement can meet, or "" when none.
 std::string contradiction(const Problem &problem, const PoolInstance &instance) {
   if (instance.contradictoryPins)
@@ -340,10 +354,9 @@ PoolResult solvePool(const Problem &problem, size_t pool,
       PoolInstance copy =
           parts.size() == 1 ? PoolInstance() : subInstance(instance, items);
       const PoolInstance &sub = parts.size() == 1 ? instance : copy;
-      int64_t partBound =
-          parts.size() == 1
-              ? result.lowerBound
-              : std::max(itemLowerBound(sub), result.lowerBound);
+      if (parts.size() > 1)
+        strengthenBound(instance, sub, items, result);
+      int64_t partBound = result.lowerBound;
       ComponentResult placed =
           placeComponent(sub, options, partBound, budgetLeft);
       budgetLeft -= std::min(budgetLeft, placed.nodes + placed.probeNodes);
