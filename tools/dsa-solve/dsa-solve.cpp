@@ -403,7 +403,8 @@ void printWhyNotPlaced(FILE *out, const Problem &problem, const PoolResult &r) {
   std::fprintf(out,
                "  gave up after %llu nodes: best peak over capacity %lld by "
                "%lld B, lower bound %lld B fits (not proved infeasible; try a "
-               "larger --node-budget); live at the busiest point: %s\n",
+               "larger --node-budget or --algorithm auto); live at the "
+               "busiest point: %s\n",
                static_cast<unsigned long long>(r.nodes), capacity,
                static_cast<long long>(r.overflow),
                static_cast<long long>(r.lowerBound),
