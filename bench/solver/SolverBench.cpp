@@ -32,6 +32,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -136,22 +137,27 @@ std::vector<Instance> readMiniMalloc(const fs::path &dir) {
 struct Run {
   Solution solution;
   double seconds = 0;
+  /// CPU time of the solve (this process): on a shared machine the wall
+  /// clock also counts the time other processes hold the cores.
+  double cpuSeconds = 0;
   bool placed = false; // every pool within capacity, placement validates
 };
 
 Run runOnce(const Problem &problem, const SolveOptions &options) {
   Run run;
+  std::clock_t cpuStart = std::clock();
   auto start = std::chrono::steady_clock::now();
   run.solution = solve(problem, options);
   run.seconds = std::chrono::duration<double>(
                     std::chrono::steady_clock::now() - start)
                     .count();
+  run.cpuSeconds = static_cast<double>(std::clock() - cpuStart) / CLOCKS_PER_SEC;
   run.placed = validate(problem, run.solution.offsets).empty() &&
-               std::none_of(run.solution.pools.begin(),
-                            run.solution.pools.end(),
-                            [](const PoolResult &result) {
-                              return result.status == PoolStatus::Infeasible;
-                            });
+               std::all_of(run.solution.pools.begin(),
+                           run.solution.pools.end(),
+                           [](const PoolResult &result) {
+                             return isPlaced(result.status);
+                           });
   return run;
 }
 
@@ -238,7 +244,7 @@ void printMiniMallocDetail(const std::vector<Instance> &corpus,
                   static_cast<long long>(result.peak),
                   static_cast<long long>(result.lowerBound),
                   poolStatusName(result.status),
-                  run.placed || result.status == PoolStatus::Infeasible
+                  run.placed || !isPlaced(result.status)
                       ? ""
                       : " (INVALID)",
                   static_cast<unsigned long long>(result.nodes),
@@ -277,6 +283,7 @@ Problem randomInstance(size_t count, uint64_t seed) {
 
 struct ScalingRow {
   double seconds = 0;
+  double cpuSeconds = 0;
   double ratio = 0;
   bool valid = false;
   long maxRssKiB = 0;
@@ -284,7 +291,7 @@ struct ScalingRow {
 
 /// Builds and solves one random instance in a child process, so that the
 /// peak RSS reported is that of this size alone.
-ScalingRow scalingRun(size_t count) {
+ScalingRow scalingRun(size_t count, Algorithm algorithm) {
   int channel[2];
   if (pipe(channel) != 0)
     return {};
@@ -293,10 +300,11 @@ ScalingRow scalingRun(size_t count) {
     close(channel[0]);
     Problem problem = randomInstance(count, count);
     SolveOptions options;
-    options.algorithm = Algorithm::MultiStart;
+    options.algorithm = algorithm;
     Run run = runOnce(problem, options);
     ScalingRow row;
     row.seconds = run.seconds;
+    row.cpuSeconds = run.cpuSeconds;
     const PoolResult &result = run.solution.pools.front();
     row.ratio = static_cast<double>(result.peak) /
                 static_cast<double>(std::max<int64_t>(1, result.lowerBound));
@@ -318,25 +326,42 @@ ScalingRow scalingRun(size_t count) {
   return row;
 }
 
+/// One table row per size and algorithm: time and peak RSS, and their
+/// growth over the previous decade (the n log n growth for comparison).
 void printScaling(const Options &options) {
-  std::printf("\n## Scaling: multi-start on seeded random instances\n\n");
-  std::printf("| buffers | time | time / previous | n log n / previous | "
-              "peak RSS | peak/LB | valid |\n|---:|---:|---:|---:|---:|---:|---|\n");
-  double previousTime = 0, previousNLogN = 0;
-  for (size_t count = 100; count <= options.maxScaling; count *= 10) {
-    ScalingRow row = scalingRun(count);
-    double nLogN = count * std::log2(static_cast<double>(count));
-    char growth[32] = "", expected[32] = "";
-    if (previousTime > 0) {
-      std::snprintf(growth, sizeof(growth), "%.1fx", row.seconds / previousTime);
-      std::snprintf(expected, sizeof(expected), "%.1fx", nLogN / previousNLogN);
+  std::printf("\n## Scaling on seeded random instances (one pool, ~32 "
+              "buffers live per point)\n\n");
+  std::printf("| algorithm | buffers | CPU time | CPU growth | n log n growth "
+              "| wall time | peak RSS | RSS growth | peak/LB | valid |\n"
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+  for (Algorithm algorithm : {Algorithm::FirstFit, Algorithm::BestFit,
+                              Algorithm::MultiStart, Algorithm::Auto}) {
+    double previousTime = 0, previousNLogN = 0, previousRss = 0;
+    for (size_t count = 1000; count <= options.maxScaling; count *= 10) {
+      ScalingRow row = scalingRun(count, algorithm);
+      double nLogN = count * std::log2(static_cast<double>(count));
+      char growth[32] = "", expected[32] = "", rssGrowth[32] = "";
+      if (previousTime > 0) {
+        std::snprintf(growth, sizeof(growth), "%.1fx",
+                      row.cpuSeconds / previousTime);
+        std::snprintf(expected, sizeof(expected), "%.1fx",
+                      nLogN / previousNLogN);
+        std::snprintf(rssGrowth, sizeof(rssGrowth), "%.1fx",
+                      row.maxRssKiB / previousRss);
+      }
+      std::printf(
+          "| %s%s | %zu | %s | %s | %s | %s | %.1f MiB | %s | %.4f | %s |\n",
+          algorithmName(algorithm),
+          algorithm == Algorithm::Auto ? " (default)" : "", count,
+          formatSeconds(row.cpuSeconds).c_str(), growth, expected,
+          formatSeconds(row.seconds).c_str(),
+                  row.maxRssKiB / 1024.0, rssGrowth, row.ratio,
+                  row.valid ? "yes" : "NO");
+      std::fflush(stdout);
+      previousTime = row.cpuSeconds;
+      previousNLogN = nLogN;
+      previousRss = static_cast<double>(row.maxRssKiB);
     }
-    std::printf("| %zu | %s | %s | %s | %.1f MiB | %.4f | %s |\n", count,
-                formatSeconds(row.seconds).c_str(), growth, expected,
-                row.maxRssKiB / 1024.0, row.ratio, row.valid ? "yes" : "NO");
-    std::fflush(stdout);
-    previousTime = row.seconds;
-    previousNLogN = nLogN;
   }
 }
 

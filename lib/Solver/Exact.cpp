@@ -660,7 +660,8 @@ ExactResult CanonicalSearch::run(const ItemOffsets &incumbent) {
   }
 
   ExactResult result;
-  result.nodes = nodes;
+  // The node that found the budget spent was not searched.
+  result.nodes = std::min(nodes, nodeBudget);
   result.offsets = bestPeak >= 0 ? best : incumbent;
   result.peak = bestPeak >= 0 ? bestPeak : incumbentPeak;
   bool withinLimit = result.peak >= 0 && result.peak <= limit;

@@ -26,11 +26,11 @@ namespace {
 
 
 /// Byte ranges an item must avoid: reserved ranges and placed neighbours,
-/// sorted by begin.
-std::vector<AddressRange> blockedRanges(const PoolInstance &instance,
-                                        const ItemOffsets &offsets,
-                                        uint32_t item) {
-  std::vector<AddressRange> blocked = instance.reserved;
+/// sorted by begin, into `blocked` (reused across calls: no allocation per
+/// item once it has grown).
+void blockedRanges(const PoolInstance &instance, const ItemOffsets &offsets,
+                   uint32_t item, std::vector<AddressRange> &blocked) {
+  blocked.assign(instance.reserved.begin(), instance.reserved.end());
   for (uint32_t n : instance.conflicts[item])
     if (offsets[n] != kUnplaced)
       blocked.push_back({offsets[n], offsets[n] + instance.items[n].size});
@@ -38,7 +38,6 @@ std::vector<AddressRange> blockedRanges(const PoolInstance &instance,
             [](const AddressRange &a, const AddressRange &b) {
               return a.begin < b.begin;
             });
-  return blocked;
 }
 
 /// The lowest aligned offset at or above `start` clear of `blocked`.
@@ -83,21 +82,26 @@ std::vector<uint32_t> orderBy(const PoolInstance &instance, Key key) {
   return order;
 }
 
-/// The orders multi-start begins from; each is a strong heuristic on some
-/// family of instances.
-std::vector<std::vector<uint32_t>> startingOrders(const PoolInstance &instance) {
+/// The first `count` (at most five) orders multi-start begins from; each is
+/// a strong heuristic on some family of instances.
+std::vector<std::vector<uint32_t>> startingOrders(const PoolInstance &instance,
+                                                  size_t count) {
   const std::vector<Item> &items = instance.items;
   std::vector<int64_t> pressure = pressureOf(instance);
   using Key = std::pair<int64_t, int64_t>;
-  return {
-      orderBy(instance, [&](uint32_t i) { return Key(items[i].size, items[i].length()); }),
-      orderBy(instance, [&](uint32_t i) {
-        return Key(items[i].size * items[i].length(), items[i].size);
-      }),
-      orderBy(instance, [&](uint32_t i) { return Key(pressure[i], items[i].size); }),
-      orderBy(instance, [&](uint32_t i) { return Key(items[i].length(), items[i].size); }),
-      orderBy(instance, [&](uint32_t i) { return Key(-items[i].start(), items[i].size); }),
+  std::vector<std::vector<uint32_t>> orders;
+  auto add = [&](auto key) {
+    if (orders.size() < count)
+      orders.push_back(orderBy(instance, key));
   };
+  add([&](uint32_t i) { return Key(items[i].size, items[i].length()); });
+  add([&](uint32_t i) {
+    return Key(items[i].size * items[i].length(), items[i].size);
+  });
+  add([&](uint32_t i) { return Key(pressure[i], items[i].size); });
+  add([&](uint32_t i) { return Key(items[i].length(), items[i].size); });
+  add([&](uint32_t i) { return Key(-items[i].start(), items[i].size); });
+  return orders;
 }
 
 /// Items that end at the peak, in order.
@@ -135,11 +139,12 @@ ItemOffsets dsaplan::solver::detail::placeInOrder(
   for (uint32_t i = 0; i < instance.items.size(); ++i)
     if (instance.items[i].pin)
       offsets[i] = *instance.items[i].pin;
+  std::vector<AddressRange> blocked;
   for (uint32_t i : order) {
     if (offsets[i] != kUnplaced)
       continue;
     const Item &item = instance.items[i];
-    std::vector<AddressRange> blocked = blockedRanges(instance, offsets, i);
+    blockedRanges(instance, offsets, i, blocked);
     offsets[i] = rule == FitRule::First
                      ? firstFit(blocked, item.size, item.alignment)
                      : bestFit(blocked, item.size, item.alignment);
@@ -204,10 +209,10 @@ uint64_t probeNodes(const PoolInstance &instance) {
 /// budget cannot answer counts as "no": this is a heuristic, it proves
 /// nothing.
 /// Returns the nodes spent.
-uint64_t probeTargets(const PoolInstance &instance, ItemOffsets &best) {
-  int64_t bound = itemLowerBound(instance);
+uint64_t probeTargets(const PoolInstance &instance, int64_t bound,
+                      uint64_t nodeBudget, ItemOffsets &best) {
   int64_t low = bound, high = itemPeak(instance, best);
-  uint64_t budget = probeNodes(instance), spent = 0;
+  uint64_t budget = std::min(probeNodes(instance), nodeBudget), spent = 0;
   // Two "no"s in a row say the search is weak here (say, a loose bound or
   // many separations): the rest of the budget would buy nothing.
   int noes = 0;
@@ -237,7 +242,8 @@ constexpr size_t kHugeItems = 20000;
 constexpr int kRoundsBeforeProbes = 1;
 
 ItemOffsets dsaplan::solver::detail::placeMultiStart(
-    const PoolInstance &instance, int rounds, uint64_t &nodes) {
+    const PoolInstance &instance, int rounds, int64_t lowerBound,
+    uint64_t nodeBudget, uint64_t &nodes) {
   ItemOffsets best;
   int64_t bestPeak = 0;
   std::vector<uint32_t> bestOrder;
@@ -265,9 +271,8 @@ ItemOffsets dsaplan::solver::detail::placeMultiStart(
       consider(order, placeByLevels(instance, order));
     firstOrder = false;
   };
-  std::vector<std::vector<uint32_t>> orders = startingOrders(instance);
-  if (huge)
-    orders.resize(std::min<size_t>(orders.size(), 3));
+  std::vector<std::vector<uint32_t>> orders =
+      startingOrders(instance, huge ? 3 : 5);
   for (const std::vector<uint32_t> &order : orders)
     tryOrder(order);
   // Repair: the items that reach the peak go first, as long as it helps
@@ -290,7 +295,7 @@ ItemOffsets dsaplan::solver::detail::placeMultiStart(
     }
   }
   if (levels)
-    nodes += probeTargets(instance, best);
+    nodes += probeTargets(instance, lowerBound, nodeBudget, best);
   return best;
 }
 

@@ -103,8 +103,10 @@ PoolInstance dsaplan::solver::detail::buildPoolInstance(const Problem &problem,
       continue;
     auto a = static_cast<uint32_t>(itemOf[s.first]);
     auto b = static_cast<uint32_t>(itemOf[s.second]);
-    if (a == b)
+    if (a == b) {
+      instance.separatedColocation = true;
       continue;
+    }
     instance.conflicts[a].push_back(b);
     instance.conflicts[b].push_back(a);
     instance.hasSeparations = true;

@@ -47,6 +47,8 @@ struct PoolInstance {
   std::vector<std::vector<uint32_t>> conflicts;
   /// Set when two members of one colocation group are pinned differently.
   bool contradictoryPins = false;
+  /// Set when a separation joins two members of one colocation group.
+  bool separatedColocation = false;
   /// Whether some conflicts come from separations rather than lifetimes.
   bool hasSeparations = false;
 };
@@ -68,6 +70,18 @@ using ItemOffsets = std::vector<int64_t>;
 
 int64_t itemPeak(const PoolInstance &instance, const ItemOffsets &offsets);
 
+/// A lower bound on the peak and its proof: items that pairwise may not
+/// share bytes (live together or separated) and, with the reserved ranges
+/// and the pins among them, need `bound` bytes. When `bound` exceeds the
+/// capacity, `items` is the certificate of infeasibility.
+struct BoundProof {
+  int64_t bound = 0;
+  std::vector<uint32_t> items; // sorted
+  /// Whether `items` is the heaviest such set (the search finished).
+  bool heaviestClique = false;
+};
+BoundProof itemBoundProof(const PoolInstance &instance);
+
 /// Lower bound on the peak of any valid placement of `instance`.
 int64_t itemLowerBound(const PoolInstance &instance);
 
@@ -85,8 +99,10 @@ ItemOffsets placeBump(const PoolInstance &instance);
 
 /// The default heuristic: several orderings and an iterated repair of the
 /// items that reach the peak. Deterministic; `rounds` bounds the repair.
-/// Adds the search nodes its target probes spend to `nodes`.
+/// Its target probes spend at most `nodeBudget` search nodes, added to
+/// `nodes`; `lowerBound` is the pool's.
 ItemOffsets placeMultiStart(const PoolInstance &instance, int rounds,
+                            int64_t lowerBound, uint64_t nodeBudget,
                             uint64_t &nodes);
 
 /// Items by decreasing size, then decreasing lifetime, then index.

@@ -322,6 +322,17 @@ std::string dsaplan::solver::writeMemoryMapSvg(
   return os.str();
 }
 
+namespace {
+/// The ids of `buffers` as a JSON array body.
+std::string idList(const Problem &problem, const std::vector<size_t> &buffers) {
+  std::string text;
+  for (size_t b : buffers)
+    text += (text.empty() ? "\"" : ", \"") + escapeJson(problem.buffers[b].id) +
+            "\"";
+  return text;
+}
+} // namespace
+
 std::string dsaplan::solver::writeReportJson(
     const Problem &problem, const Placement &placement,
     const std::vector<PoolResult> &results, const std::string &instance) {
@@ -338,7 +349,10 @@ std::string dsaplan::solver::writeReportJson(
        << "\", \"capacity\": " << pool.capacity
        << ", \"peak\": " << result.peak
        << ", \"lower_bound\": " << result.lowerBound << ", \"status\": \""
-       << poolStatusName(result.status) << "\", \"nodes\": " << result.nodes
+       << poolStatusName(result.status) << "\", \"proof\": \""
+       << infeasibilityProofName(result.proof) << "\", \"certificate\": ["
+       << idList(problem, result.certificate)
+       << "], \"nodes\": " << result.nodes
        << ", \"buffers\": [";
     bool first = true;
     for (size_t b = 0; b < problem.buffers.size(); ++b) {

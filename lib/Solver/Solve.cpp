@@ -107,6 +107,10 @@ struct ComponentResult {
   /// Nodes of multi-start's probes, which bound themselves.
   uint64_t probeNodes = 0;
   bool provedOptimal = false;
+  /// The exact search exhausted every placement within the capacity.
+  bool provedInfeasible = false;
+  /// Whether the last search proved that nothing fits its limit.
+  bool lastProvedInfeasible = false;
 };
 
 /// Components larger than this keep their heuristic placement: a search
@@ -122,10 +126,11 @@ constexpr size_t kExactMaxItems = 1000;
 constexpr uint64_t kAutoBoundNodes = 500'000;
 constexpr uint64_t kAutoPolishNodes = 20'000;
 
-/// Adds the search nodes the heuristic spends (multi-start's probes) to
-/// `nodes`.
+/// Adds the search nodes the heuristic spends (multi-start's probes, within
+/// `nodeBudget`) to `nodes`.
 ItemOffsets placeHeuristically(const PoolInstance &instance,
-                               Algorithm algorithm, uint64_t &nodes) {
+                               Algorithm algorithm, int64_t bound,
+                               uint64_t nodeBudget, uint64_t &nodes) {
   switch (algorithm) {
   case Algorithm::Bump:
     return placeBump(instance);
@@ -137,7 +142,7 @@ ItemOffsets placeHeuristically(const PoolInstance &instance,
   case Algorithm::MultiStart:
   case Algorithm::Auto:
     return placeMultiStart(instance, repairRounds(instance.items.size()),
-                           nodes);
+                           bound, nodeBudget, nodes);
   }
   return {};
 }
@@ -154,6 +159,7 @@ void searchFrom(const PoolInstance &instance, int64_t bound, int64_t limit,
       exact.peak <= itemPeak(instance, result.offsets))
     result.offsets = exact.offsets;
   result.nodes += exact.nodes;
+  result.lastProvedInfeasible = exact.provedInfeasible;
   result.provedOptimal = result.provedOptimal || exact.provedOptimal ||
                          itemPeak(instance, result.offsets) <= bound;
 }
@@ -165,27 +171,35 @@ ComponentResult placeComponent(const PoolInstance &instance,
                                const SolveOptions &options, int64_t bound,
                                uint64_t nodeBudget) {
   ComponentResult result;
-  result.offsets =
-      placeHeuristically(instance, options.algorithm, result.probeNodes);
+  result.offsets = placeHeuristically(instance, options.algorithm, bound,
+                                      nodeBudget, result.probeNodes);
+  // The probes' nodes come out of the same budget.
+  uint64_t spent = std::min(nodeBudget, result.probeNodes);
   bool searches = options.algorithm == Algorithm::Exact ||
                   options.algorithm == Algorithm::Auto;
   result.provedOptimal = itemPeak(instance, result.offsets) <= bound;
+  // Above the capacity, a bound there is already the proof that nothing
+  // fits: no search can help.
   if (!searches || instance.items.size() > kExactMaxItems ||
-      result.provedOptimal)
+      result.provedOptimal || bound > instance.capacity)
     return result;
 
   bool minimize =
       options.minimizeCapacity || options.algorithm == Algorithm::Exact;
+  auto budgetLeft = [&](uint64_t cap) {
+    return std::min(cap, nodeBudget - std::min(nodeBudget, spent + result.nodes));
+  };
   if (itemPeak(instance, result.offsets) > instance.capacity) {
     // First anything that fits: the capacity is the target.
     searchFrom(instance, bound, instance.capacity, /*stopWithinLimit=*/true,
-               nodeBudget, result);
-    if (itemPeak(instance, result.offsets) > instance.capacity || !minimize)
+               budgetLeft(nodeBudget), result);
+    if (itemPeak(instance, result.offsets) > instance.capacity) {
+      result.provedInfeasible = result.lastProvedInfeasible;
+      return result;
+    }
+    if (!minimize)
       return result;
   }
-  auto budgetLeft = [&](uint64_t cap) {
-    return std::min(cap, nodeBudget - std::min(nodeBudget, result.nodes));
-  };
   constexpr int64_t kNoLimit = std::numeric_limits<int64_t>::max() / 4;
   if (!minimize) {
     searchFrom(instance, bound, bound, /*stopWithinLimit=*/true,
@@ -229,6 +243,92 @@ std::vector<size_t> buffersAtBusiestPoint(const Problem &problem, size_t pool) {
   return result;
 }
 
+/// The buffers behind `items`: every member of each (colocated) item.
+std::vector<size_t> buffersOf(const PoolInstance &instance,
+                              const std::vector<uint32_t> &items) {
+  std::vector<size_t> buffers;
+  for (uint32_t i : items)
+    buffers.insert(buffers.end(), instance.items[i].members.begin(),
+                   instance.items[i].members.end());
+  std::sort(buffers.begin(), buffers.end());
+  return buffers;
+}
+
+/// A component's own bound can beat the pool's when the pool's clique
+/// search ran out of nodes: then it, and its clique, become the pool's.
+void strengthenBound(const PoolInstance &instance, const PoolInstance &sub,
+                     const std::vector<uint32_t> &items, PoolResult &result) {
+  BoundProof proof = itemBoundProof(sub);
+  if (proof.bound <= result.lowerBound)
+    return;
+  std::vector<uint32_t> poolItems;
+  for (uint32_t i : proof.items)
+    poolItems.push_back(items[i]);
+  result.lowerBound = proof.bound;
+  result.certificate = buffersOf(instance, poolItems);
+}
+
+/// Constraints of the pool that no placement can meet, or "" when none.
+std::string contradiction(const Problem &problem, const PoolInstance &instance) {
+  if (instance.contradictoryPins)
+    return "colocated buffers are pinned at different offsets";
+  if (instance.separatedColocation)
+    return "two buffers are both colocated and separated";
+  for (uint32_t i = 0; i < instance.items.size(); ++i) {
+    const Item &item = instance.items[i];
+    if (!item.pin)
+      continue;
+    const std::string &id = problem.buffers[item.members.front()].id;
+    int64_t begin = *item.pin, end = begin + item.size;
+    if (begin % item.alignment)
+      return "buffer " + id + " is pinned at " + std::to_string(begin) +
+             ", not a multiple of its alignment " +
+             std::to_string(item.alignment);
+    for (const AddressRange &range : instance.reserved)
+      if (range.begin < end && begin < range.end)
+        return "buffer " + id + " is pinned into the reserved range [" +
+               std::to_string(range.begin) + ", " +
+               std::to_string(range.end) + ")";
+    for (uint32_t n : instance.conflicts[i]) {
+      const Item &other = instance.items[n];
+      if (n > i && other.pin && *other.pin < end &&
+          begin < *other.pin + other.size)
+        return "buffers " + id + " and " +
+               problem.buffers[other.members.front()].id +
+               " may not share bytes but are pinned over each other";
+    }
+  }
+  return "";
+}
+
+/// Sets the status of a pool whose placement (peak already set) is known,
+/// from the proofs at hand: the bound's certificate, an exhausted search, or
+/// contradicting constraints.
+void decideStatus(const Problem &problem, const PoolInstance &instance,
+                  bool provedOptimal, bool searchProvedInfeasible,
+                  PoolResult &result) {
+  result.contradiction = contradiction(problem, instance);
+  if (!result.contradiction.empty()) {
+    result.status = PoolStatus::Infeasible;
+    result.proof = InfeasibilityProof::Constraints;
+  } else if (result.peak <= instance.capacity) {
+    result.status = provedOptimal || result.peak <= result.lowerBound
+                        ? PoolStatus::Optimal
+                        : PoolStatus::Feasible;
+    return;
+  } else if (result.lowerBound > instance.capacity) {
+    result.status = PoolStatus::Infeasible;
+    result.proof = InfeasibilityProof::Certificate;
+  } else {
+    result.status =
+        searchProvedInfeasible ? PoolStatus::Infeasible : PoolStatus::GaveUp;
+    result.proof = searchProvedInfeasible ? InfeasibilityProof::Search
+                                          : InfeasibilityProof::None;
+  }
+  result.overflow = std::max<int64_t>(0, result.peak - instance.capacity);
+  result.liveAtPeak = buffersAtBusiestPoint(problem, instance.pool);
+}
+
 PoolResult solvePool(const Problem &problem, size_t pool,
                      const SolveOptions &options, Placement &offsets) {
   PoolInstance instance = buildPoolInstance(problem, pool);
@@ -236,24 +336,32 @@ PoolResult solvePool(const Problem &problem, size_t pool,
   result.pool = pool;
   for (const Item &item : instance.items)
     result.buffers += item.members.size();
-  result.lowerBound = itemLowerBound(instance);
+  BoundProof bound = itemBoundProof(instance);
+  result.lowerBound = bound.bound;
+  result.certificate = buffersOf(instance, bound.items);
 
   ItemOffsets itemOffsets(instance.items.size(), kUnplaced);
-  bool optimal = true;
+  bool optimal = true, searchProvedInfeasible = false;
   int64_t worstPeak = -1;
   uint64_t budgetLeft = options.nodeBudget;
   if (options.algorithm == Algorithm::Bump) {
     itemOffsets = placeBump(instance);
+    optimal = false;
   } else {
     std::vector<std::vector<uint32_t>> parts = components(instance);
     for (const std::vector<uint32_t> &items : parts) {
-      PoolInstance sub = subInstance(instance, items);
-      int64_t bound = parts.size() == 1
-                          ? result.lowerBound
-                          : std::max(itemLowerBound(sub), result.lowerBound);
-      ComponentResult placed = placeComponent(sub, options, bound, budgetLeft);
-      budgetLeft -= std::min(budgetLeft, placed.nodes);
+      // One component is the whole instance (its items in order): no copy.
+      PoolInstance copy =
+          parts.size() == 1 ? PoolInstance() : subInstance(instance, items);
+      const PoolInstance &sub = parts.size() == 1 ? instance : copy;
+      if (parts.size() > 1)
+        strengthenBound(instance, sub, items, result);
+      int64_t partBound = result.lowerBound;
+      ComponentResult placed =
+          placeComponent(sub, options, partBound, budgetLeft);
+      budgetLeft -= std::min(budgetLeft, placed.nodes + placed.probeNodes);
       result.nodes += placed.nodes + placed.probeNodes;
+      searchProvedInfeasible |= placed.provedInfeasible;
       int64_t peak = itemPeak(sub, placed.offsets);
       // The pool's peak is proved optimal when its highest component is.
       if (peak > worstPeak)
@@ -270,16 +378,7 @@ PoolResult solvePool(const Problem &problem, size_t pool,
       offsets[member] = itemOffsets[i];
 
   result.peak = itemPeak(instance, itemOffsets);
-  if (instance.contradictoryPins || result.peak > instance.capacity) {
-    result.status = PoolStatus::Infeasible;
-    result.overflow = std::max<int64_t>(0, result.peak - instance.capacity);
-    result.liveAtPeak = buffersAtBusiestPoint(problem, pool);
-  } else if (result.peak <= result.lowerBound ||
-             (optimal && options.algorithm != Algorithm::Bump)) {
-    result.status = PoolStatus::Optimal;
-  } else {
-    result.status = PoolStatus::Feasible;
-  }
+  decideStatus(problem, instance, optimal, searchProvedInfeasible, result);
   return result;
 }
 
@@ -311,15 +410,31 @@ const char *dsaplan::solver::poolStatusName(PoolStatus status) {
     return "feasible";
   case PoolStatus::Infeasible:
     return "infeasible";
+  case PoolStatus::GaveUp:
+    return "gave-up";
+  }
+  return "unknown";
+}
+
+const char *dsaplan::solver::infeasibilityProofName(InfeasibilityProof proof) {
+  switch (proof) {
+  case InfeasibilityProof::None:
+    return "none";
+  case InfeasibilityProof::Certificate:
+    return "certificate";
+  case InfeasibilityProof::Search:
+    return "exhaustive-search";
+  case InfeasibilityProof::Constraints:
+    return "contradicting-constraints";
   }
   return "unknown";
 }
 
 namespace {
 
-/// A pool whose placement breaks anything but the capacity (pins that
-/// clash, a pair both colocated and separated, a pin in a reserved range)
-/// has no valid placement the algorithms could find: say so.
+/// A placement that breaks anything but the capacity in a pool not known
+/// to be infeasible would be an algorithm's bug: the pool is not placed,
+/// and nothing is claimed about it.
 void demoteInvalidPools(const Problem &problem, Solution &solution) {
   for (const Violation &violation : validate(problem, solution.offsets)) {
     if (violation.kind == Violation::Kind::OutOfCapacity ||
@@ -327,9 +442,9 @@ void demoteInvalidPools(const Problem &problem, Solution &solution) {
       continue;
     PoolResult &result =
         solution.pools[problem.buffers[violation.buffers.front()].pool];
-    if (result.status == PoolStatus::Infeasible)
+    if (!isPlaced(result.status))
       continue;
-    result.status = PoolStatus::Infeasible;
+    result.status = PoolStatus::GaveUp;
     result.overflow = std::max<int64_t>(
         0, result.peak - problem.pools[result.pool].capacity);
     result.liveAtPeak = buffersAtBusiestPoint(problem, result.pool);
@@ -347,7 +462,7 @@ Solution dsaplan::solver::solve(const Problem &problem,
     if (malformed) {
       PoolResult result;
       result.pool = pool;
-      result.status = PoolStatus::Infeasible;
+      result.status = PoolStatus::GaveUp;
       solution.pools.push_back(result);
       continue;
     }

@@ -64,6 +64,55 @@ void emitLiveAtPeakNotes(InFlightDiagnostic &diag, const PlacementProblem &pp,
   }
 }
 
+void emitCertificateNotes(InFlightDiagnostic &diag, const PlacementProblem &pp,
+                          const solver::PoolResult &pool) {
+  for (size_t buffer : pool.certificate) {
+    AllocOp alloc(pp.allocs[buffer]);
+    diag.attachNote(alloc.getLoc())
+        << "'" << alloc.getDisplayName() << "' ("
+        << pp.problem.buffers[buffer].size
+        << " B) may not share bytes with the others of the certificate";
+  }
+}
+
+/// Why `pool` was not placed: a proof of infeasibility (with the
+/// certificate's buffers as notes), or a search that gave up (with the
+/// buffers live at the busiest point).
+void emitNotPlaced(func::FuncOp func, const TargetDescription &target,
+                   const PlacementProblem &pp,
+                   const solver::PoolResult &pool) {
+  const solver::Pool &desc = pp.problem.pools[pool.pool];
+  int64_t usable = target.getSpace(pp.spaces[pool.pool]).usableBytes();
+  InFlightDiagnostic diag = func.emitError()
+                            << "space " << desc.name << " of @"
+                            << func.getSymName() << " does not fit: ";
+  switch (pool.proof) {
+  case solver::InfeasibilityProof::Certificate:
+    diag << "infeasible (certificate: " << pool.certificate.size()
+         << " buffers that may not share bytes need " << pool.lowerBound
+         << " B, usable " << usable << " B of " << desc.capacity << " B)";
+    return emitCertificateNotes(diag, pp, pool);
+  case solver::InfeasibilityProof::Search:
+    diag << "infeasible (exhaustive search: no placement within " << usable
+         << " B usable of " << desc.capacity << " B, " << pool.nodes
+         << " nodes)";
+    return;
+  case solver::InfeasibilityProof::Constraints:
+    diag << "infeasible (contradicting constraints: " << pool.contradiction
+         << ")";
+    return;
+  case solver::InfeasibilityProof::None:
+    break;
+  }
+  diag << "gave up after " << pool.nodes << " nodes: best peak " << pool.peak
+       << " B, usable " << usable << " B of " << desc.capacity
+       << " B (over by " << pool.overflow << " B); the lower bound "
+       << pool.lowerBound
+       << " B fits, so it is not proved infeasible (raise node-budget or "
+          "try another algorithm)";
+  emitLiveAtPeakNotes(diag, pp, pool);
+}
+
 struct DsaPlanAssignOffsetsPass
     : public mlir::dsaplan::impl::DsaPlanAssignOffsetsBase<DsaPlanAssignOffsetsPass> {
   using Base::Base;
@@ -183,24 +232,22 @@ DsaPlanAssignOffsetsPass::solvePlacement(func::FuncOp func,
   options.algorithm = algo;
   options.nodeBudget = nodeBudget;
   solver::Solution solution = solver::solve(pp.problem, options);
-  bool infeasible = false;
+  bool placed = true;
   for (const solver::PoolResult &pool : solution.pools) {
-    if (pool.status != solver::PoolStatus::Infeasible)
+    if (solver::isPlaced(pool.status))
       continue;
-    infeasible = true;
-    const solver::Pool &desc = pp.problem.pools[pool.pool];
-    int64_t usable = target.getSpace(pp.spaces[pool.pool]).usableBytes();
-    InFlightDiagnostic diag =
-        func.emitError() << "space " << desc.name << " of @"
-                         << func.getSymName() << " does not fit: peak "
-                         << pool.peak << " B, lower bound " << pool.lowerBound
-                         << " B, usable " << usable << " B of "
-                         << desc.capacity << " B (over by " << pool.overflow
-                         << " B)";
-    emitLiveAtPeakNotes(diag, pp, pool);
+    placed = false;
+    emitNotPlaced(func, target, pp, pool);
   }
-  if (infeasible)
+  if (!placed) {
+    // The JSON report says which pools are infeasible and which gave up.
+    if (!reportDir.empty())
+      (void)writeFunctionFile(
+          func, reportDir, ".json",
+          solver::writeReportJson(pp.problem, solution.offsets,
+                                  solution.pools, instanceName(func)));
     return failure();
+  }
   return FunctionPlacement{std::move(solution.offsets),
                            std::move(solution.pools)};
 }

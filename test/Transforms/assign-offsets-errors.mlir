@@ -39,14 +39,16 @@ func.func @colocate_co_live() {
 // -----
 
 // Two co-live 96 KiB tiles cannot fit the 184 KiB of UB that are usable:
-// the second one lands above the reserved top 8 KiB.
-// expected-error @below {{space ub of @too_big does not fit: peak 294912 B, lower bound 196608 B, usable 188416 B of 196608 B (over by 98304 B)}}
+// 188416 B lie below the reserved top 8 KiB, so the second tile's last
+// 8 KiB would have to go above it, to 196608 + 8192 = 204800 B. The two
+// tiles are the certificate.
+// expected-error @below {{space ub of @too_big does not fit: infeasible (certificate: 2 buffers that may not share bytes need 204800 B, usable 188416 B of 196608 B)}}
 func.func @too_big() {
-  // expected-note @below {{'x' (98304 B) is live at the peak}}
+  // expected-note @below {{'x' (98304 B) may not share bytes with the others of the certificate}}
   %x = dsaplan.alloc {name = "x", live = #dsaplan.live<0 to 10>} : memref<24576xf32, #dsaplan.space<ub>>
-  // expected-note @below {{'y' (98304 B) is live at the peak}}
+  // expected-note @below {{'y' (98304 B) may not share bytes with the others of the certificate}}
   %y = dsaplan.alloc {name = "y", live = #dsaplan.live<0 to 10>} : memref<24576xf32, #dsaplan.space<ub>>
-  // Not live at the peak point: no note.
+  // Not in the certificate: no note.
   %z = dsaplan.alloc {name = "z", live = #dsaplan.live<20 to 30>} : memref<256xf32, #dsaplan.space<ub>>
   return
 }

@@ -4,124 +4,235 @@
 //
 //===----------------------------------------------------------------------===//
 //
-//   dsa-solve INPUT [--capacity N] [--algorithm NAME] [--node-budget N]
-//             [--minimize-capacity] [--output FILE] [--stats-json FILE]
-//             [--svg FILE] [--check SOLUTION]
-//
-// Exit status: 0 every pool placed within capacity (or, with --check, the
-// solution is valid); 1 some pool cannot be placed (or the solution is
-// invalid); 2 bad input or usage.
+// Reads a problem (schema-v1 JSON, or MiniMalloc CSV), places every pool,
+// validates the placement independently, prints one status line per pool
+// and writes the solution. `dsa-solve --help` lists the options and the exit
+// statuses (kUsage below is the single source of that text).
 //
 //===----------------------------------------------------------------------===//
+
+#include "CommandLine.h"
 
 #include "DsaPlan/Solver/IO.h"
 #include "DsaPlan/Solver/Report.h"
 #include "DsaPlan/Solver/Solve.h"
 #include "DsaPlan/Solver/Validate.h"
 
+#include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <regex>
 #include <sstream>
+
+#ifndef DSAPLAN_VERSION
+#define DSAPLAN_VERSION "unknown"
+#endif
 
 using namespace dsaplan::solver;
 
 namespace {
 
-constexpr int kPlaced = 0, kNotPlaced = 1, kBadInput = 2;
+/// Exit statuses, documented in --help and docs/solver.md.
+constexpr int kPlaced = 0, kInfeasible = 1, kBadInput = 2, kGaveUp = 3;
 
 struct Arguments {
   std::string input, output, statsJson, svg, check;
+  /// The single-number --capacity (one-pool inputs), and the per-pool ones.
   int64_t capacity = 0;
+  std::vector<std::pair<std::string, int64_t>> poolCapacities;
   SolveOptions options;
 };
+
+const std::vector<dsaplan::cli::OptionSpec> &optionSpecs() {
+  static const std::vector<dsaplan::cli::OptionSpec> specs = {
+      {"capacity", 0, true, "[POOL=]BYTES",
+       "capacity of POOL (its id or name; repeatable); a bare number sets "
+       "the only pool's"},
+      {"algorithm", 0, true, "NAME", "placement algorithm (default auto)"},
+      {"node-budget", 0, true, "N",
+       "search nodes per pool for every algorithm that searches"},
+      {"minimize-capacity", 0, false, "",
+       "spend the whole budget on the smallest peak"},
+      {"output", 'o', true, "FILE", "write the solution (- for stdout)"},
+      {"stats-json", 0, true, "FILE", "write per-pool statistics as JSON"},
+      {"svg", 0, true, "FILE",
+       "write a memory map per pool (FILE, or FILE with .POOL before .svg "
+       "when there are several pools)"},
+      {"check", 0, true, "SOLUTION", "validate SOLUTION instead of solving"},
+      {"help", 'h', false, "", "print this help and exit"},
+      {"version", 0, false, "", "print the version and exit"},
+  };
+  return specs;
+}
+
+void printHelp() {
+  std::printf(
+      "usage: dsa-solve [options] INPUT\n\n"
+      "Places the buffers of INPUT (schema-v1 JSON, or MiniMalloc CSV\n"
+      "id,lower,upper,size[,alignment]; - reads standard input) at fixed\n"
+      "offsets, validates the placement and prints one line per pool.\n"
+      "A CSV problem's capacity comes from --capacity or its file name\n"
+      "(NAME.CAPACITY.csv).\n\noptions:\n%s\n"
+      "algorithms: %s\n\n"
+      "pool status (last word of each pool line):\n"
+      "  optimal      placed within capacity, peak equals a proven lower bound\n"
+      "  feasible     placed within capacity, optimality not proven\n"
+      "  infeasible   proved: no valid placement exists (the next line gives\n"
+      "               the certificate, or says the search was exhaustive)\n"
+      "  gave-up      no placement within capacity found and none proved\n"
+      "               impossible (budget spent, or the algorithm does not\n"
+      "               search): try --node-budget or another --algorithm\n\n"
+      "exit status:\n"
+      "  0  every pool placed (with --check: the solution is valid)\n"
+      "  1  some pool is proved infeasible (with --check: the solution is "
+      "invalid)\n"
+      "  2  bad usage, unreadable or malformed input, or a write failure\n"
+      "  3  no pool infeasible, but some pool gave up\n",
+      dsaplan::cli::describeOptions(optionSpecs()).c_str(), algorithmNames());
+}
 
 bool endsWith(const std::string &text, const char *suffix) {
   size_t n = std::strlen(suffix);
   return text.size() >= n && text.compare(text.size() - n, n, suffix) == 0;
 }
 
+/// Reads `path` ("-": standard input) into `text`; on failure prints why.
 bool readFile(const std::string &path, std::string &text) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file)
-    return false;
   std::ostringstream contents;
-  contents << file.rdbuf();
+  if (path == "-") {
+    contents << std::cin.rdbuf();
+  } else {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) {
+      std::fprintf(stderr, "dsa-solve: %s: cannot read the file: %s\n",
+                   path.c_str(), std::strerror(errno));
+      return false;
+    }
+    contents << file.rdbuf();
+  }
   text = contents.str();
   return true;
 }
 
+/// Writes `text` to `path` ("-": standard output); on failure prints why.
 bool writeFile(const std::string &path, const std::string &text) {
-  std::ofstream file(path, std::ios::binary);
-  file << text;
-  return static_cast<bool>(file);
+  if (path == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    if (std::fflush(stdout) == 0 && !std::ferror(stdout))
+      return true;
+  } else {
+    std::ofstream file(path, std::ios::binary);
+    file << text;
+    file.close();
+    if (file)
+      return true;
+  }
+  std::fprintf(stderr, "dsa-solve: %s: cannot write the file: %s\n",
+               path.c_str(), errno ? std::strerror(errno) : "write failed");
+  return false;
 }
 
-int usage(const char *message) {
+int usageError(const std::string &message) {
   std::fprintf(stderr,
-               "dsa-solve: %s\nusage: dsa-solve INPUT [--capacity N] "
-               "[--algorithm %s] [--node-budget N] [--minimize-capacity] "
-               "[--output FILE] [--stats-json FILE] [--svg FILE] "
-               "[--check SOLUTION]\n",
-               message, algorithmNames());
+               "dsa-solve: %s\nusage: dsa-solve [options] INPUT "
+               "(dsa-solve --help for more)\n",
+               message.c_str());
   return kBadInput;
 }
 
-bool parseInteger(const char *text, int64_t &value) {
+bool parseInteger(const std::string &text, int64_t &value) {
   char *end = nullptr;
-  long long parsed = std::strtoll(text, &end, 10);
-  if (!*text || *end)
+  errno = 0;
+  long long parsed = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end || errno == ERANGE)
     return false;
   value = parsed;
   return true;
 }
 
-/// Returns 0 on success, else the exit status.
+/// Takes one --capacity value: BYTES or POOL=BYTES.
+bool takeCapacity(const std::string &text, Arguments &args) {
+  size_t equals = text.rfind('=');
+  int64_t bytes = 0;
+  if (!parseInteger(equals == std::string::npos ? text
+                                                : text.substr(equals + 1),
+                    bytes) ||
+      bytes <= 0)
+    return false;
+  if (equals == std::string::npos)
+    args.capacity = bytes;
+  else if (equals == 0)
+    return false;
+  else
+    args.poolCapacities.push_back({text.substr(0, equals), bytes});
+  return true;
+}
+
+/// Applies one parsed option to `args`; returns a message when it is bad.
+std::string applyOption(const dsaplan::cli::ParsedOption &option,
+                        Arguments &args) {
+  const std::string &name = option.name, &value = option.value;
+  if (name == "minimize-capacity") {
+    args.options.minimizeCapacity = true;
+  } else if (name == "capacity") {
+    if (!takeCapacity(value, args))
+      return "--capacity needs a positive integer or POOL=BYTES, not '" +
+             value + "'";
+  } else if (name == "node-budget") {
+    int64_t number = 0;
+    if (!parseInteger(value, number) || number <= 0)
+      return "--node-budget needs a positive integer, not '" + value + "'";
+    args.options.nodeBudget = static_cast<uint64_t>(number);
+  } else if (name == "algorithm") {
+    std::optional<Algorithm> algorithm = parseAlgorithm(value);
+    if (!algorithm)
+      return "unknown --algorithm '" + value + "' (expected one of " +
+             algorithmNames() + ")";
+    args.options.algorithm = *algorithm;
+  } else {
+    (name == "output"       ? args.output
+     : name == "stats-json" ? args.statsJson
+     : name == "svg"        ? args.svg
+                            : args.check) = value;
+  }
+  return "";
+}
+
+/// Returns -1 to go on, else the exit status (after --help, --version or an
+/// error).
 int parseArguments(int argc, char **argv, Arguments &args) {
-  for (int i = 1; i < argc; ++i) {
-    std::string flag = argv[i];
-    auto value = [&]() -> const char * {
-      return i + 1 < argc ? argv[++i] : nullptr;
-    };
-    if (flag == "--minimize-capacity") {
-      args.options.minimizeCapacity = true;
-    } else if (flag == "--capacity" || flag == "--node-budget") {
-      const char *text = value();
-      int64_t number = 0;
-      if (!text || !parseInteger(text, number) || number <= 0)
-        return usage((flag + " needs a positive integer").c_str());
-      if (flag == "--capacity")
-        args.capacity = number;
-      else
-        args.options.nodeBudget = static_cast<uint64_t>(number);
-    } else if (flag == "--algorithm") {
-      const char *text = value();
-      std::optional<Algorithm> algorithm =
-          text ? parseAlgorithm(text) : std::nullopt;
-      if (!algorithm)
-        return usage("unknown --algorithm");
-      args.options.algorithm = *algorithm;
-    } else if (flag == "--output" || flag == "--stats-json" ||
-               flag == "--svg" || flag == "--check") {
-      const char *text = value();
-      if (!text)
-        return usage((flag + " needs a file").c_str());
-      (flag == "--output" ? args.output
-       : flag == "--stats-json" ? args.statsJson
-       : flag == "--svg"        ? args.svg
-                                : args.check) = text;
-    } else if (!flag.empty() && flag[0] == '-') {
-      return usage(("unknown option " + flag).c_str());
-    } else if (args.input.empty()) {
-      args.input = flag;
-    } else {
-      return usage("more than one input");
+  dsaplan::cli::ParsedCommandLine parsed =
+      dsaplan::cli::parseCommandLine(argc, argv, optionSpecs());
+  if (!parsed.error.empty())
+    return usageError(parsed.error);
+  for (const dsaplan::cli::ParsedOption &option : parsed.options) {
+    if (option.name == "help") {
+      printHelp();
+      return kPlaced;
+    }
+    if (option.name == "version") {
+      std::printf("dsa-solve (dsaplan) %s\n", DSAPLAN_VERSION);
+      return kPlaced;
     }
   }
-  return args.input.empty() ? usage("no input") : 0;
+  for (const dsaplan::cli::ParsedOption &option : parsed.options) {
+    std::string message = applyOption(option, args);
+    if (!message.empty())
+      return usageError(message);
+  }
+  if (parsed.positionals.empty())
+    return usageError("no input");
+  if (parsed.positionals.size() > 1)
+    return usageError("more than one input: '" + parsed.positionals[1] + "'");
+  args.input = parsed.positionals.front();
+  if (args.input == "-" && args.check == "-")
+    return usageError("the input and --check cannot both be standard input");
+  return -1;
 }
 
 /// The capacity in a MiniMalloc file name, e.g. A.1048576.csv.
@@ -131,18 +242,78 @@ int64_t capacityFromName(const std::string &path) {
   return std::regex_search(path, match, pattern) ? std::stoll(match[1]) : 0;
 }
 
+/// Whether `text` is MiniMalloc CSV: by the file name, or, for standard
+/// input, by its first character (JSON starts with '{').
+bool isCsv(const std::string &path, const std::string &text) {
+  if (path != "-")
+    return endsWith(path, ".csv");
+  size_t first = text.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && text[first] != '{';
+}
+
+/// The pool `key` names: its id or its name, case-insensitively.
+std::optional<size_t> findPool(const Problem &problem, const std::string &key) {
+  auto same = [](const std::string &a, const std::string &b) {
+    return a.size() == b.size() &&
+           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+             return std::tolower(static_cast<unsigned char>(x)) ==
+                    std::tolower(static_cast<unsigned char>(y));
+           });
+  };
+  for (size_t p = 0; p < problem.pools.size(); ++p)
+    if (same(problem.pools[p].id, key) || same(problem.pools[p].name, key))
+      return p;
+  return std::nullopt;
+}
+
+std::string poolList(const Problem &problem) {
+  std::string text;
+  for (const Pool &pool : problem.pools)
+    text += (text.empty() ? "" : ", ") + pool.id +
+            (pool.name.empty() || pool.name == pool.id ? ""
+                                                       : " (" + pool.name + ")");
+  return text;
+}
+
+/// Applies the --capacity overrides; returns false after printing why not.
+bool overrideCapacities(const Arguments &args, Problem &problem) {
+  if (args.capacity && !problem.pools.empty()) {
+    if (problem.pools.size() > 1) {
+      std::fprintf(stderr,
+                   "dsa-solve: %s: --capacity %lld is ambiguous with %zu "
+                   "pools; name one: --capacity POOL=BYTES (pools: %s)\n",
+                   args.input.c_str(), static_cast<long long>(args.capacity),
+                   problem.pools.size(), poolList(problem).c_str());
+      return false;
+    }
+    problem.pools.front().capacity = args.capacity;
+  }
+  for (const auto &[key, bytes] : args.poolCapacities) {
+    std::optional<size_t> pool = findPool(problem, key);
+    if (!pool) {
+      std::fprintf(stderr,
+                   "dsa-solve: %s: --capacity %s=%lld: no such pool (pools: "
+                   "%s)\n",
+                   args.input.c_str(), key.c_str(),
+                   static_cast<long long>(bytes), poolList(problem).c_str());
+      return false;
+    }
+    problem.pools[*pool].capacity = bytes;
+  }
+  return true;
+}
+
 int loadProblem(const Arguments &args, Problem &problem, Placement &given,
                 bool &csv) {
   std::string text;
-  if (!readFile(args.input, text)) {
-    std::fprintf(stderr, "dsa-solve: %s: cannot read the file\n",
-                 args.input.c_str());
+  if (!readFile(args.input, text))
     return kBadInput;
-  }
-  csv = endsWith(args.input, ".csv");
+  csv = isCsv(args.input, text);
   ReadResult read;
   if (csv) {
     int64_t capacity = args.capacity ? args.capacity : capacityFromName(args.input);
+    if (!capacity && !args.poolCapacities.empty())
+      capacity = args.poolCapacities.front().second;
     if (!capacity) {
       std::fprintf(stderr, "dsa-solve: %s: no --capacity and none in the file name\n",
                    args.input.c_str());
@@ -151,15 +322,14 @@ int loadProblem(const Arguments &args, Problem &problem, Placement &given,
     read = readMiniMallocCsv(text, capacity, problem, given);
   } else {
     read = readSchemaV1Problem(text, problem);
-    if (read.ok && args.capacity)
-      for (Pool &pool : problem.pools)
-        pool.capacity = args.capacity;
   }
   if (!read.ok) {
     std::fprintf(stderr, "dsa-solve: %s: %s\n", args.input.c_str(),
                  read.error.c_str());
     return kBadInput;
   }
+  if (!overrideCapacities(args, problem))
+    return kBadInput;
   for (const std::string &note : read.unsupported)
     std::fprintf(stderr, "dsa-solve: %s: warning: unsupported: %s\n",
                  args.input.c_str(), note.c_str());
@@ -175,10 +345,8 @@ int loadProblem(const Arguments &args, Problem &problem, Placement &given,
 int checkSolution(const Arguments &args, const Problem &problem, bool csv) {
   std::string text;
   Placement placement;
-  if (!readFile(args.check, text)) {
-    std::fprintf(stderr, "dsa-solve: %s: cannot read the file\n", args.check.c_str());
+  if (!readFile(args.check, text))
     return kBadInput;
-  }
   ReadResult read = csv ? readMiniMallocSolution(text, problem, placement)
                         : readSchemaV1Solution(text, problem, placement);
   if (!read.ok) {
@@ -194,7 +362,7 @@ int checkSolution(const Arguments &args, const Problem &problem, bool csv) {
                 static_cast<long long>(peakOf(problem, placement, pool)),
                 static_cast<long long>(lowerBound(problem, pool)));
   std::printf("%s: %zu violations\n", args.check.c_str(), violations.size());
-  return violations.empty() ? kPlaced : kNotPlaced;
+  return violations.empty() ? kPlaced : kInfeasible;
 }
 
 std::string buffersText(const Problem &problem, const std::vector<size_t> &buffers) {
@@ -207,43 +375,136 @@ std::string buffersText(const Problem &problem, const std::vector<size_t> &buffe
   return text;
 }
 
-void printPool(const Problem &problem, const PoolResult &r, double seconds) {
+/// The line under a pool that is not placed: why, and what to try.
+void printWhyNotPlaced(FILE *out, const Problem &problem, const PoolResult &r) {
+  long long capacity = problem.pools[r.pool].capacity;
+  switch (r.proof) {
+  case InfeasibilityProof::Certificate:
+    std::fprintf(out,
+                 "  infeasible (certificate: %zu buffers that may not share "
+                 "bytes need %lld B > capacity %lld B): %s\n",
+                 r.certificate.size(), static_cast<long long>(r.lowerBound),
+                 capacity, buffersText(problem, r.certificate).c_str());
+    return;
+  case InfeasibilityProof::Search:
+    std::fprintf(out,
+                 "  infeasible (exhaustive search: no placement within "
+                 "capacity %lld B, %llu nodes); best peak over by %lld B\n",
+                 capacity, static_cast<unsigned long long>(r.nodes),
+                 static_cast<long long>(r.overflow));
+    return;
+  case InfeasibilityProof::Constraints:
+    std::fprintf(out, "  infeasible (contradicting constraints: %s)\n",
+                 r.contradiction.c_str());
+    return;
+  case InfeasibilityProof::None:
+    break;
+  }
+  std::fprintf(out,
+               "  gave up after %llu nodes: best peak over capacity %lld by "
+               "%lld B, lower bound %lld B fits (not proved infeasible; try a "
+               "larger --node-budget or --algorithm auto); live at the "
+               "busiest point: %s\n",
+               static_cast<unsigned long long>(r.nodes), capacity,
+               static_cast<long long>(r.overflow),
+               static_cast<long long>(r.lowerBound),
+               buffersText(problem, r.liveAtPeak).c_str());
+}
+
+void printPool(FILE *out, const Problem &problem, const PoolResult &r,
+               double seconds) {
   double gap = r.lowerBound ? 100.0 * (r.peak - r.lowerBound) / r.lowerBound : 0;
-  std::printf("pool %-8s buffers %6zu  peak %10lld  lower-bound %10lld  gap %6.2f%%  "
-              "nodes %9llu  time %9.3f ms  %s\n",
-              problem.pools[r.pool].id.c_str(), r.buffers,
-              static_cast<long long>(r.peak), static_cast<long long>(r.lowerBound),
-              gap, static_cast<unsigned long long>(r.nodes), seconds * 1000,
-              poolStatusName(r.status));
-  if (r.status == PoolStatus::Infeasible)
-    std::printf("  over capacity %lld by %lld bytes; live at the busiest point: %s\n",
-                static_cast<long long>(problem.pools[r.pool].capacity),
-                static_cast<long long>(r.overflow),
-                buffersText(problem, r.liveAtPeak).c_str());
+  std::fprintf(out,
+               "pool %-8s buffers %6zu  peak %10lld  lower-bound %10lld  gap "
+               "%6.2f%%  nodes %9llu  time %9.3f ms  %s\n",
+               problem.pools[r.pool].id.c_str(), r.buffers,
+               static_cast<long long>(r.peak),
+               static_cast<long long>(r.lowerBound), gap,
+               static_cast<unsigned long long>(r.nodes), seconds * 1000,
+               poolStatusName(r.status));
+  if (!isPlaced(r.status))
+    printWhyNotPlaced(out, problem, r);
+}
+
+std::string jsonString(const std::string &text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+      out += escaped;
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
 }
 
 std::string statsJson(const Problem &problem, const Solution &solution,
                       const Arguments &args, double seconds) {
   std::ostringstream os;
-  os << "{\n  \"input\": \"" << args.input << "\",\n  \"algorithm\": \""
+  os << "{\n  \"input\": " << jsonString(args.input) << ",\n  \"algorithm\": \""
      << algorithmName(args.options.algorithm) << "\",\n  \"seconds\": " << seconds
      << ",\n  \"pools\": [";
   for (size_t i = 0; i < solution.pools.size(); ++i) {
     const PoolResult &r = solution.pools[i];
-    os << (i ? ",\n" : "\n") << "    {\"pool\": \"" << problem.pools[r.pool].id
-       << "\", \"buffers\": " << r.buffers << ", \"peak\": " << r.peak
-       << ", \"lower_bound\": " << r.lowerBound << ", \"nodes\": " << r.nodes
-       << ", \"status\": \"" << poolStatusName(r.status) << "\"}";
+    os << (i ? ",\n" : "\n") << "    {\"pool\": "
+       << jsonString(problem.pools[r.pool].id) << ", \"buffers\": " << r.buffers
+       << ", \"peak\": " << r.peak << ", \"lower_bound\": " << r.lowerBound
+       << ", \"nodes\": " << r.nodes << ", \"status\": \""
+       << poolStatusName(r.status) << "\"";
+    if (r.status == PoolStatus::Infeasible)
+      os << ", \"proof\": \"" << infeasibilityProofName(r.proof) << "\"";
+    os << "}";
   }
   os << "\n  ]\n}\n";
   return os.str();
+}
+
+/// The SVG file of `pool`: `path` itself for a one-pool problem, else
+/// `path` with ".<pool id>" before its ".svg".
+std::string svgPathFor(const std::string &path, const Problem &problem,
+                       size_t pool) {
+  if (problem.pools.size() == 1 || path == "-")
+    return path;
+  std::string stem = endsWith(path, ".svg") ? path.substr(0, path.size() - 4)
+                                            : path;
+  return stem + "." + problem.pools[pool].id + ".svg";
+}
+
+/// Writes the requested reports; returns false after a write failure.
+bool writeReports(const Arguments &args, const Problem &problem,
+                  const Solution &solution, double seconds) {
+  bool ok = true;
+  if (!args.statsJson.empty())
+    ok &= writeFile(args.statsJson, statsJson(problem, solution, args, seconds));
+  if (!args.svg.empty())
+    for (const PoolResult &pool : solution.pools)
+      ok &= writeFile(svgPathFor(args.svg, problem, pool.pool),
+                      writeMemoryMapSvg(problem, solution.offsets, pool,
+                                        args.input + " - " +
+                                            problem.pools[pool.pool].id));
+  return ok;
+}
+
+/// 0 when every pool is placed; else 1 when one is proved infeasible, 3
+/// when one gave up.
+int solveStatus(const Solution &solution) {
+  bool infeasible = false, gaveUp = false;
+  for (const PoolResult &r : solution.pools) {
+    infeasible |= r.status == PoolStatus::Infeasible;
+    gaveUp |= r.status == PoolStatus::GaveUp;
+  }
+  return infeasible ? kInfeasible : gaveUp ? kGaveUp : kPlaced;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
   Arguments args;
-  if (int status = parseArguments(argc, argv, args))
+  if (int status = parseArguments(argc, argv, args); status >= 0)
     return status;
   Problem problem;
   Placement given;
@@ -258,34 +519,29 @@ int main(int argc, char **argv) {
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start).count();
 
-  // Nothing is written that the independent validator has not accepted
-  // (capacity overflows of infeasible pools aside, which are reported).
-  bool placed = true;
-  for (const PoolResult &r : solution.pools) {
-    printPool(problem, r, seconds / std::max<size_t>(1, solution.pools.size()));
-    placed &= r.status != PoolStatus::Infeasible;
-  }
-  // Pools the solver reports infeasible carry their best attempt, which may
-  // break the capacity (or clashing pins); every other pool must be valid.
+  // With the solution on standard output, the pool lines go to stderr.
+  FILE *out = args.output == "-" ? stderr : stdout;
+  for (const PoolResult &r : solution.pools)
+    printPool(out, problem, r,
+              seconds / std::max<size_t>(1, solution.pools.size()));
+  // Nothing is written that the independent validator has not accepted:
+  // pools not placed carry their best attempt, which may break the capacity
+  // (or contradicting constraints); every placed pool must be valid.
   std::vector<Violation> violations = validate(problem, solution.offsets);
   for (const Violation &violation : violations)
     if (violation.buffers.empty() ||
-        solution.pools[problem.buffers[violation.buffers.front()].pool]
-                .status != PoolStatus::Infeasible) {
+        isPlaced(solution.pools[problem.buffers[violation.buffers.front()].pool]
+                     .status)) {
       std::fprintf(stderr, "dsa-solve: internal error: invalid placement: %s\n",
                    violation.message.c_str());
-      return kNotPlaced;
+      return kInfeasible;
     }
-  if (!args.output.empty() && placed &&
+  int status = solveStatus(solution);
+  if (!args.output.empty() && status == kPlaced &&
       !writeFile(args.output, csv ? writeMiniMallocCsv(problem, solution.offsets)
-                                  : writeSchemaV1Solution(problem, solution.offsets))) {
-    std::fprintf(stderr, "dsa-solve: %s: cannot write\n", args.output.c_str());
+                                  : writeSchemaV1Solution(problem, solution.offsets)))
     return kBadInput;
-  }
-  if (!args.statsJson.empty())
-    writeFile(args.statsJson, statsJson(problem, solution, args, seconds));
-  if (!args.svg.empty() && !solution.pools.empty())
-    writeFile(args.svg, writeMemoryMapSvg(problem, solution.offsets,
-                                          solution.pools.front(), args.input));
-  return placed ? kPlaced : kNotPlaced;
+  if (!writeReports(args, problem, solution, seconds))
+    return kBadInput;
+  return status;
 }

@@ -279,6 +279,10 @@ TEST(AllAlgorithms, ReportOverflowAndTheBuffersLiveAtThePeak) {
     Solution solution = solveWith(builder.problem, algorithm);
     const PoolResult &result = solution.pools[0];
     EXPECT_EQ(result.status, PoolStatus::Infeasible) << algorithmName(algorithm);
+    // The three co-live buffers need 12 bytes: the certificate.
+    EXPECT_EQ(result.proof, InfeasibilityProof::Certificate);
+    EXPECT_EQ(result.certificate, (std::vector<size_t>{0, 1, 2}));
+    EXPECT_EQ(checkCertificate(builder.problem, result), "");
     EXPECT_EQ(result.overflow, result.peak - 10) << algorithmName(algorithm);
     EXPECT_GE(result.overflow, 2) << algorithmName(algorithm);
     std::vector<size_t> live = result.liveAtPeak;
@@ -312,7 +316,8 @@ TEST(AllAlgorithms, MalformedProblemsDoNotCrash) {
   for (Algorithm algorithm : allAlgorithms()) {
     Solution solution = solveWith(builder.problem, algorithm);
     ASSERT_EQ(solution.pools.size(), 1u);
-    EXPECT_EQ(solution.pools[0].status, PoolStatus::Infeasible);
+    // Nothing is proved about a malformed problem: it is not placed.
+    EXPECT_EQ(solution.pools[0].status, PoolStatus::GaveUp);
   }
 }
 
@@ -325,10 +330,13 @@ TEST(AllAlgorithms, ColocatedAndSeparatedIsNeverPlaced) {
   builder.colocate(a, b).separate(a, b);
   if (!checkProblem(builder.problem).empty())
     return;
-  for (Algorithm algorithm : allAlgorithms())
-    EXPECT_EQ(solveWith(builder.problem, algorithm).pools[0].status,
-              PoolStatus::Infeasible)
+  for (Algorithm algorithm : allAlgorithms()) {
+    PoolResult result = solveWith(builder.problem, algorithm).pools[0];
+    EXPECT_EQ(result.status, PoolStatus::Infeasible) << algorithmName(algorithm);
+    EXPECT_EQ(result.proof, InfeasibilityProof::Constraints)
         << algorithmName(algorithm);
+    EXPECT_FALSE(result.contradiction.empty()) << algorithmName(algorithm);
+  }
 }
 
 TEST(AllAlgorithms, ClashingPinsAreInfeasible) {
@@ -336,10 +344,13 @@ TEST(AllAlgorithms, ClashingPinsAreInfeasible) {
   size_t a = builder.add(16, {{0, 2}});
   size_t b = builder.add(16, {{1, 3}});
   builder.pin(a, 0).pin(b, 8);
-  for (Algorithm algorithm : allAlgorithms())
-    EXPECT_EQ(solveWith(builder.problem, algorithm).pools[0].status,
-              PoolStatus::Infeasible)
+  for (Algorithm algorithm : allAlgorithms()) {
+    PoolResult result = solveWith(builder.problem, algorithm).pools[0];
+    EXPECT_EQ(result.status, PoolStatus::Infeasible) << algorithmName(algorithm);
+    EXPECT_EQ(result.proof, InfeasibilityProof::Constraints)
         << algorithmName(algorithm);
+    EXPECT_FALSE(result.contradiction.empty()) << algorithmName(algorithm);
+  }
 }
 
 TEST(AllAlgorithms, AreDeterministic) {

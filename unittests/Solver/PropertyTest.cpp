@@ -339,8 +339,9 @@ void checkAgainstBruteForce(uint64_t seed, const Problem &problem,
       Solution solution = solveWith(problem, algorithm, minimize);
       for (size_t p = 0; p < problem.pools.size(); ++p) {
         const PoolResult &result = solution.pools[p];
-        if (result.status == PoolStatus::Infeasible) {
-          if (optimum[p])
+        if (!isPlaced(result.status)) {
+          // Giving up claims nothing; "infeasible" claims a proof.
+          if (optimum[p] && result.status == PoolStatus::Infeasible)
             failure.add(seed, p, algorithm, "infeasible, optimum " +
                                                 std::to_string(*optimum[p]));
           continue;
@@ -372,6 +373,37 @@ void checkAgainstBruteForce(uint64_t seed, const Problem &problem,
     }
 }
 
+/// The problem restricted to the certificate's buffers (with the
+/// constraints among them) has no placement within the capacity: removing
+/// buffers never raises the optimum, so neither has the whole problem.
+void checkCertificateByBruteForce(uint64_t seed, const Problem &problem,
+                                  const PoolResult &result,
+                                  Algorithm algorithm, Failure &failure) {
+  std::string conflicts = checkCertificate(problem, result);
+  if (!conflicts.empty())
+    return failure.add(seed, result.pool, algorithm,
+                       "bad certificate: " + conflicts);
+  Problem sub;
+  sub.pools = problem.pools;
+  std::vector<int64_t> index(problem.buffers.size(), -1);
+  for (size_t b : result.certificate) {
+    index[b] = static_cast<int64_t>(sub.buffers.size());
+    sub.buffers.push_back(problem.buffers[b]);
+  }
+  for (const Separation &s : problem.separations)
+    if (index[s.first] >= 0 && index[s.second] >= 0)
+      sub.separations.push_back(
+          {size_t(index[s.first]), size_t(index[s.second]), s.reason});
+  for (const Colocation &c : problem.colocations)
+    if (index[c.first] >= 0 && index[c.second] >= 0)
+      sub.colocations.push_back({size_t(index[c.first]), size_t(index[c.second])});
+  std::optional<int64_t> optimum = BruteForce(sub, result.pool).optimum();
+  if (optimum && *optimum <= problem.pools[result.pool].capacity)
+    failure.add(seed, result.pool, algorithm,
+                "the certificate's buffers alone fit at " +
+                    std::to_string(*optimum));
+}
+
 /// With the capacity at the optimum, exact and auto fit; one byte below,
 /// every algorithm reports the pool infeasible and says why.
 void checkCapacityTargets(uint64_t seed, Problem problem, Failure &failure) {
@@ -388,7 +420,7 @@ void checkCapacityTargets(uint64_t seed, Problem problem, Failure &failure) {
   problem.pools[0].capacity = *optimum;
   for (Algorithm algorithm : {Algorithm::Exact, Algorithm::Auto}) {
     Solution solution = solveWith(problem, algorithm);
-    if (solution.pools[0].status == PoolStatus::Infeasible ||
+    if (!isPlaced(solution.pools[0].status) ||
         !violationsIn(problem, solution, 0).empty())
       failure.add(seed, 0, algorithm,
                   "no valid placement within capacity " +
@@ -401,11 +433,21 @@ void checkCapacityTargets(uint64_t seed, Problem problem, Failure &failure) {
   for (Algorithm algorithm : allAlgorithms()) {
     Solution solution = solveWith(problem, algorithm);
     const PoolResult &result = solution.pools[0];
-    if (result.status != PoolStatus::Infeasible)
+    // The searching algorithms prove it; the others may only give up.
+    bool searches =
+        algorithm == Algorithm::Exact || algorithm == Algorithm::Auto;
+    if (isPlaced(result.status))
       failure.add(seed, 0, algorithm,
                   "placed below the optimum " + std::to_string(*optimum));
+    else if (searches && result.status != PoolStatus::Infeasible)
+      failure.add(seed, 0, algorithm, "no proof below the optimum");
     else if (result.overflow <= 0 || result.liveAtPeak.empty())
-      failure.add(seed, 0, algorithm, "infeasible without overflow or culprits");
+      failure.add(seed, 0, algorithm, "not placed without overflow or culprits");
+    else if (result.status == PoolStatus::Infeasible &&
+             result.proof == InfeasibilityProof::None)
+      failure.add(seed, 0, algorithm, "infeasible without a proof");
+    else if (result.proof == InfeasibilityProof::Certificate)
+      checkCertificateByBruteForce(seed, problem, result, algorithm, failure);
   }
 }
 
@@ -453,7 +495,7 @@ TEST(Property, MediumProblemsValidateForEveryAlgorithm) {
     for (Algorithm algorithm : allAlgorithms()) {
       Solution solution = solveWith(problem, algorithm, false, 20'000);
       for (size_t p = 0; p < problem.pools.size(); ++p) {
-        if (solution.pools[p].status == PoolStatus::Infeasible)
+        if (!isPlaced(solution.pools[p].status))
           continue; // a clashing pin; the small test checks those
         std::vector<Violation> violations = violationsIn(problem, solution, p);
         if (!violations.empty())

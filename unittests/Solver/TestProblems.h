@@ -16,6 +16,7 @@
 #include "DsaPlan/Solver/Solve.h"
 #include "DsaPlan/Solver/Validate.h"
 
+#include <algorithm>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -103,6 +104,82 @@ inline std::string describe(const std::vector<Violation> &violations) {
   for (const Violation &violation : violations)
     text += violation.message + "\n";
   return text;
+}
+
+/// The part of an infeasibility certificate that needs no placement: the
+/// certificate's buffers, colocated groups merged, pairwise live together
+/// or separated. With one alignment among them (and reserved ranges
+/// aligned to it), also that their sizes
+/// (rounded to it, less the topmost's padding) exceed the bytes the
+/// capacity leaves outside the reserved ranges. Returns "" when it holds,
+/// else why not. (The property test checks whole certificates by brute
+/// force.)
+inline std::string checkCertificate(const Problem &problem,
+                                    const PoolResult &result) {
+  const std::vector<size_t> &members = result.certificate;
+  if (members.empty())
+    return "empty certificate";
+  std::vector<size_t> group(problem.buffers.size());
+  for (size_t b = 0; b < group.size(); ++b)
+    group[b] = b;
+  auto root = [&](size_t b) {
+    while (group[b] != b)
+      b = group[b];
+    return b;
+  };
+  for (const Colocation &c : problem.colocations)
+    group[root(c.first)] = root(c.second);
+  auto separated = [&](size_t a, size_t b) {
+    for (const Separation &s : problem.separations)
+      if ((root(s.first) == a && root(s.second) == b) ||
+          (root(s.first) == b && root(s.second) == a))
+        return true;
+    return false;
+  };
+  std::vector<size_t> roots;
+  std::vector<int64_t> sizes;
+  std::vector<std::vector<Interval>> lives;
+  bool oneAlignment = true, pinned = false;
+  int64_t alignment = effectiveAlignment(problem, members.front());
+  for (size_t b : members) {
+    oneAlignment &= effectiveAlignment(problem, b) == alignment;
+    pinned |= problem.buffers[b].pinnedOffset.has_value();
+    size_t r = root(b);
+    size_t k = std::find(roots.begin(), roots.end(), r) - roots.begin();
+    if (k == roots.size()) {
+      roots.push_back(r);
+      sizes.push_back(0);
+      lives.emplace_back();
+    }
+    sizes[k] = std::max(sizes[k], problem.buffers[b].size);
+    lives[k].insert(lives[k].end(), problem.buffers[b].live.begin(),
+                    problem.buffers[b].live.end());
+  }
+  int64_t bytes = 0, padding = 0;
+  for (size_t i = 0; i < roots.size(); ++i) {
+    lives[i] = unionOfIntervals(lives[i]);
+    int64_t rounded = (sizes[i] + alignment - 1) / alignment * alignment;
+    bytes += rounded;
+    padding = std::max(padding, rounded - sizes[i]);
+    for (size_t j = 0; j < i; ++j)
+      if (!liveRangesOverlap(lives[i], lives[j]) &&
+          !separated(roots[i], roots[j]))
+        return "buffers " + problem.buffers[roots[i]].id + " and " +
+               problem.buffers[roots[j]].id + " may share bytes";
+  }
+  const Pool &pool = problem.pools[result.pool];
+  for (const AddressRange &range : pool.reserved)
+    oneAlignment &= range.begin % alignment == 0 && range.end % alignment == 0;
+  if (!oneAlignment || pinned)
+    return "";
+  int64_t free = pool.capacity;
+  for (const AddressRange &range : pool.reserved)
+    free -= std::max<int64_t>(0, std::min(range.end, pool.capacity) -
+                                     std::max<int64_t>(range.begin, 0));
+  if (bytes - padding <= free)
+    return std::to_string(bytes - padding) + " B fit in the " +
+           std::to_string(free) + " B left";
+  return "";
 }
 
 } // namespace dsaplan::solver::test

@@ -16,6 +16,7 @@
 #include "DsaPlan/Solver/Problem.h"
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace dsaplan::solver {
@@ -37,7 +38,10 @@ const char *algorithmNames();
 
 struct SolveOptions {
   Algorithm algorithm = Algorithm::Auto;
-  /// Branch-and-bound nodes per pool for Exact and Auto.
+  /// Search nodes per pool for every algorithm that searches: the exact
+  /// search (Exact, Auto) and the target probes of MultiStart and Auto.
+  /// When it runs out before a placement within capacity is found, the pool
+  /// is GaveUp, never Infeasible.
   uint64_t nodeBudget = 2'000'000;
   /// Search the smallest peak within the whole budget. Without it, Auto
   /// stops at the first placement within capacity when the heuristics
@@ -46,12 +50,27 @@ struct SolveOptions {
   bool minimizeCapacity = false;
 };
 
+/// What is known about a pool after solving: one of four honest answers.
 enum class PoolStatus {
-  Optimal,    // peak == proven lower bound, or exact search proved it
-  Feasible,   // within capacity, optimality not proven
-  Infeasible, // no placement within capacity was found
+  Optimal,    // within capacity, and peak == a proven lower bound
+  Feasible,   // within capacity; the gap to the lower bound is open
+  Infeasible, // proved: no valid placement exists (see PoolResult::proof)
+  GaveUp,     // no placement within capacity found, and no proof that none
+              // exists: the node budget ran out, or the algorithm does not
+              // search
 };
 const char *poolStatusName(PoolStatus status);
+
+/// Why an Infeasible pool has no valid placement.
+enum class InfeasibilityProof {
+  None,        // the pool is not Infeasible
+  Certificate, // PoolResult::certificate: buffers that pairwise may not share
+               // bytes (live together or separated) and, with the reserved
+               // ranges and pins, need lowerBound > capacity bytes
+  Search,      // the exact search exhausted every placement within capacity
+  Constraints, // the constraints contradict each other (see `contradiction`)
+};
+const char *infeasibilityProofName(InfeasibilityProof proof);
 
 struct PoolResult {
   size_t pool = 0;
@@ -59,29 +78,43 @@ struct PoolResult {
   int64_t peak = 0;
   /// Proven lower bound on the peak of any valid placement.
   int64_t lowerBound = 0;
+  /// The proof of `lowerBound`: buffers (indices into Problem::buffers) that
+  /// pairwise may not share bytes; sorted. For a pool whose bound exceeds
+  /// the capacity, the certificate of infeasibility.
+  std::vector<size_t> certificate;
   /// Search nodes spent: the exact search's and multi-start's probes'.
   uint64_t nodes = 0;
   PoolStatus status = PoolStatus::Feasible;
-  /// For Infeasible pools: peak - capacity, and the buffers live at the point
-  /// where the live bytes are largest (what a diagnostic should name).
+  InfeasibilityProof proof = InfeasibilityProof::None;
+  /// For InfeasibilityProof::Constraints: which constraints contradict.
+  std::string contradiction;
+  /// For Infeasible and GaveUp pools: peak - capacity of the best (over
+  /// capacity) placement found, and the buffers live at the point where the
+  /// live bytes are largest (what a diagnostic should name).
   int64_t overflow = 0;
   std::vector<size_t> liveAtPeak;
 };
 
+/// Whether a pool has a placement within capacity (Optimal or Feasible).
+inline bool isPlaced(PoolStatus status) {
+  return status == PoolStatus::Optimal || status == PoolStatus::Feasible;
+}
+
 struct Solution {
-  /// Offsets indexed like Problem::buffers. Infeasible pools still carry the
-  /// best (over-capacity) placement found, for reports.
+  /// Offsets indexed like Problem::buffers. Pools that are not placed still
+  /// carry the best (over-capacity) placement found, for reports.
   Placement offsets;
   std::vector<PoolResult> pools;
 };
 
 /// Places every pool of `problem`. The problem must be well-formed (see
 /// checkProblem in Validate.h); behaviour on malformed problems is to return
-/// Infeasible pools, never to crash.
+/// GaveUp pools, never to crash.
 Solution solve(const Problem &problem, const SolveOptions &options = {});
 
-/// Lower bound of `pool`: the largest sum of aligned sizes live at one point,
-/// strengthened by separations and colocations.
+/// Lower bound of `pool`: the height of the heaviest set of buffers that
+/// pairwise may not share bytes (live together or separated; colocated
+/// buffers count once), around the reserved ranges and pins.
 int64_t lowerBound(const Problem &problem, size_t pool);
 
 } // namespace dsaplan::solver

@@ -168,9 +168,13 @@ def DsaPlanAssignOffsets
     %b = dsaplan.alloc {live = ..., offset = 1024 : i64} : ...
     ```
 
-    A space that cannot be placed within its capacity is an error on the
-    function naming the space, the peak and the capacity, with a note on
-    each buffer live at the peak point.
+    A space that is not placed within its capacity is an error on the
+    function naming the space and the numbers, and saying which of two
+    things happened: `infeasible (...)` with the proof (a certificate of
+    buffers that may not share bytes and need more than the capacity, a
+    note on each; an exhaustive search; or contradicting constraints), or
+    `gave up after N nodes` when no placement was found and none was proved
+    impossible (a note on each buffer live at the peak point).
 
     `mode=consult` leaves the IR as it is and emits one remark per function
     and space comparing the peak with `bump` (no reuse) and with the lower
@@ -193,7 +197,8 @@ def DsaPlanAssignOffsets
     Option<"algorithm", "algorithm", "std::string", /*default=*/"\"auto\"",
            "Solver algorithm: bump, first-fit, best-fit, multi-start, exact, auto">,
     Option<"nodeBudget", "node-budget", "uint64_t", /*default=*/"2000000",
-           "Branch-and-bound nodes per space for exact and auto">,
+           "Search nodes per space for every algorithm that searches "
+           "(exact, auto, multi-start)">,
     Option<"mode", "mode", "std::string", /*default=*/"\"plan\"",
            "plan: attach offsets; consult: only report, as remarks">,
     Option<"exportProblem", "export-problem", "std::string", /*default=*/"\"\"",
