@@ -99,9 +99,9 @@ int64_t mlir::dsaplan::idealMakespan(const ExecutedRun &run) {
     if (entry.kind != ExecutedEntry::Kind::Op || entry.start < 0)
       continue;
     unsigned pipe = entry.pipe;
-    int64_t start = pipe == kScalarPipe
-                        ? std::max(nextIssue[pipe], lastEnd[pipe])
-                        : nextIssue[pipe];
+    bool inOrder = pipe == kScalarPipe || !run.pipeOverlap;
+    int64_t start = inOrder ? std::max(nextIssue[pipe], lastEnd[pipe])
+                            : nextIssue[pipe];
     for (const ExecutedEntry::Access &access : entry.accesses)
       for (const ExecutedEntry::Run &bytes : access.runs)
         start = std::max(start, memories[access.memory].ready(

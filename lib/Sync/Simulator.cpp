@@ -1002,6 +1002,7 @@ private:
 
   const Trace &trace;
   int64_t syncLatency;
+  bool pipeOverlap;
   uint64_t seed;
   std::vector<SimulationFinding> &findings;
   SimulationRun &stats;
@@ -1017,7 +1018,8 @@ PipeSimulator::PipeSimulator(const Trace &trace, const CostModel &costs,
                              uint64_t seed, uint64_t runSeed,
                              std::vector<SimulationFinding> &findings,
                              SimulationRun &stats)
-    : trace(trace), syncLatency(costs.syncLatency), seed(seed),
+    : trace(trace), syncLatency(costs.syncLatency),
+      pipeOverlap(costs.pipeOverlap), seed(seed),
       findings(findings), stats(stats) {
   // Durations in trace order, from a stream of their own: the cost model's
   // cycles for the pipe and the bytes, scaled by a factor uniform in
@@ -1067,7 +1069,8 @@ void PipeSimulator::run(Timeline &out) {
 
 void PipeSimulator::issueOp(PipeState &state, int64_t entry, int64_t time) {
   unsigned pipe = trace.entries[entry].pipe;
-  int64_t start = pipe == kScalarPipe ? std::max(time, state.maxEnd) : time;
+  bool inOrder = pipe == kScalarPipe || !pipeOverlap;
+  int64_t start = inOrder ? std::max(time, state.maxEnd) : time;
   int64_t end = start + durations[entry];
   timeline->start[entry] = start;
   timeline->end[entry] = end;
@@ -1538,6 +1541,7 @@ SimulationRun simulateOnce(func::FuncOp func, const SimulationOptions &options,
       .run(timeline);
   RaceChecker(trace, timeline, seed, findings).run();
   executed = toExecutedRun(trace, timeline, seed);
+  executed.pipeOverlap = options.costs.pipeOverlap;
   if (!timeline.hung && !trace.gaveUp)
     stats.ideal = idealMakespan(executed);
   stats.errors = llvm::count_if(

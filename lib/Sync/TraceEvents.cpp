@@ -231,6 +231,7 @@ void mlir::dsaplan::writeChromeTrace(const ExecutedRun &run,
       json.attribute("makespan", stats.makespan);
       json.attribute("serial", stats.serial);
       json.attribute("ideal", stats.ideal);
+      json.attribute("pipe_overlap", run.pipeOverlap);
       json.attributeObject("busy", [&] {
         for (unsigned pipe = 0; pipe < kNumSimulatedPipes; ++pipe)
           if (stats.busy[pipe])

@@ -53,3 +53,9 @@ func.func @needless_barrier(%gm: memref<256xf32>) {
   }
   return
 }
+
+// The same kernel with pipe-overlap=0: a pipe runs one op at a time, so the
+// ideal cannot overlap the two loads either; only the barriers' cost is
+// left, which is none here.
+// RUN: dsa-opt %s -split-input-file -dsaplan-simulate="summary=true costs=mte2.fixed=10,mte2.bytes-per-cycle=64,jitter=0,pipe-overlap=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=INORDER
+// INORDER: remark: @needless_barrier: {{.*}}makespan 168 cycles; {{.*}}; serial 168 cycles, dataflow ideal 168: makespan / serial 1.00, ideal / serial 1.00, makespan / ideal 1.00

@@ -29,8 +29,9 @@ namespace mlir {
 namespace dsaplan {
 
 /// The makespan of `run`'s ops under the dataflow schedule: in program order
-/// per pipe, an op issues a cycle after its pipe's previous op (S: when it
-/// has finished) and starts once every earlier conflicting op has finished,
+/// per pipe, an op issues a cycle after its pipe's previous op (S, and every
+/// pipe without `run.pipeOverlap`: when it has finished) and starts once
+/// every earlier conflicting op has finished,
 /// with the durations the run gave them. Ops that never ran are skipped.
 int64_t idealMakespan(const ExecutedRun &run);
 

@@ -131,6 +131,8 @@ struct ExecutedRun {
   std::vector<std::string> memoryNames;
   bool hung = false;
   bool gaveUp = false;
+  /// CostModel::pipeOverlap of the run: whether a pipe's ops may overlap.
+  bool pipeOverlap = true;
 };
 
 /// How much a loop overlapped its pipes in one run: the sum of its ops'

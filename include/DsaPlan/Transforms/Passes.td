@@ -391,7 +391,8 @@ def DsaPlanSimulate : Pass<"dsaplan-simulate", "::mlir::func::FuncOp"> {
        factor uniform in [50, 150] percent; `costs` overrides them, e.g.
        `costs="mte2.bytes-per-cycle=64,jitter=0"`). V, M, MTE1, MTE2, MTE3 and
        FIX issue an op a cycle after the previous one without waiting for it
-       to finish; S runs its ops one after the other. `pipe_barrier` holds
+       to finish (with `pipe-overlap=0` in `costs`: once it has finished);
+       S runs its ops one after the other. `pipe_barrier` holds
        its pipe until the pipe's earlier ops have finished. A flag is one
        bit per (src, dst, id): `set_flag` sets it once its pipe's earlier ops
        have finished, and if it is still set then the signal is lost (an
@@ -463,7 +464,7 @@ def DsaPlanSimulate : Pass<"dsaplan-simulate", "::mlir::func::FuncOp"> {
     Option<"costs", "costs", "std::string", /*default=*/"\"\"",
            "Overrides of the target's cycle estimates: <pipe>.fixed=N, "
            "<pipe>.bytes-per-cycle=N, sync-latency=N, jitter=PERCENT, "
-           "comma-separated">,
+           "pipe-overlap=0|1, comma-separated">,
     Option<"reportDir", "report-dir", "std::string", /*default=*/"\"\"",
            "Directory for <function>.timing.json and <function>.trace.json "
            "(Chrome trace events) of the worst run">,

@@ -191,6 +191,14 @@ bool CostModel::applyOverrides(StringRef text, std::string &error) {
       syncLatency = value;
       continue;
     }
+    if (key == "pipe-overlap") {
+      if (value > 1) {
+        error = "cost 'pipe-overlap' is 0 or 1";
+        return false;
+      }
+      pipeOverlap = value == 1;
+      continue;
+    }
     if (key == "jitter") {
       if (value > 99) {
         error = "cost 'jitter' is a percentage below 100";
@@ -204,7 +212,7 @@ bool CostModel::applyOverrides(StringRef text, std::string &error) {
     if (!pipe || (field != "fixed" && field != "bytes-per-cycle")) {
       error = ("unknown cost '" + key +
                "' (expected <pipe>.fixed, <pipe>.bytes-per-cycle, "
-               "sync-latency or jitter)")
+               "sync-latency, jitter or pipe-overlap)")
                   .str();
       return false;
     }

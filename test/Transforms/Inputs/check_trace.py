@@ -53,7 +53,7 @@ def accesses(args):
     return out
 
 
-def ideal(ops):
+def ideal(ops, pipe_overlap):
     """The dataflow ideal, the naive way: every earlier op, pairwise."""
     done = []  # (accesses, end)
     next_issue = collections.defaultdict(int)
@@ -63,7 +63,7 @@ def ideal(ops):
         pipe = op["args"]["pipe"]
         mine = accesses(op["args"])
         start = next_issue[pipe]
-        if pipe == "s":
+        if pipe == "s" or not pipe_overlap:
             start = max(start, last_end[pipe])
         for theirs, end in done:
             if any(m1 == m2 and (w1 or w2) and a1 < b2 and a2 < b1
@@ -126,7 +126,7 @@ def main():
             if not any(a <= e["ts"] <= b for a, b in sync[e["tid"]]):
                 fail(f"flow {fid}: '{e['ph']}' at {e['ts']} is in no sync slice of track {e['tid']}")
         pairs += 1
-    recomputed = ideal(ops)
+    recomputed = ideal(ops, other["pipe_overlap"])
     if recomputed != timing["ideal"]:
         fail(f"ideal {timing['ideal']} but recomputed {recomputed}")
     if not max(e["dur"] for e in ops) <= timing["ideal"] <= timing["makespan"]:
