@@ -28,6 +28,7 @@
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
+#include "DsaPlan/Sync/IdealSchedule.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -971,8 +972,9 @@ struct Timeline {
 /// Events are taken in time order.
 class PipeSimulator {
 public:
-  PipeSimulator(const Trace &trace, uint64_t seed, uint64_t runSeed,
-                std::vector<SimulationFinding> &findings, SimulationRun &stats);
+  PipeSimulator(const Trace &trace, const CostModel &costs, uint64_t seed,
+                uint64_t runSeed, std::vector<SimulationFinding> &findings,
+                SimulationRun &stats);
   void run(Timeline &timeline);
 
 private:
@@ -999,6 +1001,8 @@ private:
   void finish();
 
   const Trace &trace;
+  int64_t syncLatency;
+  bool pipeOverlap;
   uint64_t seed;
   std::vector<SimulationFinding> &findings;
   SimulationRun &stats;
@@ -1010,18 +1014,29 @@ private:
   Timeline *timeline = nullptr;
 };
 
-PipeSimulator::PipeSimulator(const Trace &trace, uint64_t seed,
-                             uint64_t runSeed,
+PipeSimulator::PipeSimulator(const Trace &trace, const CostModel &costs,
+                             uint64_t seed, uint64_t runSeed,
                              std::vector<SimulationFinding> &findings,
                              SimulationRun &stats)
-    : trace(trace), seed(seed), findings(findings), stats(stats) {
-  // Durations in trace order, from a stream of their own: uniform in
-  // [1, 10] times a base that grows with the bytes the op touches.
+    : trace(trace), syncLatency(costs.syncLatency),
+      pipeOverlap(costs.pipeOverlap), seed(seed),
+      findings(findings), stats(stats) {
+  // Durations in trace order, from a stream of their own: the cost model's
+  // cycles for the pipe and the bytes, scaled by a factor uniform in
+  // [100 - jitter, 100 + jitter] percent.
   Random rng(runSeed);
-  for (const Entry &entry : trace.entries)
-    durations.push_back(entry.kind == EntryKind::Op
-                            ? rng.uniform(1, 10) * (1 + entry.bytes / 512)
-                            : 0);
+  int64_t jitter = costs.jitterPercent;
+  for (const Entry &entry : trace.entries) {
+    int64_t duration = 0;
+    if (entry.kind == EntryKind::Op) {
+      int64_t base =
+          costs.baseCycles(static_cast<Pipe>(entry.pipe), entry.bytes);
+      int64_t percent = rng.uniform(100 - jitter, 100 + jitter);
+      duration = std::max<int64_t>(1, base * percent / 100);
+    }
+    durations.push_back(duration);
+    stats.serial += duration;
+  }
   for (auto [index, entry] : llvm::enumerate(trace.entries))
     pipes[entry.pipe].entries.push_back(index);
 }
@@ -1054,7 +1069,8 @@ void PipeSimulator::run(Timeline &out) {
 
 void PipeSimulator::issueOp(PipeState &state, int64_t entry, int64_t time) {
   unsigned pipe = trace.entries[entry].pipe;
-  int64_t start = pipe == kScalarPipe ? std::max(time, state.maxEnd) : time;
+  bool inOrder = pipe == kScalarPipe || !pipeOverlap;
+  int64_t start = inOrder ? std::max(time, state.maxEnd) : time;
   int64_t end = start + durations[entry];
   timeline->start[entry] = start;
   timeline->end[entry] = end;
@@ -1093,6 +1109,7 @@ void PipeSimulator::issue(unsigned pipe, int64_t time) {
   }
   case EntryKind::Wait: {
     Flag &flag = flags[entry.flag];
+    timeline->start[index] = time;
     if (flag.setter < 0) {
       flag.waiter = index; // held until the flag fires
       return;
@@ -1110,7 +1127,7 @@ void PipeSimulator::pass(int64_t wait, int64_t time) {
   timeline->consumed[wait] = flag.setter;
   flag.setter = -1;
   flag.waiter = -1;
-  timeline->start[wait] = timeline->end[wait] = time;
+  timeline->end[wait] = time;
   timeline->order.push_back(wait);
   stats.makespan = std::max(stats.makespan, time);
   ++pipes[entry.pipe].cursor;
@@ -1141,10 +1158,10 @@ void PipeSimulator::fire(int64_t set, int64_t time) {
   }
   ++stats.flagsSet;
   flag.setter = set;
-  // A blocked wait sees the flag a cycle later: a second set firing in the
-  // same cycle finds the bit still set.
+  // A blocked wait sees the flag syncLatency (at least one) cycles later: a
+  // second set firing in the same cycle finds the bit still set.
   if (flag.waiter >= 0)
-    events.push({time + 1, kWake, sequence++, flag.waiter});
+    events.push({time + syncLatency, kWake, sequence++, flag.waiter});
 }
 
 /// Pipes left with entries are blocked on waits; flags left set are never
@@ -1451,9 +1468,53 @@ void RaceChecker::report(const Race &race) {
 // Runs
 //===----------------------------------------------------------------------===//
 
+/// The trace and its timeline as the public ExecutedRun.
+ExecutedRun toExecutedRun(const Trace &trace, const Timeline &timeline,
+                          uint64_t seed) {
+  ExecutedRun run;
+  run.seed = seed;
+  run.hung = timeline.hung;
+  run.gaveUp = trace.gaveUp;
+  // The trace numbers spaces by their enum and GM buffers from kFirstGm;
+  // the public run numbers them densely, in the order first touched.
+  DenseMap<int, int> index;
+  auto memoryOf = [&](int memory) {
+    auto [it, inserted] = index.try_emplace(memory, run.memoryNames.size());
+    if (inserted) {
+      auto name = trace.memoryNames.find(memory);
+      run.memoryNames.push_back(name == trace.memoryNames.end()
+                                    ? "memory " + std::to_string(memory)
+                                    : name->second);
+    }
+    return it->second;
+  };
+  run.entries.reserve(trace.entries.size());
+  for (auto [i, entry] : llvm::enumerate(trace.entries)) {
+    ExecutedEntry out;
+    out.kind = static_cast<ExecutedEntry::Kind>(entry.kind);
+    out.op = entry.op;
+    out.pipe = entry.pipe;
+    std::tie(out.flagSrc, out.flagDst, out.flagId) = entry.flag;
+    out.iterations = entry.iterations;
+    for (const Access &access : entry.accesses) {
+      ExecutedEntry::Access &a = out.accesses.emplace_back();
+      a.memory = memoryOf(access.memory);
+      a.write = access.write;
+      for (const ByteRun &r : access.runs)
+        a.runs.push_back({r.begin, r.end});
+    }
+    out.start = timeline.start[i];
+    out.end = timeline.end[i];
+    out.consumed = timeline.consumed[i];
+    run.entries.push_back(std::move(out));
+  }
+  return run;
+}
+
 SimulationRun simulateOnce(func::FuncOp func, const SimulationOptions &options,
                            uint64_t seed,
-                           std::vector<SimulationFinding> &findings) {
+                           std::vector<SimulationFinding> &findings,
+                           ExecutedRun &executed) {
   SimulationRun stats;
   stats.seed = seed;
   Trace trace;
@@ -1475,9 +1536,14 @@ SimulationRun simulateOnce(func::FuncOp func, const SimulationOptions &options,
   }
   // Durations come from a stream apart from the scalar unit's choices.
   Timeline timeline;
-  PipeSimulator(trace, seed, seed ^ 0x5deece66dULL, findings, stats)
+  PipeSimulator(trace, options.costs, seed, seed ^ 0x5deece66dULL, findings,
+                stats)
       .run(timeline);
   RaceChecker(trace, timeline, seed, findings).run();
+  executed = toExecutedRun(trace, timeline, seed);
+  executed.pipeOverlap = options.costs.pipeOverlap;
+  if (!timeline.hung && !trace.gaveUp)
+    stats.ideal = idealMakespan(executed);
   stats.errors = llvm::count_if(
       findings, [](const SimulationFinding &f) { return f.isError(); });
   return stats;
@@ -1507,7 +1573,9 @@ SimulationResult mlir::dsaplan::simulate(func::FuncOp func,
   std::set<std::tuple<int, Operation *, Operation *>> seen;
   for (unsigned k = 0; k < std::max(1u, options.runs); ++k) {
     std::vector<SimulationFinding> findings;
-    SimulationRun run = simulateOnce(func, options, options.seed + k, findings);
+    ExecutedRun executed;
+    SimulationRun run =
+        simulateOnce(func, options, options.seed + k, findings, executed);
     bool unsupported = false;
     for (SimulationFinding &finding : findings) {
       unsupported |= finding.kind == FindingKind::Unsupported;
@@ -1516,8 +1584,12 @@ SimulationResult mlir::dsaplan::simulate(func::FuncOp func,
               .second)
         result.findings.push_back(std::move(finding));
     }
-    if (k == 0 || worse(run, result.worst))
+    if (k == 0 || worse(run, result.worst)) {
       result.worst = run;
+      result.loops = loopOverlaps(executed);
+      if (options.keepRun)
+        result.executed = std::move(executed);
+    }
     ++result.runs;
     if (unsupported)
       break; // every run would stop at the same op

@@ -63,11 +63,42 @@ struct DsaPlanPipelineOptions
       *this, "verify-sync",
       llvm::cl::desc("Check the synchronisation with dsaplan-verify-sync"),
       llvm::cl::init(true)};
+  Option<bool> simulate{
+      *this, "simulate",
+      llvm::cl::desc("With summary, report-dir or trace-file: run "
+                     "dsaplan-simulate on the result and report its makespan, "
+                     "serial time, dataflow ideal and loop overlap"),
+      llvm::cl::init(true)};
+  Option<std::string> simulateCosts{
+      *this, "simulate-costs",
+      llvm::cl::desc("dsaplan-simulate costs: overrides of the target's "
+                     "cycle estimates")};
+  Option<std::string> traceFile{
+      *this, "trace-file",
+      llvm::cl::desc("Write the simulated run as Chrome trace-event JSON "
+                     "({func} is replaced by the function name)")};
   Option<bool> keepAllocs{
       *this, "keep-allocs",
       llvm::cl::desc("Keep placed dsaplan.alloc ops instead of arena views"),
       llvm::cl::init(false)};
 };
+
+/// The simulator's timing in the summary and the reports, when they are
+/// asked for and the kernel is synchronised. GM is not checked: the
+/// inserter orders only the on-chip spaces.
+void addSimulation(OpPassManager &pm, const DsaPlanPipelineOptions &options) {
+  bool wanted = options.summary || !options.reportDir.empty() ||
+                !options.traceFile.empty();
+  if (!options.insertSync || !options.simulate || !wanted)
+    return;
+  DsaPlanSimulateOptions simulate;
+  simulate.summary = options.summary;
+  simulate.reportDir = options.reportDir;
+  simulate.traceFile = options.traceFile;
+  simulate.costs = options.simulateCosts;
+  simulate.checkGm = false;
+  pm.addNestedPass<func::FuncOp>(createDsaPlanSimulate(simulate));
+}
 
 void buildDsaPlanPipeline(OpPassManager &pm,
                           const DsaPlanPipelineOptions &options) {
@@ -100,6 +131,7 @@ void buildDsaPlanPipeline(OpPassManager &pm,
   }
   if (options.verifySync)
     pm.addNestedPass<func::FuncOp>(createDsaPlanVerifySync());
+  addSimulation(pm, options);
 }
 } // namespace
 

@@ -13,8 +13,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ReportFiles.h"
+
 #include "DsaPlan/Sync/Simulator.h"
+#include "DsaPlan/Sync/TraceEvents.h"
 #include "DsaPlan/Transforms/Passes.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace mlir {
 namespace dsaplan {
@@ -36,6 +43,36 @@ void emitFinding(const SimulationFinding &finding) {
     diag.attachNote(finding.other->getLoc()) << finding.note;
 }
 
+/// "1.23": a ratio for the summary, "-" when the denominator is zero.
+std::string ratio(int64_t num, int64_t den) {
+  if (den == 0)
+    return "-";
+  return llvm::formatv("{0:F2}", static_cast<double>(num) / den).str();
+}
+
+/// "12:5" of a loop, or its op name when it has no file location.
+std::string loopName(Operation *loop) {
+  if (auto file = dyn_cast<FileLineColLoc>(loop->getLoc()))
+    return (Twine(file.getLine()) + ":" + Twine(file.getColumn())).str();
+  return loop->getName().getStringRef().str();
+}
+
+/// "serial 750, ideal 400 cycles: makespan / serial 0.86, ...; loop 12:5
+/// 700 cycles of work in 600 (1.17x overlap)".
+void emitTiming(InFlightDiagnostic &diag, const SimulationResult &result) {
+  const SimulationRun &worst = result.worst;
+  diag << "; serial " << worst.serial << " cycles";
+  if (worst.ideal)
+    diag << ", dataflow ideal " << worst.ideal << ": makespan / serial "
+         << ratio(worst.makespan, worst.serial) << ", ideal / serial "
+         << ratio(worst.ideal, worst.serial) << ", makespan / ideal "
+         << ratio(worst.makespan, worst.ideal);
+  for (const LoopOverlap &loop : result.loops)
+    diag << "; loop " << loopName(loop.loop) << ": " << loop.serial
+         << " cycles of work in " << loop.span << " ("
+         << ratio(loop.serial, loop.span) << "x overlap)";
+}
+
 /// "makespan 512 cycles; busy v 200, mte2 120; 12 ops, 6 flags set".
 void emitSummary(func::FuncOp func, const SimulationResult &result) {
   const SimulationRun &worst = result.worst;
@@ -55,6 +92,39 @@ void emitSummary(func::FuncOp func, const SimulationResult &result) {
   diag << "; " << worst.opsExecuted << " ops, " << worst.flagsSet
        << " flags set; " << result.findings.size() << " findings"
        << (worst.gaveUp ? " (gave up: max-trace-length)" : "");
+  emitTiming(diag, result);
+}
+
+/// `<function>.timing.json`: what the summary says, as numbers.
+std::string timingReport(func::FuncOp func, const SimulationResult &result) {
+  const SimulationRun &worst = result.worst;
+  llvm::json::Object busy;
+  for (unsigned pipe = 0; pipe < kNumSimulatedPipes; ++pipe)
+    if (worst.busy[pipe])
+      busy[stringifyPipe(static_cast<Pipe>(pipe))] = worst.busy[pipe];
+  llvm::json::Array loops;
+  for (const LoopOverlap &loop : result.loops)
+    loops.push_back(llvm::json::Object{{"loop", loopName(loop.loop)},
+                                       {"op", loop.loop->getName()
+                                                  .getStringRef()},
+                                       {"serial", loop.serial},
+                                       {"span", loop.span}});
+  llvm::json::Object report{
+      {"function", func.getSymName()},
+      {"runs", result.runs},
+      {"seed", static_cast<int64_t>(worst.seed)},
+      {"makespan", worst.makespan},
+      {"serial", worst.serial},
+      {"ideal", worst.ideal},
+      {"busy", std::move(busy)},
+      {"ops", worst.opsExecuted},
+      {"flags_set", worst.flagsSet},
+      {"findings", static_cast<int64_t>(result.findings.size())},
+      {"loops", std::move(loops)}};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(report))) << "\n";
+  return text;
 }
 
 struct DsaPlanSimulatePass
@@ -70,6 +140,14 @@ struct DsaPlanSimulatePass
     options.maxWhileIterations = maxWhileIterations;
     options.checkGm = checkGm;
     options.argValues.assign(argValues.begin(), argValues.end());
+    std::string error;
+    if (!options.costs.applyOverrides(costs, error)) {
+      func.emitError() << "dsaplan-simulate: " << error;
+      return signalPassFailure();
+    }
+    if (!traceFile.empty() && failed(checkTraceFile(func)))
+      return signalPassFailure();
+    options.keepRun = !traceFile.empty() || !reportDir.empty();
     SimulationResult result = simulate(func, options);
     for (const SimulationFinding &finding : result.findings)
       emitFinding(finding);
@@ -77,8 +155,51 @@ struct DsaPlanSimulatePass
     if (summary)
       emitSummary(func, result);
     markAllAnalysesPreserved();
-    if (result.failed())
+    if (failed(writeFiles(func, result)) || result.failed())
       signalPassFailure();
+  }
+
+  /// Without `{func}` the path names one file: with several functions
+  /// (run in parallel) they would overwrite each other.
+  LogicalResult checkTraceFile(func::FuncOp func) {
+    if (StringRef(traceFile).contains("{func}"))
+      return success();
+    auto module = func->getParentOfType<ModuleOp>();
+    if (!module)
+      return success();
+    auto bodies = llvm::count_if(module.getOps<func::FuncOp>(),
+                                 [](func::FuncOp f) { return !f.isExternal(); });
+    if (bodies <= 1)
+      return success();
+    return func.emitError()
+           << "dsaplan-simulate: trace-file '" << traceFile
+           << "' would be written by each of the " << bodies
+           << " functions of the module; put {func} in the path";
+  }
+
+  LogicalResult writeFiles(func::FuncOp func, const SimulationResult &result) {
+    if (traceFile.empty() && reportDir.empty())
+      return success();
+    std::string trace;
+    llvm::raw_string_ostream os(trace);
+    writeChromeTrace(result.executed, result.worst, func.getSymName(), os);
+    if (!reportDir.empty() &&
+        (failed(writeFunctionFile(func, reportDir, ".timing.json",
+                                  timingReport(func, result))) ||
+         failed(writeFunctionFile(func, reportDir, ".trace.json", trace))))
+      return failure();
+    if (traceFile.empty())
+      return success();
+    std::string path = traceFile;
+    for (size_t at; (at = path.find("{func}")) != std::string::npos;)
+      path.replace(at, 6, func.getSymName().str());
+    std::error_code ec;
+    llvm::raw_fd_ostream file(path, ec);
+    if (ec)
+      return func.emitError() << "dsaplan-simulate: cannot write '" << path
+                              << "': " << ec.message();
+    file << trace;
+    return success();
   }
 
   void recordStatistics(const SimulationResult &result) {

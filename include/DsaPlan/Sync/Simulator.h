@@ -28,6 +28,7 @@
 #define DSAPLAN_SYNC_SIMULATOR_H
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanDialect.h"
+#include "DsaPlan/Dialect/DsaPlan/Target.h"
 
 #include "llvm/ADT/SmallVector.h"
 
@@ -65,6 +66,12 @@ struct SimulationOptions {
   /// Values of the function's integer and index arguments, in order; the
   /// others are chosen in [0, 4).
   llvm::SmallVector<int64_t> argValues;
+  /// The cycle costs of the pipes (the target's estimates unless a caller
+  /// overrides them).
+  CostModel costs = CostModel::defaults();
+  /// Keep the executed entries of the worst run (SimulationResult::executed)
+  /// for a trace file or the dataflow ideal.
+  bool keepRun = false;
 };
 
 enum class FindingKind {
@@ -87,6 +94,56 @@ struct SimulationFinding {
   bool isError() const { return kind != FindingKind::GaveUp; }
 };
 
+/// One entry of a simulated run as it executed: a pipe op, a set_flag, a
+/// wait_flag or a pipe_barrier, with its concrete bytes and its cycles.
+struct ExecutedEntry {
+  enum class Kind { Op, Set, Wait, Barrier };
+  struct Run {
+    int64_t begin, end; // bytes [begin, end)
+  };
+  struct Access {
+    int memory; // an index into ExecutedRun::memoryNames
+    bool write;
+    llvm::SmallVector<Run, 1> runs;
+  };
+  Kind kind = Kind::Op;
+  Operation *op = nullptr;
+  unsigned pipe = 0;
+  /// set/wait: the flag (source pipe, destination pipe, event id).
+  unsigned flagSrc = 0, flagDst = 0;
+  int64_t flagId = 0;
+  /// Iteration numbers of the enclosing loops, outermost first.
+  llvm::SmallVector<int64_t, 2> iterations;
+  llvm::SmallVector<Access, 2> accesses;
+  /// Op: [start, end) ran, end - start its duration. Set: issued at start,
+  /// fired at end. Wait: reached at start, passed at end. Barrier: passed at
+  /// start == end. -1 when it never took effect (a hang, an overrun set).
+  int64_t start = -1, end = -1;
+  /// A wait: the index of the set whose signal it took, -1 if none.
+  int64_t consumed = -1;
+};
+
+/// The entries of one run in the scalar unit's program order.
+struct ExecutedRun {
+  uint64_t seed = 0;
+  std::vector<ExecutedEntry> entries;
+  /// Names of the memories the accesses index: spaces and GM arguments.
+  std::vector<std::string> memoryNames;
+  bool hung = false;
+  bool gaveUp = false;
+  /// CostModel::pipeOverlap of the run: whether a pipe's ops may overlap.
+  bool pipeOverlap = true;
+};
+
+/// How much a loop overlapped its pipes in one run: the sum of its ops'
+/// durations against the cycles from its first op's start to its last op's
+/// end (over all its iterations).
+struct LoopOverlap {
+  Operation *loop = nullptr;
+  int64_t serial = 0;
+  int64_t span = 0;
+};
+
 /// What one run measured.
 struct SimulationRun {
   uint64_t seed = 0;
@@ -94,6 +151,9 @@ struct SimulationRun {
   int64_t opsExecuted = 0;  // pipe ops (not syncs) that ran
   int64_t flagsSet = 0;     // set_flags that fired
   int64_t traceLength = 0;  // trace entries generated
+  int64_t serial = 0;       // the sum of the ops' durations
+  /// The dataflow ideal (IdealSchedule.h) of this run's ops, when computed.
+  int64_t ideal = 0;
   std::array<int64_t, kNumSimulatedPipes> busy{}; // cycles with an op running
   unsigned errors = 0;
   bool gaveUp = false;
@@ -105,6 +165,10 @@ struct SimulationResult {
   unsigned runs = 0;
   /// Over all runs, each distinct one once, in the order they were found.
   std::vector<SimulationFinding> findings;
+  /// The worst run's entries, when SimulationOptions::keepRun.
+  ExecutedRun executed;
+  /// The worst run's loops, outermost first in program order.
+  std::vector<LoopOverlap> loops;
   unsigned count(FindingKind kind) const;
   bool failed() const;
 };

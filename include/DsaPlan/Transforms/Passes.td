@@ -481,16 +481,21 @@ def DsaPlanSimulate : Pass<"dsaplan-simulate", "::mlir::func::FuncOp"> {
        a seeded choice at every evaluation, an `scf.while` whose condition is
        a choice leaves after `max-while-iterations`, and integer arguments
        not given by `args` are chosen in [0, 4).
-    2. The pipes run their entries in order with seeded durations (uniform
-       in [1, 10] times 1 + bytes / 512 cycles). V, M, MTE1, MTE2, MTE3 and
+    2. The pipes run their entries in order with seeded durations: the
+       target's cost estimates (`CostModel` in `Target.h`: per pipe a fixed
+       cost plus the bytes the op reads and writes over a rate, times a
+       factor uniform in [50, 150] percent; `costs` overrides them, e.g.
+       `costs="mte2.bytes-per-cycle=64,jitter=0"`). V, M, MTE1, MTE2, MTE3 and
        FIX issue an op a cycle after the previous one without waiting for it
-       to finish; S runs its ops one after the other. `pipe_barrier` holds
+       to finish (with `pipe-overlap=0` in `costs`: once it has finished);
+       S runs its ops one after the other. `pipe_barrier` holds
        its pipe until the pipe's earlier ops have finished. A flag is one
        bit per (src, dst, id): `set_flag` sets it once its pipe's earlier ops
        have finished, and if it is still set then the signal is lost (an
        overrun, an error naming both sets); `wait_flag` holds its pipe until
-       the bit is set and clears it (a blocked wait goes on the cycle after
-       the flag fires, so two sets firing in one cycle lose one). Pipes left blocked are a hang (an error
+       the bit is set and clears it (a blocked wait goes on `sync-latency`
+       cycles, by default one, after the flag fires, so two sets firing in
+       one cycle lose one). Pipes left blocked are a hang (an error
        on each blocked wait); a flag still set at the end is an error.
     3. Races: happens-before over the execution, with vector clocks. An op
        is ordered after earlier ops of its own pipe only through a
@@ -512,7 +517,18 @@ def DsaPlanSimulate : Pass<"dsaplan-simulate", "::mlir::func::FuncOp"> {
     `runs=N` simulates seeds `seed` to `seed + N - 1`; each distinct finding
     is reported once, and `summary` reports the worst run (the most errors,
     then the longest makespan): makespan, busy cycles per pipe, ops run and
-    flags set. The same input and options give the same output. A run that
+    flags set; the serial time (the sum of the ops' durations); the dataflow
+    ideal (the same ops and durations rescheduled so that each waits only
+    for the earlier ops whose bytes it conflicts with, on in-order pipes,
+    without flags or barriers: `lib/Sync/IdealSchedule.cpp`, independent of
+    the sync passes) and the ratios between the three; and per loop, the
+    cycles of work its ops did against the cycles it spanned (its overlap).
+    `report-dir` writes the same as `<function>.timing.json`, and the worst
+    run as a Chrome trace-event file `<function>.trace.json`; `trace-file`
+    writes that trace to a given path (`{func}` in it is replaced by the
+    function's name; without it the module may hold only one function).
+    docs/sync.md says how to read them. The same input and options give the
+    same output. A run that
     reaches `max-trace-length` entries stops with a warning; what it ran is
     still checked, but hangs and flags left set are not reported. An op the
     scalar unit cannot run (an unknown op with regions, a view it cannot
@@ -539,7 +555,18 @@ def DsaPlanSimulate : Pass<"dsaplan-simulate", "::mlir::func::FuncOp"> {
            "on-chip spaces)">,
     Option<"summary", "summary", "bool", /*default=*/"false",
            "Emit a remark per function: makespan, busy cycles per pipe, ops "
-           "run and flags set, of the worst run">
+           "run and flags set, serial time, dataflow ideal and loop overlap, "
+           "of the worst run">,
+    Option<"costs", "costs", "std::string", /*default=*/"\"\"",
+           "Overrides of the target's cycle estimates: <pipe>.fixed=N, "
+           "<pipe>.bytes-per-cycle=N, sync-latency=N, jitter=PERCENT, "
+           "pipe-overlap=0|1, comma-separated">,
+    Option<"reportDir", "report-dir", "std::string", /*default=*/"\"\"",
+           "Directory for <function>.timing.json and <function>.trace.json "
+           "(Chrome trace events) of the worst run">,
+    Option<"traceFile", "trace-file", "std::string", /*default=*/"\"\"",
+           "Write the worst run as Chrome trace-event JSON to this path "
+           "({func} is replaced by the function name)">
   ];
   let statistics = [
     Statistic<"numOps", "simulated-ops", "Pipe ops run by the worst run of each function">,

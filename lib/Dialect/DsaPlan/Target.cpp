@@ -145,3 +145,86 @@ TargetDescription TargetDescription::getForOp(Operation *op) {
       return get(attr);
   return TargetDescription();
 }
+
+//===----------------------------------------------------------------------===//
+// Cost model
+//===----------------------------------------------------------------------===//
+
+/// Estimates, in cycles, per pipe in enum order (s, v, m, mte1, mte2, mte3,
+/// fix): a fixed issue cost and the bytes (read plus written) an op moves or
+/// computes per cycle. Order of magnitude only: the vector unit handles 256
+/// bytes a cycle, the cube about 512 of operands, the GM transfers (MTE2,
+/// MTE3) are the slowest and the on-chip moves (MTE1, FIX) in between.
+CostModel CostModel::defaults() {
+  CostModel model;
+  model.fixedCycles = {1, 8, 8, 16, 32, 32, 16};
+  model.bytesPerCycle = {64, 256, 512, 256, 128, 128, 256};
+  model.syncLatency = 1;
+  model.jitterPercent = 50;
+  return model;
+}
+
+int64_t CostModel::baseCycles(Pipe pipe, int64_t bytes) const {
+  size_t p = static_cast<size_t>(pipe);
+  int64_t rate = std::max<int64_t>(1, bytesPerCycle[p]);
+  return std::max<int64_t>(1, fixedCycles[p] + (bytes + rate - 1) / rate);
+}
+
+bool CostModel::applyOverrides(StringRef text, std::string &error) {
+  SmallVector<StringRef> items;
+  text.split(items, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef item : items) {
+    auto [key, valueText] = item.trim().split('=');
+    key = key.trim();
+    int64_t value;
+    if (valueText.trim().getAsInteger(10, value) || value < 0) {
+      error = ("cost '" + key + "' needs a non-negative integer, got '" +
+               valueText.trim() + "'")
+                  .str();
+      return false;
+    }
+    if (key == "sync-latency") {
+      if (value < 1) {
+        error = "cost 'sync-latency' must be at least 1 cycle";
+        return false;
+      }
+      syncLatency = value;
+      continue;
+    }
+    if (key == "pipe-overlap") {
+      if (value > 1) {
+        error = "cost 'pipe-overlap' is 0 or 1";
+        return false;
+      }
+      pipeOverlap = value == 1;
+      continue;
+    }
+    if (key == "jitter") {
+      if (value > 99) {
+        error = "cost 'jitter' is a percentage below 100";
+        return false;
+      }
+      jitterPercent = value;
+      continue;
+    }
+    auto [pipeName, field] = key.split('.');
+    std::optional<Pipe> pipe = symbolizePipe(pipeName);
+    if (!pipe || (field != "fixed" && field != "bytes-per-cycle")) {
+      error = ("unknown cost '" + key +
+               "' (expected <pipe>.fixed, <pipe>.bytes-per-cycle, "
+               "sync-latency, jitter or pipe-overlap)")
+                  .str();
+      return false;
+    }
+    size_t p = static_cast<size_t>(*pipe);
+    if (field == "fixed") {
+      fixedCycles[p] = value;
+    } else if (value == 0) {
+      error = ("cost '" + key + "' must be at least 1").str();
+      return false;
+    } else {
+      bytesPerCycle[p] = value;
+    }
+  }
+  return true;
+}

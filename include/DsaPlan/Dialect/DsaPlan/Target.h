@@ -18,6 +18,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <array>
+#include <string>
 #include <utility>
 
 namespace mlir {
@@ -72,6 +73,34 @@ public:
 private:
   llvm::StringRef name;
   std::array<SpaceDescription, kNumMemorySpaces> spaces;
+};
+
+/// The cycle costs the simulator gives the pipes. These are estimates for
+/// comparing placements and syncs of one kernel, not measurements of a chip:
+/// an op on pipe p takes `fixedCycles[p] + ceil(bytes / bytesPerCycle[p])`
+/// cycles, scaled by a seeded factor in [100 - jitterPercent,
+/// 100 + jitterPercent] percent (at least one cycle); a blocked wait_flag
+/// goes on `syncLatency` cycles after its flag fires. With `pipeOverlap` a
+/// pipe other than S issues its next op a cycle after the previous one,
+/// whether or not it has finished (each op at full rate: optimistic for
+/// tile-sized ops); without it, when the previous one has finished.
+struct CostModel {
+  static constexpr size_t kNumPipes = 7; // s, v, m, mte1, mte2, mte3, fix
+  std::array<int64_t, kNumPipes> fixedCycles{};
+  std::array<int64_t, kNumPipes> bytesPerCycle{};
+  int64_t syncLatency = 1;
+  int64_t jitterPercent = 0;
+  bool pipeOverlap = true;
+
+  /// The estimates of the built-in tables (the same for every target today).
+  static CostModel defaults();
+  /// Applies overrides "key=value,..." where key is a pipe name followed by
+  /// ".fixed" or ".bytes-per-cycle", or "sync-latency", "jitter" or
+  /// "pipe-overlap" (0 or 1); on an
+  /// unknown key or a bad value returns false and says why in `error`.
+  bool applyOverrides(llvm::StringRef text, std::string &error);
+  /// The cycles of one op on `pipe` touching `bytes`, before jitter.
+  int64_t baseCycles(Pipe pipe, int64_t bytes) const;
 };
 
 /// Every memory space, in enum order.

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Kernel quality: how close the synchronised kernels run to their dataflow ideal.
+
+Each kernel (the bundled examples and the pipelined kernels of
+bench/quality/kernels) goes through `dsa-opt --dsa-plan`, then
+`--dsaplan-simulate` runs it under `--runs` seeds and reports its worst run
+(report-dir: <function>.timing.json). Columns:
+
+  flag pairs, barriers   set_flag and pipe_barrier ops in the placed kernel
+                         (pre-sets and drains included)
+  makespan / serial      simulated makespan over the sum of the ops' durations
+                         (1.00: no overlap at all)
+  ideal / serial         the dataflow ideal (each op waits only for the earlier
+                         ops whose bytes it conflicts with) over serial
+  makespan / ideal       what the syncs cost (1.00: nothing)
+  races, overruns, hangs the simulator's findings over all runs (should be 0)
+
+  bench/quality/run.py [--dsa-opt build/bin/dsa-opt] [--runs 8] [--costs ...]
+"""
+
+import argparse
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+
+
+def kernels():
+    examples = sorted(glob.glob(os.path.join(ROOT, "examples", "*.mlir")))
+    ours = sorted(glob.glob(os.path.join(HERE, "kernels", "*.mlir")))
+    return examples + ours
+
+
+def ratio(a, b):
+    return f"{a / b:.2f}" if b else "-"
+
+
+def measure(dsa_opt, path, tmp, runs, costs):
+    name = os.path.splitext(os.path.basename(path))[0]
+    placed = os.path.join(tmp, name + ".placed.mlir")
+    proc = subprocess.run([dsa_opt, path, "--dsa-plan", "-o", placed],
+                          capture_output=True, text=True)
+    if proc.returncode:
+        return {"kernel": name, "error": proc.stderr.strip().splitlines()[0]}
+    text = open(placed).read()
+    reports = os.path.join(tmp, name)
+    option = f"runs={runs} report-dir={reports}" + (f" costs={costs}" if costs else "")
+    sim = subprocess.run([dsa_opt, placed, f"--dsaplan-simulate={option}",
+                          "-o", os.devnull], capture_output=True, text=True)
+    rows = []
+    for timing_path in sorted(glob.glob(os.path.join(reports, "*.timing.json"))):
+        timing = json.load(open(timing_path))
+        rows.append({
+            "kernel": name if timing["function"] == name else f"{name} @{timing['function']}",
+            "pairs": len(re.findall(r"dsaplan\.set_flag", text)),
+            "barriers": len(re.findall(r"dsaplan\.pipe_barrier", text)),
+            "makespan": timing["makespan"],
+            "serial": timing["serial"],
+            "ideal": timing["ideal"],
+            "races": len(re.findall(r"error: simulated race", sim.stderr)),
+            "overruns": len(re.findall(r"error: simulated overrun", sim.stderr)),
+            "hangs": len(re.findall(r"error: simulated hang", sim.stderr)),
+        })
+    if not rows:
+        return {"kernel": name, "error": sim.stderr.strip().splitlines()[0]}
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--dsa-opt", default=os.path.join(ROOT, "build", "bin", "dsa-opt"))
+    parser.add_argument("--runs", type=int, default=8)
+    parser.add_argument("--costs", default="",
+                        help="dsaplan-simulate costs= overrides, e.g. jitter=0")
+    args = parser.parse_args()
+    header = ("kernel", "flag pairs", "barriers", "makespan", "makespan / serial",
+              "ideal / serial", "makespan / ideal", "races", "overruns", "hangs")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in kernels():
+            result = measure(args.dsa_opt, path, tmp, args.runs, args.costs)
+            if isinstance(result, dict):
+                print(f"| {result['kernel']} | failed: {result['error']} |")
+                continue
+            for r in result:
+                print(f"| {r['kernel']} | {r['pairs']} | {r['barriers']} | {r['makespan']} | "
+                      f"{ratio(r['makespan'], r['serial'])} | {ratio(r['ideal'], r['serial'])} | "
+                      f"{ratio(r['makespan'], r['ideal'])} | {r['races']} | {r['overruns']} | "
+                      f"{r['hangs']} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
