@@ -57,6 +57,7 @@ struct Pool {
 struct Buffer {
   std::string id;   // as in the input; unique within the problem
   std::string name; // for reports and diagnostics; may be empty
+  std::string location; // where it comes from (file:line:col); may be empty
   int64_t size = 0;
   int64_t alignment = 1;
   /// Sorted, disjoint, non-empty half-open intervals.

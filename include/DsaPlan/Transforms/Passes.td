@@ -43,6 +43,7 @@ def DsaPlanComputeLifetimes
     reads at the first, its writes at the second), and attaches to every
     `dsaplan.alloc` the half-open intervals of points where it is live:
 
+    <!-- fragment -->
     ```mlir
     %a = dsaplan.alloc : memref<256xf32, #dsaplan.space<ub>>       // op 0
     %b = dsaplan.alloc : memref<256xf32, #dsaplan.space<ub>>       // op 1
@@ -111,6 +112,7 @@ def DsaPlanAssignOffsets
     `offset` as a pin), solves it, checks the placement with the solver's
     independent validator, and attaches `offset`:
 
+    <!-- fragment -->
     ```mlir
     %a = dsaplan.alloc {live = #dsaplan.live<5 to 8>} : memref<256xf32, #dsaplan.space<ub>>
     %b = dsaplan.alloc {live = #dsaplan.live<7 to 8>} : memref<256xf32, #dsaplan.space<ub>>
@@ -141,12 +143,15 @@ def DsaPlanAssignOffsets
   }];
   let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect"];
   let options = [
-    Option<"algorithm", "algorithm", "std::string", /*default=*/"\"auto\"",
-           "Solver algorithm: bump, first-fit, best-fit, multi-start, exact, auto">,
+    Option<"algorithm", "algorithm", "::dsaplan::solver::Algorithm",
+           /*default=*/"::dsaplan::solver::Algorithm::Auto",
+           "Solver algorithm", [{::mlir::dsaplan::algorithmValues()}]>,
     Option<"nodeBudget", "node-budget", "uint64_t", /*default=*/"2000000",
            "Branch-and-bound nodes per space for exact and auto">,
-    Option<"mode", "mode", "std::string", /*default=*/"\"plan\"",
-           "plan: attach offsets; consult: only report, as remarks">,
+    Option<"mode", "mode", "::mlir::dsaplan::AssignMode",
+           /*default=*/"::mlir::dsaplan::AssignMode::Plan",
+           "What to do with the placement",
+           [{::mlir::dsaplan::assignModeValues()}]>,
     Option<"exportProblem", "export-problem", "std::string", /*default=*/"\"\"",
            "Directory to write each function's schema-v1 problem to">,
     Option<"exportSolution", "export-solution", "std::string",
@@ -192,6 +197,7 @@ def DsaPlanMaterialize : Pass<"dsaplan-materialize", "::mlir::func::FuncOp"> {
     and replaces each placed `dsaplan.alloc` by a `memref.view` of it at the
     alloc's constant offset; constraint ops are erased:
 
+    <!-- fragment -->
     ```mlir
     %a = dsaplan.alloc {offset = 4096 : i64} : memref<32x32xf32, #dsaplan.space<ub>>
     // becomes
@@ -228,6 +234,7 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     tile placed over part of an expired tile waits for that tile's last
     reader:
 
+    <!-- fragment -->
     ```mlir
     // bytes [0, 4096) read by V, then bytes [0, 32) written by MTE2
     linalg.generic ... ins(%table) ... {dsaplan.pipe = #dsaplan.pipe<v>}
@@ -295,10 +302,10 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
   }];
   let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect"];
   let options = [
-    Option<"mode", "mode", "std::string", /*default=*/"\"all\"",
-           "all: every dependency; reuse-only: only between different tiles; "
-           "identity-only: only within one tile (the identity-based baseline "
-           "that misses partial reuse, for benchmarks)">,
+    Option<"mode", "mode", "::mlir::dsaplan::DependencyScope",
+           /*default=*/"::mlir::dsaplan::DependencyScope::All",
+           "Which dependencies to order",
+           [{::mlir::dsaplan::dependencyScopeValues()}]>,
     Option<"summary", "summary", "bool", /*default=*/"false",
            "Emit a remark per function with the pairs and barriers inserted "
            "and the conflicting pairs they order (counting those costs time "
@@ -405,6 +412,7 @@ def DsaPlanSimulate : Pass<"dsaplan-simulate", "::mlir::func::FuncOp"> {
        are a race: an error on the later op naming both pipes, the space, the
        overlapping bytes and the loop iterations, with a note on the earlier.
 
+    <!-- fragment -->
     ```mlir
     memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} ...  // writes A
     // dsaplan.set_flag <mte2 -> v>, 0 and its wait left out:
@@ -481,8 +489,9 @@ def DsaPlanStripForCpu : Pass<"dsaplan-strip-for-cpu", "::mlir::ModuleOp"> {
       `memref.memory_space_cast` whose two types become equal is replaced by
       its source.
 
+    <!-- fragment -->
     ```mlir
-    %ub = dsaplan.arena #dsaplan.space<ub> : memref<196608xi8, #dsaplan.space<ub>>
+    %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
     %a = memref.view %ub[%c4096][] : memref<196608xi8, #dsaplan.space<ub>>
         to memref<32x32xf32, #dsaplan.space<ub>>
     dsaplan.wait_flag <mte2 -> v>, 0
