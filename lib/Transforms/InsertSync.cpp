@@ -863,11 +863,32 @@ LogicalResult SyncPlanner::materialize() {
     insertions.push_back(
         {p.block, p.wait, 1, 2 * p.rank + 1, 1, p.src, p.dst, p.id, group});
   }
-  for (auto &[key, barriers] : forwardBarriers)
+  // Barriers in program order, not in the order of the map (keyed by block
+  // pointers): their group numbers decide the order of pruning and what
+  // test-skip-sync leaves out, which must not depend on the heap layout.
+  struct PlannedBarrier {
+    Block *block;
+    FlagPair barrier;
+    Pipe pipe;
+    int64_t position;
+  };
+  SmallVector<PlannedBarrier> plannedBarriers;
+  for (auto &[key, barriers] : forwardBarriers) {
+    Block *block = static_cast<Block *>(key.first);
     for (const FlagPair &barrier : barriers)
-      insertions.push_back({static_cast<Block *>(key.first), barrier.wait, 1,
-                            2 * barrier.rank + 1, 2, key.second, key.second,
-                            -1, newGroup(SyncKind::Barrier)});
+      plannedBarriers.push_back(
+          {block, barrier, key.second,
+           preorder.lookup(opsOf(block)[barrier.wait])});
+  }
+  llvm::stable_sort(plannedBarriers, [](const PlannedBarrier &a,
+                                        const PlannedBarrier &b) {
+    return std::make_tuple(a.position, a.pipe) <
+           std::make_tuple(b.position, b.pipe);
+  });
+  for (const PlannedBarrier &p : plannedBarriers)
+    insertions.push_back({p.block, p.barrier.wait, 1, 2 * p.barrier.rank + 1,
+                          2, p.pipe, p.pipe, -1,
+                          newGroup(SyncKind::Barrier)});
   llvm::sort(insertions, [&](const Insertion &a, const Insertion &b) {
     auto order = [&](const Insertion &i) {
       return std::make_tuple(preorder.lookup(opsOf(i.block)[i.gap]), i.group,
