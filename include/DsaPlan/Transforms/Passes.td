@@ -299,6 +299,14 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
 
     `mode=reuse-only` inserts only dependencies between different tiles that
     share bytes, for toolchains that already order accesses to one tile.
+
+    `report-dir=DIR` writes `DIR/<function>.syncs.json` (every sync in
+    program order with the location of its access) and a picture per space,
+    `DIR/<function>.<space>.sync.svg`: each tile from its first to its last
+    access in the synchronised IR (not its live range: no lower bound is
+    drawn), an arrow per flag pair from the access after its `set_flag` to
+    the access its `wait_flag` guards, coloured by the setting pipe, and a
+    vertical mark per `pipe_barrier`.
   }];
   let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect"];
   let options = [
