@@ -57,13 +57,15 @@ struct Pool {
 struct Buffer {
   std::string id;   // as in the input; unique within the problem
   std::string name; // for reports and diagnostics; may be empty
-  std::string location; // where it comes from (file:line:col); may be empty
   int64_t size = 0;
   int64_t alignment = 1;
   /// Sorted, disjoint, non-empty half-open intervals.
   std::vector<Interval> live;
   size_t pool = 0; // index into Problem::pools
   std::optional<int64_t> pinnedOffset;
+  /// Where it comes from (file:line:col), for reports; may be empty. Last, so
+  /// that aggregate initialisers written before it still compile.
+  std::string location;
 };
 
 /// The two buffers must be address-disjoint even when their lifetimes are.
