@@ -58,17 +58,17 @@ public:
 
 /// The external model: every acme.load runs on MTE2.
 struct LoadPipeModel
-    : public dsaplan::PipeOpInterface::ExternalModel<LoadPipeModel, LoadOp> {
-  dsaplan::Pipe getPipe(Operation *) const { return dsaplan::Pipe::mte2; }
+    : public mlir::dsaplan::PipeOpInterface::ExternalModel<LoadPipeModel, LoadOp> {
+  mlir::dsaplan::Pipe getPipe(Operation *) const { return mlir::dsaplan::Pipe::mte2; }
 };
 
 /// The toolchain's pipeline: dsaplan's, placed exactly and keeping the
 /// placed allocs (the toolchain reads their offsets).
 void buildAcmePipeline(OpPassManager &pm) {
-  dsaplan::DsaPlanPipelineOptions options;
+  mlir::dsaplan::DsaPlanPipelineOptions options;
   options.algorithm = ::dsaplan::solver::Algorithm::Exact;
   options.keepAllocs = true;
-  dsaplan::buildDsaPlanPipeline(pm, options);
+  mlir::dsaplan::buildDsaPlanPipeline(pm, options);
 }
 
 } // namespace acme
@@ -78,14 +78,14 @@ MLIR_DEFINE_EXPLICIT_TYPE_ID(acme::AcmeDialect)
 
 int main(int argc, char **argv) {
   DialectRegistry registry;
-  registry.insert<acme::AcmeDialect, dsaplan::DsaPlanDialect, arith::ArithDialect,
+  registry.insert<acme::AcmeDialect, mlir::dsaplan::DsaPlanDialect, arith::ArithDialect,
                   func::FuncDialect, linalg::LinalgDialect, memref::MemRefDialect,
                   scf::SCFDialect>();
   registry.addExtension(+[](MLIRContext *context, acme::AcmeDialect *) {
     acme::LoadOp::attachInterface<acme::LoadPipeModel>(*context);
   });
-  dsaplan::registerDsaPlanPasses();
-  dsaplan::registerDsaPlanPipeline();
+  mlir::dsaplan::registerDsaPlanPasses();
+  mlir::dsaplan::registerDsaPlanPipeline();
   PassPipelineRegistration<>("acme-pipeline",
                              "dsaplan's pipeline as the acme toolchain runs it",
                              acme::buildAcmePipeline);
