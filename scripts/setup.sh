@@ -9,7 +9,8 @@ LLVM_PREFIX=/usr/lib/llvm-22
 
 PACKAGES=(cmake ninja-build g++ python3 ccache
           libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
-          libgtest-dev nlohmann-json3-dev libbenchmark-dev libxml2-utils)
+          libgtest-dev nlohmann-json3-dev libbenchmark-dev libxml2-utils
+          librsvg2-bin)
 
 install_missing_packages() {
   local missing=()

@@ -3,6 +3,7 @@
 # GoogleTest units (through Unit/lit.cfg.py).
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -24,6 +25,7 @@ config.substitutions.append(("%examples",
 config.substitutions.append(("%python", "python3"))
 config.substitutions.append(("%dsaplan_obj_root", config.dsaplan_obj_root))
 config.substitutions.append(("%dsaplan_src_root", config.dsaplan_src_root))
+config.substitutions.append(("%dsaplan_tools_dir", config.dsaplan_tools_dir))
 
 tool_dirs = [config.dsaplan_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["dsa-opt", "dsa-solve"], tool_dirs)
@@ -56,3 +58,11 @@ config.substitutions.append(("%dsa-diff", " ".join([
     "--dsa-opt", os.path.join(config.dsaplan_tools_dir, "dsa-opt"),
     "--mlir-opt", _runner_pieces[0], "--mlir-runner", _runner_pieces[1],
     "--runner-lib-dir", config.llvm_library_dir])))
+
+# The SVG pictures are rendered by librsvg in one test (`REQUIRES:
+# rsvg-convert`); without it that test is reported UNSUPPORTED, named here.
+if shutil.which("rsvg-convert"):
+    config.available_features.add("rsvg-convert")
+else:
+    lit_config.warning("rsvg-convert (Debian: librsvg2-bin) not found: the "
+                       "test that renders the SVG reports will not run")

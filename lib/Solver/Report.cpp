@@ -1,14 +1,17 @@
 //===- Report.cpp - Memory-map pictures and JSON reports ------------------===//
 //
-// Part of dsaplan. Standard C++ only.
+// Part of dsaplan. Standard C++ and nlohmann_json (for the JSON report).
 //
 //===----------------------------------------------------------------------===//
 
 #include "DsaPlan/Solver/Report.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <sstream>
 
 using namespace dsaplan::solver;
@@ -47,23 +50,6 @@ std::string escapeXml(const std::string &text) {
   return out;
 }
 
-std::string escapeJson(const std::string &text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof(buffer), "\\u%04x", c);
-      out += buffer;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::string displayName(const Buffer &buffer) {
   return buffer.name.empty() ? buffer.id : buffer.name;
 }
@@ -91,14 +77,17 @@ const char *kPalette[] = {"#8dd3c7", "#ffffb3", "#bebada", "#fb8072",
 /// the address (address 0 at the bottom).
 struct Canvas {
   static constexpr double kWidth = 1200, kHeight = 640;
-  static constexpr double kLeft = 90, kRight = 30, kTop = 70, kBottom = 40;
+  static constexpr double kLeft = 90, kRight = 250, kTop = 70, kBottom = 40;
+  /// Nothing is drawn smaller than this (pixels), so that every tile shows.
+  static constexpr double kMinSize = 3;
   int64_t firstPoint = 0, lastPoint = 1;
   double topAddress = 1;
 
   double x0() const { return kLeft; }
+  double xEnd() const { return kWidth - kRight; }
   double y0() const { return kHeight - kBottom; }
   double xScale() const {
-    return (kWidth - kLeft - kRight) /
+    return (xEnd() - kLeft) /
            static_cast<double>(std::max<int64_t>(1, lastPoint - firstPoint));
   }
   double yScale() const { return (kHeight - kTop - kBottom) / topAddress; }
@@ -135,33 +124,72 @@ Canvas makeCanvas(const Problem &problem, const PoolResult &result) {
 }
 
 //===----------------------------------------------------------------------===//
-// SVG pieces
+// Axes with round ticks
 //===----------------------------------------------------------------------===//
+
+/// The smallest of 1, 2, 5 times a power of ten that cuts `range` into at
+/// most `ticks` steps.
+int64_t decimalStep(int64_t range, int64_t ticks) {
+  for (int64_t power = 1;; power *= 10)
+    for (int64_t m : {1, 2, 5})
+      if (m * power * ticks >= range)
+        return m * power;
+}
+
+/// The smallest power of two that cuts `range` into at most `ticks` steps:
+/// addresses read best in powers of two (4 KiB, 16 KiB, ...).
+int64_t binaryStep(double range, int64_t ticks) {
+  int64_t step = 1;
+  while (static_cast<double>(step * ticks) < range)
+    step *= 2;
+  return step;
+}
+
+/// "0", "512 B", "16 KiB", "1.5 KiB".
+std::string bytesText(int64_t bytes) {
+  if (bytes == 0)
+    return "0";
+  if (bytes % 1024 == 0)
+    return std::to_string(bytes / 1024) + " KiB";
+  if (bytes >= 1024 && bytes % 512 == 0)
+    return std::to_string(bytes / 1024) + ".5 KiB";
+  return std::to_string(bytes) + " B";
+}
 
 void writeAxes(std::ostringstream &os, const Canvas &c) {
   os << "<g class=\"axes\">\n";
   os << "<line x1=\"" << fmt(c.x0()) << "\" y1=\"" << fmt(c.y0()) << "\" x2=\""
-     << fmt(Canvas::kWidth - Canvas::kRight) << "\" y2=\"" << fmt(c.y0())
-     << "\" stroke=\"#000\"/>\n";
+     << fmt(c.xEnd()) << "\" y2=\"" << fmt(c.y0()) << "\" stroke=\"#000\"/>\n";
   os << "<line x1=\"" << fmt(c.x0()) << "\" y1=\"" << fmt(c.y0()) << "\" x2=\""
      << fmt(c.x0()) << "\" y2=\"" << fmt(Canvas::kTop) << "\" stroke=\"#000\"/>\n";
-  const int ticks = 10;
-  for (int i = 0; i <= ticks; ++i) {
-    int64_t point =
-        c.firstPoint + (c.lastPoint - c.firstPoint) * i / ticks;
-    os << "<text x=\"" << fmt(c.x(point)) << "\" y=\"" << fmt(c.y0() + 14)
-       << "\" text-anchor=\"middle\">" << point << "</text>\n";
-    double address = c.topAddress * i / ticks;
-    os << "<text x=\"" << fmt(c.x0() - 4) << "\" y=\"" << fmt(c.y(address) + 3)
-       << "\" text-anchor=\"end\">" << static_cast<int64_t>(address)
+  int64_t xStep = decimalStep(c.lastPoint - c.firstPoint, 10);
+  int64_t first = (c.firstPoint + xStep - 1) / xStep * xStep;
+  for (int64_t point = first; point <= c.lastPoint; point += xStep)
+    os << "<line class=\"tick x-tick\" data-value=\"" << point << "\" x1=\""
+       << fmt(c.x(point)) << "\" y1=\"" << fmt(c.y0()) << "\" x2=\""
+       << fmt(c.x(point)) << "\" y2=\"" << fmt(c.y0() + 4) << "\"/>\n"
+       << "<text class=\"tick-label\" x=\"" << fmt(c.x(point)) << "\" y=\""
+       << fmt(c.y0() + 14) << "\" text-anchor=\"middle\">" << point
        << "</text>\n";
-  }
-  os << "<text x=\"" << fmt(Canvas::kWidth / 2) << "\" y=\""
+  int64_t yStep = binaryStep(c.topAddress, 8);
+  for (int64_t address = 0; static_cast<double>(address) <= c.topAddress;
+       address += yStep)
+    os << "<line class=\"tick y-tick\" data-value=\"" << address << "\" x1=\""
+       << fmt(c.x0() - 4) << "\" y1=\"" << fmt(c.y(address)) << "\" x2=\""
+       << fmt(c.xEnd()) << "\" y2=\"" << fmt(c.y(address)) << "\"/>\n"
+       << "<text class=\"tick-label\" x=\"" << fmt(c.x0() - 6) << "\" y=\""
+       << fmt(c.y(address) + 3) << "\" text-anchor=\"end\">"
+       << bytesText(address) << "</text>\n";
+  os << "<text x=\"" << fmt((c.x0() + c.xEnd()) / 2) << "\" y=\""
      << fmt(Canvas::kHeight - 6)
      << "\" text-anchor=\"middle\">program point</text>\n";
   os << "<text x=\"14\" y=\"" << fmt(Canvas::kTop - 8)
-     << "\">address (B)</text>\n</g>\n";
+     << "\">address</text>\n</g>\n";
 }
+
+//===----------------------------------------------------------------------===//
+// SVG pieces
+//===----------------------------------------------------------------------===//
 
 /// A horizontal line across the plot with a label at its right end (or its
 /// left end, so that two levels at the same address stay readable).
@@ -171,15 +199,15 @@ void writeLevel(std::ostringstream &os, const Canvas &c, const char *cls,
   if (address > c.topAddress)
     return;
   double y = c.y(address);
-  os << "<line class=\"" << cls << "\" x1=\"" << fmt(c.x0()) << "\" y1=\""
-     << fmt(y) << "\" x2=\"" << fmt(Canvas::kWidth - Canvas::kRight)
-     << "\" y2=\"" << fmt(y) << "\"/>\n";
+  os << "<line class=\"" << cls << "\" data-value=\""
+     << static_cast<int64_t>(address) << "\" x1=\"" << fmt(c.x0())
+     << "\" y1=\"" << fmt(y) << "\" x2=\"" << fmt(c.xEnd()) << "\" y2=\""
+     << fmt(y) << "\"/>\n";
   os << "<text class=\"" << cls << "-label\" x=\""
-     << fmt(labelLeft ? c.x0() + 4 : Canvas::kWidth - Canvas::kRight - 2)
-     << "\" y=\"" << fmt(std::strcmp(cls, "capacity") ? y - 3 : y + 11)
-     << "\" text-anchor=\""
-     << (labelLeft ? "start" : "end") << "\">" << escapeXml(label)
-     << "</text>\n";
+     << fmt(labelLeft ? c.x0() + 4 : c.xEnd() - 2) << "\" y=\""
+     << fmt(std::strcmp(cls, "capacity") ? y - 3 : y + 11)
+     << "\" text-anchor=\"" << (labelLeft ? "start" : "end") << "\">"
+     << escapeXml(label) << "</text>\n";
 }
 
 void writeReserved(std::ostringstream &os, const Canvas &c, const Pool &pool) {
@@ -188,38 +216,61 @@ void writeReserved(std::ostringstream &os, const Canvas &c, const Pool &pool) {
     if (range.begin >= top)
       continue;
     os << "<rect class=\"reserved\" x=\"" << fmt(c.x0()) << "\" y=\""
-       << fmt(c.y(top)) << "\" width=\""
-       << fmt(Canvas::kWidth - Canvas::kRight - c.x0()) << "\" height=\""
-       << fmt((top - range.begin) * c.yScale()) << "\"><title>reserved ["
-       << range.begin << ", " << range.end << ")</title></rect>\n";
+       << fmt(c.y(top)) << "\" width=\"" << fmt(c.xEnd() - c.x0())
+       << "\" height=\"" << fmt((top - range.begin) * c.yScale())
+       << "\"><title>reserved [" << range.begin << ", " << range.end
+       << ")</title></rect>\n";
   }
+}
+
+/// What the reader sees on hover: name, bytes, placement, live range, where
+/// it comes from.
+std::string tooltip(const Buffer &buffer, int64_t offset, bool partial,
+                    bool enlarged, bool accessSpans) {
+  std::string tip = displayName(buffer) + ": " + std::to_string(buffer.size) +
+                    " B at [" + std::to_string(offset) + ", " +
+                    std::to_string(offset + buffer.size) + "), " +
+                    (accessSpans ? "accessed " : "live ") +
+                    liveText(buffer.live);
+  if (!buffer.location.empty())
+    tip += "\n" + buffer.location;
+  if (partial)
+    tip += "\nreuses part of an expired buffer";
+  if (enlarged)
+    tip += "\ndrawn at the minimum size: too small to see to scale";
+  return escapeXml(tip);
 }
 
 void writeBuffers(std::ostringstream &os, const Canvas &c,
                   const Problem &problem, const Placement &placement,
-                  size_t pool, const std::vector<bool> &partial) {
+                  size_t pool, const std::vector<bool> &partial,
+                  bool accessSpans) {
   for (size_t b = 0; b < problem.buffers.size(); ++b) {
     const Buffer &buffer = problem.buffers[b];
     if (buffer.pool != pool || placement[b] == kUnplaced)
       continue;
     int64_t offset = placement[b];
     std::string name = escapeXml(displayName(buffer));
-    std::string tip = name + ": " + std::to_string(buffer.size) +
-                      " B at offset " + std::to_string(offset) + ", live " +
-                      liveText(buffer.live) +
-                      (partial[b] ? " (reuses part of an expired buffer)" : "");
     for (const Interval &interval : buffer.live) {
       double x = c.x(interval.lower), width = c.x(interval.upper) - x;
-      double y = c.y(static_cast<double>(offset + buffer.size));
       double height = static_cast<double>(buffer.size) * c.yScale();
+      bool enlarged = width < Canvas::kMinSize || height < Canvas::kMinSize;
+      width = std::max(width, Canvas::kMinSize);
+      height = std::max(height, Canvas::kMinSize);
+      // Grown upwards from the buffer's offset.
+      double y = c.y(static_cast<double>(offset)) - height;
       os << "<rect class=\"buffer" << (partial[b] ? " partial-reuse" : "")
-         << "\" data-buffer=\"" << escapeXml(buffer.id) << "\" data-offset=\""
-         << offset << "\" data-size=\"" << buffer.size << "\" data-lower=\""
-         << interval.lower << "\" data-upper=\"" << interval.upper
-         << "\" x=\"" << fmt(x) << "\" y=\"" << fmt(y) << "\" width=\""
-         << fmt(width) << "\" height=\"" << fmt(height) << "\" fill=\""
+         << (enlarged ? " min-size" : "") << "\" data-buffer=\""
+         << escapeXml(buffer.id) << "\" data-name=\"" << name
+         << "\" data-offset=\"" << offset << "\" data-size=\"" << buffer.size
+         << "\" data-lower=\"" << interval.lower << "\" data-upper=\""
+         << interval.upper << "\" x=\"" << fmt(x) << "\" y=\"" << fmt(y)
+         << "\" width=\"" << fmt(width) << "\" height=\"" << fmt(height)
+         << "\" fill=\""
          << kPalette[b % (sizeof(kPalette) / sizeof(kPalette[0]))]
-         << "\"><title>" << tip << "</title></rect>\n";
+         << "\"><title>"
+         << tooltip(buffer, offset, partial[b], enlarged, accessSpans)
+         << "</title></rect>\n";
       // A label only where it fits, so 500 buffers stay legible.
       if (width >= 6.5 * static_cast<double>(name.size()) && height >= 11)
         os << "<text class=\"label\" x=\"" << fmt(x + 2) << "\" y=\""
@@ -229,32 +280,131 @@ void writeBuffers(std::ostringstream &os, const Canvas &c,
   }
 }
 
+/// A colour per pipe, as the legend lists them.
+const char *pipeColour(const std::string &pipe) {
+  static const std::map<std::string, const char *> colours = {
+      {"mte2", "#1b9e77"}, {"mte1", "#d95f02"}, {"m", "#7570b3"},
+      {"v", "#e7298a"},    {"fix", "#66a61e"},  {"mte3", "#e6ab02"},
+      {"s", "#a6761d"}};
+  auto it = colours.find(pipe);
+  return it == colours.end() ? "#666" : it->second;
+}
+
+/// Arrows from the access a flag is set after to the access its wait
+/// guards: a square where it is set, the arrow head where it is waited for.
 void writeSyncs(std::ostringstream &os, const Canvas &c,
                 const std::vector<SyncArrow> &syncs) {
-  for (const SyncArrow &sync : syncs)
-    os << "<line class=\"sync\" x1=\"" << fmt(c.x(sync.fromPoint)) << "\" y1=\""
-       << fmt(c.y(static_cast<double>(sync.fromAddress))) << "\" x2=\""
-       << fmt(c.x(sync.toPoint)) << "\" y2=\""
-       << fmt(c.y(static_cast<double>(sync.toAddress)))
-       << "\" marker-end=\"url(#arrow)\"><title>" << escapeXml(sync.label)
-       << "</title></line>\n";
+  for (const SyncArrow &sync : syncs) {
+    double x1 = c.x(sync.fromPoint), y1 = c.y(double(sync.fromAddress));
+    double x2 = c.x(sync.toPoint), y2 = c.y(double(sync.toAddress));
+    const char *colour = pipeColour(sync.pipe);
+    os << "<g class=\"sync\" data-pipe=\"" << escapeXml(sync.pipe)
+       << "\" data-from=\"" << sync.fromPoint << "\" data-to=\"" << sync.toPoint
+       << "\"><title>" << escapeXml(sync.label) << "</title>"
+       << "<rect class=\"set\" x=\"" << fmt(x1 - 3) << "\" y=\"" << fmt(y1 - 3)
+       << "\" width=\"6\" height=\"6\" fill=\"" << colour << "\"/>"
+       << "<line class=\"wait\" x1=\"" << fmt(x1) << "\" y1=\"" << fmt(y1)
+       << "\" x2=\"" << fmt(x2) << "\" y2=\"" << fmt(y2) << "\" stroke=\""
+       << colour << "\" marker-end=\"url(#arrow)\"/></g>\n";
+  }
+}
+
+void writeBarriers(std::ostringstream &os, const Canvas &c,
+                   const std::vector<BarrierMark> &barriers) {
+  for (const BarrierMark &barrier : barriers) {
+    double x = c.x(barrier.point);
+    os << "<g class=\"barrier\" data-pipe=\"" << escapeXml(barrier.pipe)
+       << "\" data-point=\"" << barrier.point << "\"><title>pipe_barrier &lt;"
+       << escapeXml(barrier.pipe) << "&gt; at point " << barrier.point
+       << "</title><line x1=\"" << fmt(x) << "\" y1=\"" << fmt(c.y0())
+       << "\" x2=\"" << fmt(x) << "\" y2=\"" << fmt(Canvas::kTop)
+       << "\" stroke=\"" << pipeColour(barrier.pipe) << "\"/><text x=\""
+       << fmt(x + 2) << "\" y=\"" << fmt(Canvas::kTop + 10) << "\">|"
+       << escapeXml(barrier.pipe) << "|</text></g>\n";
+  }
+}
+
+/// One legend entry: a swatch drawn by `swatch` and its text.
+void writeLegendEntry(std::ostringstream &os, double &y,
+                      const std::string &swatch, const std::string &text) {
+  os << "<g class=\"legend-entry\" transform=\"translate("
+     << fmt(Canvas::kWidth - Canvas::kRight + 12) << "," << fmt(y) << ")\">"
+     << swatch << "<text x=\"26\" y=\"4\">" << escapeXml(text)
+     << "</text></g>\n";
+  y += 16;
+}
+
+void writeLegend(std::ostringstream &os, const MemoryMapExtras &extras) {
+  double y = Canvas::kTop + 4;
+  os << "<g class=\"legend\">\n";
+  writeLegendEntry(os, y,
+                   "<rect class=\"swatch\" x=\"0\" y=\"-5\" width=\"20\" "
+                   "height=\"10\" fill=\"#8dd3c7\"/>",
+                   extras.accessSpans ? "tile, first to last access"
+                                      : "tile, while live");
+  writeLegendEntry(os, y,
+                   "<rect class=\"swatch partial-reuse\" x=\"0\" y=\"-5\" "
+                   "width=\"20\" height=\"10\" fill=\"#fff\"/>",
+                   "reuses part of an expired tile");
+  writeLegendEntry(os, y,
+                   "<rect class=\"swatch min-size\" x=\"0\" y=\"-5\" "
+                   "width=\"20\" height=\"10\" fill=\"#fff\"/>",
+                   "drawn at the minimum size");
+  writeLegendEntry(os, y,
+                   "<rect class=\"reserved\" x=\"0\" y=\"-5\" width=\"20\" "
+                   "height=\"10\"/>",
+                   "reserved");
+  writeLegendEntry(os, y, "<line class=\"capacity\" x1=\"0\" x2=\"20\"/>",
+                   "capacity");
+  writeLegendEntry(os, y, "<line class=\"peak\" x1=\"0\" x2=\"20\"/>",
+                   "peak");
+  if (!extras.accessSpans)
+    writeLegendEntry(os, y, "<line class=\"lower-bound\" x1=\"0\" x2=\"20\"/>",
+                     "lower bound");
+  std::vector<std::string> pipes;
+  for (const SyncArrow &sync : extras.syncs)
+    pipes.push_back(sync.pipe);
+  for (const BarrierMark &barrier : extras.barriers)
+    pipes.push_back(barrier.pipe);
+  std::sort(pipes.begin(), pipes.end());
+  pipes.erase(std::unique(pipes.begin(), pipes.end()), pipes.end());
+  if (!extras.syncs.empty())
+    writeLegendEntry(os, y,
+                     "<rect x=\"0\" y=\"-3\" width=\"6\" height=\"6\" "
+                     "fill=\"#666\"/><line x1=\"3\" x2=\"20\" stroke=\"#666\" "
+                     "marker-end=\"url(#arrow)\"/>",
+                     "set_flag -> wait_flag");
+  if (!extras.barriers.empty())
+    writeLegendEntry(os, y,
+                     "<line x1=\"10\" y1=\"-6\" x2=\"10\" y2=\"6\" "
+                     "stroke=\"#666\"/>",
+                     "pipe_barrier");
+  for (const std::string &pipe : pipes)
+    writeLegendEntry(os, y,
+                     std::string("<rect x=\"0\" y=\"-5\" width=\"20\" "
+                                 "height=\"10\" fill=\"") +
+                         pipeColour(pipe) + "\"/>",
+                     "pipe " + pipe);
+  os << "</g>\n";
 }
 
 const char *kStyle =
     "<style>\n"
     "text{font-family:monospace;font-size:10px}\n"
-    ".buffer{stroke:#333;stroke-width:0.5}\n"
-    ".buffer.partial-reuse{stroke:#d7191c;stroke-width:2;"
-    "stroke-dasharray:4 2}\n"
+    ".buffer,.swatch{stroke:#333;stroke-width:0.5}\n"
+    ".partial-reuse{stroke:#d7191c;stroke-width:2;stroke-dasharray:4 2}\n"
+    ".min-size{stroke:#000;stroke-width:1;stroke-dasharray:1 1}\n"
     ".reserved{fill:#999;fill-opacity:0.35}\n"
+    ".tick{stroke:#ccc;stroke-width:0.5}\n"
+    ".x-tick{stroke:#000}\n"
     ".capacity{stroke:#d7191c;stroke-width:1.5}\n"
     ".peak{stroke:#2b83ba;stroke-dasharray:6 3}\n"
     ".lower-bound{stroke:#1a9641;stroke-dasharray:2 2}\n"
-    ".sync{stroke:#7b3294;stroke-width:1.5}\n"
+    ".sync line{stroke-width:1.5}\n"
     "</style>\n"
     "<defs><marker id=\"arrow\" markerWidth=\"8\" markerHeight=\"8\" "
     "refX=\"7\" refY=\"4\" orient=\"auto\"><path d=\"M0,0 L8,4 L0,8 z\" "
-    "fill=\"#7b3294\"/></marker></defs>\n";
+    "fill=\"#333\"/></marker></defs>\n";
 
 } // namespace
 
@@ -284,9 +434,18 @@ std::vector<bool> dsaplan::solver::findPartialReuses(const Problem &problem,
 std::string dsaplan::solver::writeMemoryMapSvg(
     const Problem &problem, const Placement &placement,
     const PoolResult &result, const std::string &title,
-    const std::vector<SyncArrow> &syncs) {
+    const MemoryMapExtras &extras) {
   const Pool &pool = problem.pools[result.pool];
   Canvas c = makeCanvas(problem, result);
+  // Syncs and barriers outside the tiles' spans widen the picture.
+  for (const SyncArrow &sync : extras.syncs) {
+    c.firstPoint = std::min({c.firstPoint, sync.fromPoint, sync.toPoint});
+    c.lastPoint = std::max({c.lastPoint, sync.fromPoint, sync.toPoint});
+  }
+  for (const BarrierMark &barrier : extras.barriers) {
+    c.firstPoint = std::min(c.firstPoint, barrier.point);
+    c.lastPoint = std::max(c.lastPoint, barrier.point + 1);
+  }
   std::ostringstream os;
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\""
      << fmt(Canvas::kWidth) << "\" height=\"" << fmt(Canvas::kHeight)
@@ -295,84 +454,94 @@ std::string dsaplan::solver::writeMemoryMapSvg(
      << "\" data-first-point=\"" << c.firstPoint << "\" data-x0=\""
      << fmt(c.x0()) << "\" data-x-scale=\"" << fmtScale(c.xScale())
      << "\" data-y0=\"" << fmt(c.y0()) << "\" data-y-scale=\""
-     << fmtScale(c.yScale()) << "\">\n";
+     << fmtScale(c.yScale()) << "\" data-min-size=\"" << fmt(Canvas::kMinSize)
+     << "\">\n";
   os << "<title>" << escapeXml(title) << "</title>\n" << kStyle;
   os << "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
   os << "<text x=\"" << fmt(Canvas::kLeft) << "\" y=\"22\" font-size=\"14\">"
      << escapeXml(title) << "</text>\n";
-  os << "<text x=\"" << fmt(Canvas::kLeft) << "\" y=\"40\">" << result.buffers
-     << " buffers, peak " << result.peak << " B, lower bound "
-     << result.lowerBound << " B, capacity " << pool.capacity << " B, "
-     << poolStatusName(result.status)
-     << (pool.capacity > c.topAddress ? " (capacity above the chart)" : "")
+  os << "<text class=\"caption\" x=\"" << fmt(Canvas::kLeft) << "\" y=\"40\">"
+     << result.buffers << " buffers, peak " << bytesText(result.peak);
+  if (!extras.accessSpans)
+    os << ", lower bound " << bytesText(result.lowerBound);
+  os << ", capacity " << bytesText(pool.capacity);
+  if (!extras.accessSpans)
+    os << ", " << poolStatusName(result.status);
+  if (!extras.syncs.empty() || !extras.barriers.empty())
+    os << "; " << extras.syncs.size() << " flag pairs, "
+       << extras.barriers.size() << " barriers";
+  os << (pool.capacity > c.topAddress ? " (capacity above the chart)" : "")
      << "</text>\n";
   writeAxes(os, c);
   writeReserved(os, c, pool);
   writeBuffers(os, c, problem, placement, result.pool,
-               findPartialReuses(problem, placement, result.pool));
+               findPartialReuses(problem, placement, result.pool),
+               extras.accessSpans);
   writeLevel(os, c, "capacity", static_cast<double>(pool.capacity),
-             "capacity " + std::to_string(pool.capacity));
+             "capacity " + bytesText(pool.capacity));
   writeLevel(os, c, "peak", static_cast<double>(result.peak),
-             "peak " + std::to_string(result.peak));
-  writeLevel(os, c, "lower-bound", static_cast<double>(result.lowerBound),
-             "lower bound " + std::to_string(result.lowerBound),
-             /*labelLeft=*/true);
-  writeSyncs(os, c, syncs);
+             "peak " + bytesText(result.peak));
+  if (!extras.accessSpans)
+    writeLevel(os, c, "lower-bound", static_cast<double>(result.lowerBound),
+               "lower bound " + bytesText(result.lowerBound),
+               /*labelLeft=*/true);
+  writeBarriers(os, c, extras.barriers);
+  writeSyncs(os, c, extras.syncs);
+  writeLegend(os, extras);
   os << "</svg>\n";
   return os.str();
 }
 
 namespace {
-/// The ids of `buffers` as a JSON array body.
-std::string idList(const Problem &problem, const std::vector<size_t> &buffers) {
-  std::string text;
-  for (size_t b : buffers)
-    text += (text.empty() ? "\"" : ", \"") + escapeJson(problem.buffers[b].id) +
-            "\"";
-  return text;
+/// The ids of the buffers of `result`'s infeasibility certificate.
+nlohmann::ordered_json certificateIds(const Problem &problem,
+                                      const PoolResult &result) {
+  nlohmann::ordered_json ids = nlohmann::ordered_json::array();
+  for (size_t b : result.certificate)
+    ids.push_back(problem.buffers[b].id);
+  return ids;
 }
 } // namespace
 
 std::string dsaplan::solver::writeReportJson(
     const Problem &problem, const Placement &placement,
     const std::vector<PoolResult> &results, const std::string &instance) {
-  std::ostringstream os;
-  os << "{\n  \"instance\": \"" << escapeJson(instance)
-     << "\",\n  \"pools\": [";
-  for (size_t r = 0; r < results.size(); ++r) {
-    const PoolResult &result = results[r];
+  using Json = nlohmann::ordered_json;
+  Json pools = Json::array();
+  for (const PoolResult &result : results) {
     const Pool &pool = problem.pools[result.pool];
     std::vector<bool> partial =
         findPartialReuses(problem, placement, result.pool);
-    os << (r ? ",\n" : "\n") << "    {\"id\": \"" << escapeJson(pool.id)
-       << "\", \"name\": \"" << escapeJson(pool.name)
-       << "\", \"capacity\": " << pool.capacity
-       << ", \"peak\": " << result.peak
-       << ", \"lower_bound\": " << result.lowerBound << ", \"status\": \""
-       << poolStatusName(result.status) << "\", \"proof\": \""
-       << infeasibilityProofName(result.proof) << "\", \"certificate\": ["
-       << idList(problem, result.certificate)
-       << "], \"nodes\": " << result.nodes
-       << ", \"buffers\": [";
-    bool first = true;
+    Json buffers = Json::array();
     for (size_t b = 0; b < problem.buffers.size(); ++b) {
       const Buffer &buffer = problem.buffers[b];
       if (buffer.pool != result.pool)
         continue;
-      os << (first ? "\n" : ",\n") << "      {\"id\": \""
-         << escapeJson(buffer.id) << "\", \"name\": \""
-         << escapeJson(displayName(buffer)) << "\", \"size\": " << buffer.size
-         << ", \"alignment\": " << buffer.alignment
-         << ", \"offset\": " << placement[b] << ", \"live\": [";
-      for (size_t i = 0; i < buffer.live.size(); ++i)
-        os << (i ? ", " : "") << "[" << buffer.live[i].lower << ", "
-           << buffer.live[i].upper << "]";
-      os << "], \"partial_reuse\": " << (partial[b] ? "true" : "false")
-         << "}";
-      first = false;
+      Json live = Json::array();
+      for (const Interval &interval : buffer.live)
+        live.push_back({interval.lower, interval.upper});
+      Json entry = {{"id", buffer.id},
+                    {"name", displayName(buffer)},
+                    {"size", buffer.size},
+                    {"alignment", buffer.alignment},
+                    {"offset", placement[b]},
+                    {"live", live},
+                    {"partial_reuse", bool(partial[b])}};
+      if (!buffer.location.empty())
+        entry["location"] = buffer.location;
+      buffers.push_back(std::move(entry));
     }
-    os << "\n    ]}";
+    pools.push_back({{"id", pool.id},
+                     {"name", pool.name},
+                     {"capacity", pool.capacity},
+                     {"peak", result.peak},
+                     {"lower_bound", result.lowerBound},
+                     {"status", poolStatusName(result.status)},
+                     {"proof", infeasibilityProofName(result.proof)},
+                     {"certificate", certificateIds(problem, result)},
+                     {"nodes", result.nodes},
+                     {"buffers", std::move(buffers)}});
   }
-  os << "\n  ]\n}\n";
-  return os.str();
+  Json report = {{"instance", instance}, {"pools", std::move(pools)}};
+  return report.dump(2) + "\n";
 }

@@ -138,21 +138,10 @@ private:
 
 void DsaPlanAssignOffsetsPass::runOnOperation() {
   ModuleOp module = getOperation();
-  std::optional<solver::Algorithm> algo = solver::parseAlgorithm(algorithm);
-  if (!algo) {
-    module.emitError() << "unknown algorithm '" << algorithm << "' (expected "
-                       << solver::algorithmNames() << ")";
-    return signalPassFailure();
-  }
-  if (mode != "plan" && mode != "consult") {
-    module.emitError() << "unknown mode '" << mode
-                       << "' (expected plan or consult)";
-    return signalPassFailure();
-  }
   TargetDescription target = TargetDescription::getForOp(module);
   bool failedAny = false;
   module.walk([&](func::FuncOp func) {
-    failedAny |= failed(placeFunction(func, target, *algo));
+    failedAny |= failed(placeFunction(func, target, algorithm));
   });
   if (failedAny)
     signalPassFailure();
@@ -216,7 +205,7 @@ LogicalResult DsaPlanAssignOffsetsPass::placeFunction(
           func, exportSolution, ".json",
           solver::writeSchemaV1Solution(pp.problem, placement->offsets))))
     return failure();
-  if (mode == "plan")
+  if (mode == AssignMode::Plan)
     for (auto [index, alloc] : llvm::enumerate(pp.allocs))
       AllocOp(alloc).setOffset(
           static_cast<uint64_t>(placement->offsets[index]));
@@ -287,7 +276,7 @@ void DsaPlanAssignOffsetsPass::report(func::FuncOp func,
                                       const FunctionPlacement &placement) {
   numBuffers += pp.allocs.size();
   std::optional<solver::Solution> bump;
-  if (mode == "consult") {
+  if (mode == AssignMode::Consult) {
     solver::SolveOptions options;
     options.algorithm = solver::Algorithm::Bump;
     bump = solver::solve(pp.problem, options);

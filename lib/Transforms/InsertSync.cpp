@@ -40,6 +40,7 @@
 #include "SyncPruning.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -48,7 +49,6 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallBitVector.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
@@ -723,7 +723,7 @@ Operation *neighbourAccess(Operation *from, int step) {
 struct SyncPicture {
   solver::Problem problem;
   solver::Placement placement;
-  std::vector<std::vector<solver::SyncArrow>> arrows; // per pool
+  std::vector<solver::MemoryMapExtras> extras; // per pool
   DenseMap<Operation *, size_t> bufferOf;
   std::map<std::pair<int, Operation *>, size_t> poolOf;
 };
@@ -890,11 +890,32 @@ LogicalResult SyncPlanner::materialize() {
     insertions.push_back(
         {p.block, p.wait, 1, 2 * p.rank + 1, 1, p.src, p.dst, p.id, group});
   }
-  for (auto &[key, barriers] : forwardBarriers)
+  // Barriers in program order, not in the order of the map (keyed by block
+  // pointers): their group numbers decide the order of pruning and what
+  // test-skip-sync leaves out, which must not depend on the heap layout.
+  struct PlannedBarrier {
+    Block *block;
+    FlagPair barrier;
+    Pipe pipe;
+    int64_t position;
+  };
+  SmallVector<PlannedBarrier> plannedBarriers;
+  for (auto &[key, barriers] : forwardBarriers) {
+    Block *block = static_cast<Block *>(key.first);
     for (const FlagPair &barrier : barriers)
-      insertions.push_back({static_cast<Block *>(key.first), barrier.wait, 1,
-                            2 * barrier.rank + 1, 2, key.second, key.second,
-                            -1, newGroup(SyncKind::Barrier)});
+      plannedBarriers.push_back(
+          {block, barrier, key.second,
+           preorder.lookup(opsOf(block)[barrier.wait])});
+  }
+  llvm::stable_sort(plannedBarriers, [](const PlannedBarrier &a,
+                                        const PlannedBarrier &b) {
+    return std::make_tuple(a.position, a.pipe) <
+           std::make_tuple(b.position, b.pipe);
+  });
+  for (const PlannedBarrier &p : plannedBarriers)
+    insertions.push_back({p.block, p.barrier.wait, 1, 2 * p.barrier.rank + 1,
+                          2, p.pipe, p.pipe, -1,
+                          newGroup(SyncKind::Barrier)});
   llvm::sort(insertions, [&](const Insertion &a, const Insertion &b) {
     auto order = [&](const Insertion &i) {
       return std::make_tuple(preorder.lookup(opsOf(i.block)[i.gap]), i.group,
@@ -1004,17 +1025,6 @@ void SyncPlanner::count(unsigned &flagPairs, unsigned &loopPairs,
   }
 }
 
-std::string locationText(Location loc) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    os << loc;
-  return text;
-}
-
 struct DsaPlanInsertSyncPass
     : public mlir::dsaplan::impl::DsaPlanInsertSyncBase<DsaPlanInsertSyncPass> {
   using Base::Base;
@@ -1064,19 +1074,7 @@ struct DsaPlanInsertSyncPass
       return; // a declaration: nothing runs here
     if (failed(checkSupportedStructure(getOperation())))
       return signalPassFailure();
-    std::optional<DependencyScope> scope =
-        llvm::StringSwitch<std::optional<DependencyScope>>(mode)
-            .Case("all", DependencyScope::All)
-            .Case("reuse-only", DependencyScope::ReuseOnly)
-            .Case("identity-only", DependencyScope::IdentityOnly)
-            .Default(std::nullopt);
-    if (!scope) {
-      getOperation().emitError() << "unknown mode '" << mode
-                                 << "' (expected all, reuse-only or "
-                                    "identity-only)";
-      return signalPassFailure();
-    }
-    SyncPlanner planner(getOperation(), *scope, testSkipSync);
+    SyncPlanner planner(getOperation(), mode, testSkipSync);
     if (failed(planner.collect()))
       return signalPassFailure();
     planner.findDependencies();
@@ -1125,6 +1123,18 @@ struct DsaPlanInsertSyncPass
 
 LogicalResult DsaPlanInsertSyncPass::writeSyncPictures() {
   func::FuncOp func = getOperation();
+  // Tiles by their `name`, else by their SSA name as the IR prints it.
+  AsmState asmState(func);
+  auto tileName = [&](Operation *tile) {
+    if (auto name = tile->getAttrOfType<StringAttr>("name"))
+      return name.str();
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    if (tile->getNumResults() == 0)
+      return locationText(tile->getLoc());
+    tile->getResult(0).printAsOperand(os, asmState);
+    return text;
+  };
   ProgramPoints points(func);
   TargetDescription target = TargetDescription::getForOp(func);
   SyncPicture picture;
@@ -1159,16 +1169,13 @@ LogicalResult DsaPlanInsertSyncPass::writeSyncPictures() {
       for (ByteRange r : target.getSpace(bytes.region.space).reserved)
         pool.reserved.push_back({r.begin, r.end});
       picture.problem.pools.push_back(pool);
-      picture.arrows.emplace_back();
+      picture.extras.emplace_back();
+      picture.extras.back().accessSpans = true;
     }
     solver::Buffer buffer;
     buffer.id = std::to_string(picture.problem.buffers.size());
-    std::string name;
-    if (auto alloc = dyn_cast<AllocOp>(tile))
-      name = alloc.getDisplayName();
-    else
-      name = locationText(tile->getLoc());
-    buffer.name = name;
+    buffer.name = tileName(tile);
+    buffer.location = locationText(tile->getLoc());
     buffer.size = bytes.end - bytes.begin;
     buffer.pool = poolIt->second;
     buffer.live = {{extent[tile].first, extent[tile].second}};
@@ -1176,6 +1183,12 @@ LogicalResult DsaPlanInsertSyncPass::writeSyncPictures() {
     picture.problem.buffers.push_back(buffer);
     picture.placement.push_back(bytes.begin);
   }
+  // A mark per barrier, on every space's picture.
+  func.walk([&](PipeBarrierOp barrier) {
+    for (solver::MemoryMapExtras &extras : picture.extras)
+      extras.barriers.push_back({points.readPoint(barrier),
+                                 stringifyPipe(barrier.getPipe()).str()});
+  });
   // An arrow per set/wait pair, between the accesses around them.
   func.walk([&](SetFlagOp set) {
     Operation *before = neighbourAccess(set, -1);
@@ -1198,12 +1211,13 @@ LogicalResult DsaPlanInsertSyncPass::writeSyncPictures() {
               {static_cast<int>(a.region.space), nullptr});
           if (pool == picture.poolOf.end())
             continue;
-          picture.arrows[pool->second].push_back(
+          picture.extras[pool->second].syncs.push_back(
               {points.readPoint(before) + 1, std::max(a.begin, b.begin),
                points.readPoint(after), std::max(a.begin, b.begin),
-               std::string("<") + stringifyPipe(set.getSrc()).str() + " -> " +
-                   stringifyPipe(set.getDst()).str() + ">, " +
-                   std::to_string(set.getEvent())});
+               std::string("set/wait <") + stringifyPipe(set.getSrc()).str() +
+                   " -> " + stringifyPipe(set.getDst()).str() + ">, " +
+                   std::to_string(set.getEvent()),
+               stringifyPipe(set.getSrc()).str()});
           return;
         }
   });
@@ -1211,19 +1225,18 @@ LogicalResult DsaPlanInsertSyncPass::writeSyncPictures() {
     solver::PoolResult result;
     result.pool = pool;
     result.peak = solver::peakOf(picture.problem, picture.placement, pool);
-    result.lowerBound = solver::lowerBound(picture.problem, pool);
+    // The spans are accesses, not live ranges: their lower bound would
+    // contradict the placement's, so the picture shows none.
+    result.lowerBound = result.peak;
     for (const solver::Buffer &b : picture.problem.buffers)
       result.buffers += b.pool == pool;
-    result.status = result.peak <= result.lowerBound
-                        ? solver::PoolStatus::Optimal
-                        : solver::PoolStatus::Feasible;
     const std::string &space = picture.problem.pools[pool].name;
     if (failed(writeFunctionFile(
             func, reportDir, "." + space + ".sync.svg",
             solver::writeMemoryMapSvg(
                 picture.problem, picture.placement, result,
                 func.getSymName().str() + " - " + space + " with syncs",
-                picture.arrows[pool]))))
+                picture.extras[pool]))))
       return failure();
   }
   return success();

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DsaPlan/Transforms/Pipeline.h"
 #include "DsaPlan/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -13,76 +14,6 @@ using namespace mlir;
 using namespace mlir::dsaplan;
 
 namespace {
-/// The options of `--dsa-plan`, forwarded to the passes that own them.
-struct DsaPlanPipelineOptions
-    : public PassPipelineOptions<DsaPlanPipelineOptions> {
-  Option<std::string> algorithm{
-      *this, "algorithm",
-      llvm::cl::desc("Solver algorithm: bump, first-fit, best-fit, "
-                     "multi-start, exact, auto"),
-      llvm::cl::init("auto")};
-  Option<uint64_t> nodeBudget{
-      *this, "node-budget",
-      llvm::cl::desc("Branch-and-bound nodes per space"),
-      llvm::cl::init(2000000)};
-  Option<std::string> exportProblem{
-      *this, "export-problem",
-      llvm::cl::desc("Directory to write each function's problem to")};
-  Option<std::string> exportSolution{
-      *this, "export-solution",
-      llvm::cl::desc("Directory to write each function's solution to")};
-  Option<std::string> importSolution{
-      *this, "import-solution",
-      llvm::cl::desc("schema-v1 solution (file or directory) to apply")};
-  Option<bool> summary{
-      *this, "summary",
-      llvm::cl::desc("Remark per function and space: peak, lower bound"),
-      llvm::cl::init(false)};
-  Option<std::string> reportDir{
-      *this, "report-dir",
-      llvm::cl::desc("Directory for memory-map SVGs and JSON reports")};
-  Option<std::string> syncMode{
-      *this, "sync-mode",
-      llvm::cl::desc("dsaplan-insert-sync mode: all or reuse-only"),
-      llvm::cl::init("all")};
-  Option<int64_t> syncPruneBudget{
-      *this, "sync-prune-budget",
-      llvm::cl::desc("dsaplan-insert-sync prune-budget: ops the checks that "
-                     "drop implied syncs may walk (0: never)"),
-      llvm::cl::init(500000)};
-  Option<bool> insertSync{
-      *this, "insert-sync",
-      llvm::cl::desc("Insert set_flag/wait_flag/pipe_barrier"),
-      llvm::cl::init(true)};
-  Option<bool> unrollRotations{
-      *this, "unroll-rotations",
-      llvm::cl::desc("Unroll loops whose tiles rotate through iter_args by "
-                     "the rotation period before inserting syncs"),
-      llvm::cl::init(true)};
-  Option<bool> verifySync{
-      *this, "verify-sync",
-      llvm::cl::desc("Check the synchronisation with dsaplan-verify-sync"),
-      llvm::cl::init(true)};
-  Option<bool> simulate{
-      *this, "simulate",
-      llvm::cl::desc("With summary, report-dir or trace-file: run "
-                     "dsaplan-simulate on the result and report its makespan, "
-                     "serial time, dataflow ideal and loop overlap"),
-      llvm::cl::init(true)};
-  Option<std::string> simulateCosts{
-      *this, "simulate-costs",
-      llvm::cl::desc("dsaplan-simulate costs: overrides of the target's "
-                     "cycle estimates")};
-  Option<std::string> traceFile{
-      *this, "trace-file",
-      llvm::cl::desc("Write the simulated run as Chrome trace-event JSON "
-                     "({func} is replaced by the function name)")};
-  Option<bool> keepAllocs{
-      *this, "keep-allocs",
-      llvm::cl::desc("Keep placed dsaplan.alloc ops instead of arena views"),
-      llvm::cl::init(false)};
-};
-
 /// The simulator's timing in the summary and the reports, when they are
 /// asked for and the kernel is synchronised. GM is not checked: the
 /// inserter orders only the on-chip spaces.
@@ -100,8 +31,10 @@ void addSimulation(OpPassManager &pm, const DsaPlanPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(createDsaPlanSimulate(simulate));
 }
 
-void buildDsaPlanPipeline(OpPassManager &pm,
-                          const DsaPlanPipelineOptions &options) {
+} // namespace
+
+void mlir::dsaplan::buildDsaPlanPipeline(
+    OpPassManager &pm, const DsaPlanPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(createDsaPlanImport());
   DsaPlanMultiBufferOptions multiBuffer;
   multiBuffer.summary = options.summary;
@@ -129,16 +62,21 @@ void buildDsaPlanPipeline(OpPassManager &pm,
     sync.summary = options.summary;
     pm.addNestedPass<func::FuncOp>(createDsaPlanInsertSync(sync));
   }
-  if (options.verifySync)
+  // Verifying an unsynchronised kernel fails: without insert-sync the
+  // verifier runs only when asked for.
+  bool verify = options.verifySync.hasValue() ? bool(options.verifySync)
+                                              : bool(options.insertSync);
+  if (verify)
     pm.addNestedPass<func::FuncOp>(createDsaPlanVerifySync());
   addSimulation(pm, options);
 }
-} // namespace
 
 void mlir::dsaplan::registerDsaPlanPipeline() {
   PassPipelineRegistration<DsaPlanPipelineOptions>(
       "dsa-plan",
       "Place every on-chip tile at a fixed offset: import, compute-lifetimes, "
-      "assign-offsets, materialize",
-      buildDsaPlanPipeline);
+      "assign-offsets, materialize, insert-sync, verify-sync",
+      [](OpPassManager &pm, const DsaPlanPipelineOptions &options) {
+        buildDsaPlanPipeline(pm, options);
+      });
 }

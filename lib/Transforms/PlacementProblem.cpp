@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DsaPlan/Transforms/PlacementProblem.h"
+#include "ReportFiles.h"
 
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
@@ -72,6 +73,7 @@ LogicalResult ProblemBuilder::addAlloc(AllocOp alloc) {
   solver::Buffer buffer;
   buffer.id = std::to_string(result.allocs.size());
   buffer.name = alloc.getDisplayName();
+  buffer.location = locationText(alloc.getLoc());
   buffer.size = alloc.getSizeInBytes();
   buffer.alignment = alloc.getEffectiveAlignment();
   buffer.pool = poolFor(alloc.getSpace());

@@ -29,3 +29,14 @@ LogicalResult mlir::dsaplan::writeFunctionFile(func::FuncOp func,
   os << text;
   return success();
 }
+
+std::string mlir::dsaplan::locationText(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else
+    os << loc;
+  return text;
+}

@@ -18,6 +18,10 @@ namespace dsaplan {
 LogicalResult writeFunctionFile(func::FuncOp func, StringRef dir,
                                 const Twine &suffix, const std::string &text);
 
+/// `file:line:col` for a file location, else the location as MLIR prints it:
+/// where a report says a tile or an op comes from.
+std::string locationText(Location loc);
+
 } // namespace dsaplan
 } // namespace mlir
 

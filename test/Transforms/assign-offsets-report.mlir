@@ -10,10 +10,17 @@
 
 // CHECK: ub: 6 buffers, 6 rectangles, peak 4128, lower bound 4128: ok
 // The 32-byte row tiles take bytes of the expired 4 KiB table.
-// JSON: "name": "table_ub", {{.*}}"partial_reuse": false
-// JSON: "name": "row0", {{.*}}"partial_reuse": true
+// JSON: "name": "table_ub"
+// JSON: "partial_reuse": false
+// JSON-NEXT: "location": "{{.*}}gather.mlir:{{[0-9]+}}:{{[0-9]+}}"
+// JSON: "name": "row0"
+// JSON: "partial_reuse": true
 // SVG: <svg xmlns="http://www.w3.org/2000/svg"
 // The UB capacity is far above what is used: the chart zooms and says so.
-// SVG: capacity 196608 B, optimal (capacity above the chart)
-// SVG: class="buffer partial-reuse" data-buffer="2"
+// SVG: capacity 192 KiB, optimal (capacity above the chart)
+// SVG: class="tick-label" {{.*}}>4 KiB</text>
+// SVG: class="buffer partial-reuse{{( min-size)?}}" data-buffer="2" data-name="row0"
+// SVG-SAME: <title>row0: 32 B at [{{[0-9]+}}, {{[0-9]+}}), live [{{.*}})
+// SVG-NEXT: {{.*}}gather.mlir:{{[0-9]+}}:{{[0-9]+}}
 // SVG: class="peak"
+// SVG: class="legend"

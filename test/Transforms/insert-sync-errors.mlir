@@ -1,7 +1,7 @@
 // RUN: dsa-opt %s -split-input-file -allow-unregistered-dialect -dsaplan-insert-sync -verify-diagnostics
 // RUN: not dsa-opt %s -split-input-file -allow-unregistered-dialect -dsaplan-insert-sync="mode=fastest" 2>&1 | FileCheck %s --check-prefix=MODE
 
-// MODE: unknown mode 'fastest' (expected all, reuse-only or identity-only)
+// MODE: for the --mode option: 'fastest' is not a valid value (expected one of: all, reuse-only, identity-only)
 
 func.func @no_pipe(%gm: memref<256xf32>) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>

@@ -27,6 +27,10 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/Support/CommandLine.h"
+
+#include <vector>
+
 #ifdef DSAPLAN_INCLUDE_TESTS
 namespace mlir::dsaplan::test {
 void registerTestDialect(DialectRegistry &registry);
@@ -34,7 +38,24 @@ void registerTestSyncDependenciesPass();
 } // namespace mlir::dsaplan::test
 #endif
 
+namespace {
+/// The arguments with `--mlir-print-op-on-diagnostic=false` first: an error
+/// is one line and the source line, not the op (a function or the whole
+/// module) in generic form. Given again, the option wins (the last
+/// occurrence counts).
+std::vector<char *> withShortDiagnostics(int argc, char **argv) {
+  static char shortDiagnostics[] = "--mlir-print-op-on-diagnostic=false";
+  std::vector<char *> args(argv, argv + argc);
+  args.insert(args.begin() + 1, shortDiagnostics);
+  args.push_back(nullptr);
+  return args;
+}
+} // namespace
+
 int main(int argc, char **argv) {
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "dsaplan version " << DSAPLAN_VERSION << "\n";
+  });
   mlir::DialectRegistry registry;
 #ifdef DSAPLAN_INCLUDE_TESTS
   mlir::dsaplan::test::registerTestDialect(registry);
@@ -51,6 +72,8 @@ int main(int argc, char **argv) {
   mlir::dsaplan::registerDsaPlanPipeline();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
+  std::vector<char *> args = withShortDiagnostics(argc, argv);
   return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "dsaplan optimizer driver\n", registry));
+      mlir::MlirOptMain(static_cast<int>(args.size()) - 1, args.data(),
+                        "dsaplan optimizer driver\n", registry));
 }

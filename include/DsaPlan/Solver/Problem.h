@@ -63,6 +63,9 @@ struct Buffer {
   std::vector<Interval> live;
   size_t pool = 0; // index into Problem::pools
   std::optional<int64_t> pinnedOffset;
+  /// Where it comes from (file:line:col), for reports; may be empty. Last, so
+  /// that aggregate initialisers written before it still compile.
+  std::string location;
 };
 
 /// The two buffers must be address-disjoint even when their lifetimes are.

@@ -92,6 +92,7 @@ def DsaPlanComputeLifetimes
     reads at the first, its writes at the second), and attaches to every
     `dsaplan.alloc` the half-open intervals of points where it is live:
 
+    <!-- fragment -->
     ```mlir
     %a = dsaplan.alloc : memref<256xf32, #dsaplan.space<ub>>       // op 0
     %b = dsaplan.alloc : memref<256xf32, #dsaplan.space<ub>>       // op 1
@@ -160,6 +161,7 @@ def DsaPlanAssignOffsets
     `offset` as a pin), solves it, checks the placement with the solver's
     independent validator, and attaches `offset`:
 
+    <!-- fragment -->
     ```mlir
     %a = dsaplan.alloc {live = #dsaplan.live<5 to 8>} : memref<256xf32, #dsaplan.space<ub>>
     %b = dsaplan.alloc {live = #dsaplan.live<7 to 8>} : memref<256xf32, #dsaplan.space<ub>>
@@ -194,13 +196,16 @@ def DsaPlanAssignOffsets
   }];
   let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect"];
   let options = [
-    Option<"algorithm", "algorithm", "std::string", /*default=*/"\"auto\"",
-           "Solver algorithm: bump, first-fit, best-fit, multi-start, exact, auto">,
+    Option<"algorithm", "algorithm", "::dsaplan::solver::Algorithm",
+           /*default=*/"::dsaplan::solver::Algorithm::Auto",
+           "Solver algorithm", [{::mlir::dsaplan::algorithmValues()}]>,
     Option<"nodeBudget", "node-budget", "uint64_t", /*default=*/"2000000",
            "Search nodes per space for every algorithm that searches "
            "(exact, auto, multi-start)">,
-    Option<"mode", "mode", "std::string", /*default=*/"\"plan\"",
-           "plan: attach offsets; consult: only report, as remarks">,
+    Option<"mode", "mode", "::mlir::dsaplan::AssignMode",
+           /*default=*/"::mlir::dsaplan::AssignMode::Plan",
+           "What to do with the placement",
+           [{::mlir::dsaplan::assignModeValues()}]>,
     Option<"exportProblem", "export-problem", "std::string", /*default=*/"\"\"",
            "Directory to write each function's schema-v1 problem to">,
     Option<"exportSolution", "export-solution", "std::string",
@@ -246,6 +251,7 @@ def DsaPlanMaterialize : Pass<"dsaplan-materialize", "::mlir::func::FuncOp"> {
     and replaces each placed `dsaplan.alloc` by a `memref.view` of it at the
     alloc's constant offset; constraint ops are erased:
 
+    <!-- fragment -->
     ```mlir
     %a = dsaplan.alloc {offset = 4096 : i64} : memref<32x32xf32, #dsaplan.space<ub>>
     // becomes
@@ -324,6 +330,7 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     tile placed over part of an expired tile waits for that tile's last
     reader:
 
+    <!-- fragment -->
     ```mlir
     // bytes [0, 4096) read by V, then bytes [0, 32) written by MTE2
     linalg.generic ... ins(%table) ... {dsaplan.pipe = #dsaplan.pipe<v>}
@@ -388,13 +395,21 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
 
     `mode=reuse-only` inserts only dependencies between different tiles that
     share bytes, for toolchains that already order accesses to one tile.
+
+    `report-dir=DIR` writes `DIR/<function>.syncs.json` (every sync in
+    program order with the location of its access) and a picture per space,
+    `DIR/<function>.<space>.sync.svg`: each tile from its first to its last
+    access in the synchronised IR (not its live range: no lower bound is
+    drawn), an arrow per flag pair from the access after its `set_flag` to
+    the access its `wait_flag` guards, coloured by the setting pipe, and a
+    vertical mark per `pipe_barrier`.
   }];
   let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect"];
   let options = [
-    Option<"mode", "mode", "std::string", /*default=*/"\"all\"",
-           "all: every dependency; reuse-only: only between different tiles; "
-           "identity-only: only within one tile (the identity-based baseline "
-           "that misses partial reuse, for benchmarks)">,
+    Option<"mode", "mode", "::mlir::dsaplan::DependencyScope",
+           /*default=*/"::mlir::dsaplan::DependencyScope::All",
+           "Which dependencies to order",
+           [{::mlir::dsaplan::dependencyScopeValues()}]>,
     Option<"summary", "summary", "bool", /*default=*/"false",
            "Emit a remark per function with the pairs and barriers inserted "
            "and the conflicting pairs they order (counting those costs time "
@@ -506,6 +521,7 @@ def DsaPlanSimulate : Pass<"dsaplan-simulate", "::mlir::func::FuncOp"> {
        are a race: an error on the later op naming both pipes, the space, the
        overlapping bytes and the loop iterations, with a note on the earlier.
 
+    <!-- fragment -->
     ```mlir
     memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} ...  // writes A
     // dsaplan.set_flag <mte2 -> v>, 0 and its wait left out:
@@ -604,8 +620,9 @@ def DsaPlanStripForCpu : Pass<"dsaplan-strip-for-cpu", "::mlir::ModuleOp"> {
       `memref.memory_space_cast` whose two types become equal is replaced by
       its source.
 
+    <!-- fragment -->
     ```mlir
-    %ub = dsaplan.arena #dsaplan.space<ub> : memref<196608xi8, #dsaplan.space<ub>>
+    %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
     %a = memref.view %ub[%c4096][] : memref<196608xi8, #dsaplan.space<ub>>
         to memref<32x32xf32, #dsaplan.space<ub>>
     dsaplan.wait_flag <mte2 -> v>, 0

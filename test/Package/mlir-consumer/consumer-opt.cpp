@@ -1,8 +1,11 @@
 // An out-of-tree dialect `acme` with one op, `acme.load`, that copies GM into
 // a tile on MTE2. Its pipe comes from an external PipeOpInterface model, not
-// from an attribute on every op.
+// from an attribute on every op. The toolchain's own pipeline,
+// `--acme-pipeline`, runs dsaplan's through the public C++ entry
+// (buildDsaPlanPipeline) with its options set in code.
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Transforms/Passes.h"
+#include "DsaPlan/Transforms/Pipeline.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -11,6 +14,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 using namespace mlir;
@@ -54,9 +58,18 @@ public:
 
 /// The external model: every acme.load runs on MTE2.
 struct LoadPipeModel
-    : public dsaplan::PipeOpInterface::ExternalModel<LoadPipeModel, LoadOp> {
-  dsaplan::Pipe getPipe(Operation *) const { return dsaplan::Pipe::mte2; }
+    : public mlir::dsaplan::PipeOpInterface::ExternalModel<LoadPipeModel, LoadOp> {
+  mlir::dsaplan::Pipe getPipe(Operation *) const { return mlir::dsaplan::Pipe::mte2; }
 };
+
+/// The toolchain's pipeline: dsaplan's, placed exactly and keeping the
+/// placed allocs (the toolchain reads their offsets).
+void buildAcmePipeline(OpPassManager &pm) {
+  mlir::dsaplan::DsaPlanPipelineOptions options;
+  options.algorithm = ::dsaplan::solver::Algorithm::Exact;
+  options.keepAllocs = true;
+  mlir::dsaplan::buildDsaPlanPipeline(pm, options);
+}
 
 } // namespace acme
 
@@ -65,13 +78,16 @@ MLIR_DEFINE_EXPLICIT_TYPE_ID(acme::AcmeDialect)
 
 int main(int argc, char **argv) {
   DialectRegistry registry;
-  registry.insert<acme::AcmeDialect, dsaplan::DsaPlanDialect, arith::ArithDialect,
+  registry.insert<acme::AcmeDialect, mlir::dsaplan::DsaPlanDialect, arith::ArithDialect,
                   func::FuncDialect, linalg::LinalgDialect, memref::MemRefDialect,
                   scf::SCFDialect>();
   registry.addExtension(+[](MLIRContext *context, acme::AcmeDialect *) {
     acme::LoadOp::attachInterface<acme::LoadPipeModel>(*context);
   });
-  dsaplan::registerDsaPlanPasses();
-  dsaplan::registerDsaPlanPipeline();
+  mlir::dsaplan::registerDsaPlanPasses();
+  mlir::dsaplan::registerDsaPlanPipeline();
+  PassPipelineRegistration<>("acme-pipeline",
+                             "dsaplan's pipeline as the acme toolchain runs it",
+                             acme::buildAcmePipeline);
   return asMainReturnCode(MlirOptMain(argc, argv, "consumer-opt\n", registry));
 }

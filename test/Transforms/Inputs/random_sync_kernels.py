@@ -27,9 +27,9 @@ scf.index_switch nests. For every kernel:
 
 import argparse
 import random
+import re
 import subprocess
 import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 SPACE = "#dsaplan.space<ub>"
@@ -126,23 +126,49 @@ def kernel(rng, name):
     return "\n".join(lines) + "\n"
 
 
-def run(dsa_opt, path, *passes):
-    inserted = subprocess.run([dsa_opt, path] + list(passes), capture_output=True, text=True)
-    if inserted.returncode:
-        return inserted.returncode, inserted.stdout, inserted.stderr
-    verified = subprocess.run([dsa_opt, "-", "-dsaplan-verify-sync", "-o", "/dev/null"],
-                              input=inserted.stdout, capture_output=True, text=True)
-    return verified.returncode, inserted.stdout, verified.stderr
+# The kernels go to dsa-opt in batches, one function per split-input-file
+# chunk: a process per kernel and sync would spend the run starting dsa-opt.
+SPLIT = "// -----"
+FUNC = re.compile(r"func\.func @(k[0-9]+)\(")
+
+
+def opt(dsa_opt, kernels, *passes):
+    """Runs dsa-opt with `passes` on each of `kernels` ({name: text}) in one
+    process; returns {name: output} for the kernels it succeeded on (a chunk
+    that fails prints nothing) and the process's stderr."""
+    if not kernels:
+        return {}, ""
+    text = f"\n{SPLIT}\n".join(kernels.values())
+    result = subprocess.run([dsa_opt, "-", "--split-input-file",
+                             f"--output-split-marker={SPLIT}"] + list(passes),
+                            input=text, capture_output=True, text=True)
+    outputs = {}
+    for chunk in result.stdout.split(SPLIT):
+        match = FUNC.search(chunk)
+        if match:
+            outputs[match.group(1)] = chunk.strip() + "\n"
+    return outputs, result.stderr
+
+
+def insert_and_verify(dsa_opt, kernels, insert):
+    """insert-sync (with the option string `insert`) then verify-sync on each
+    kernel: ({name: inserted}, {names verify-sync accepted}, stderr)."""
+    inserted, err = opt(dsa_opt, kernels, insert)
+    verified, verr = opt(dsa_opt, inserted, "-dsaplan-verify-sync")
+    return inserted, set(verified), err + verr
 
 
 SIMULATE = "-dsaplan-simulate=runs=4 check-gm=false"
 
 
-def simulate(dsa_opt, text):
-    """Whether dsaplan-simulate finds nothing wrong with `text`, and why not."""
-    simulated = subprocess.run([dsa_opt, "-", SIMULATE, "-o", "/dev/null"],
-                               input=text, capture_output=True, text=True)
-    return simulated.returncode == 0, simulated.stderr
+def simulated_clean(dsa_opt, kernels):
+    """The names of the kernels dsaplan-simulate finds nothing wrong with."""
+    return set(opt(dsa_opt, kernels, SIMULATE)[0])
+
+
+def alone(dsa_opt, text, *passes):
+    """stderr of one kernel run alone, to show why it failed."""
+    return opt(dsa_opt, {"k": text}, *passes)[1]
 
 
 redundant = []
@@ -150,37 +176,48 @@ simulator_failures = []
 resync_changes = []
 
 
-def check(dsa_opt, text, index, with_simulator=False):
-    """Returns (failure or None, syncs inserted, left-out syncs the
-    simulator caught too)."""
-    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
-        f.write(text)
-        path = f.name
-    status, base, err = run(dsa_opt, path, "-dsaplan-insert-sync")
-    if status:
-        return f"kernel {index}: insert-sync then verify-sync failed:\n{err}\n{text}", 0, 0
-    again = subprocess.run([dsa_opt, "-", "-dsaplan-insert-sync"], input=base,
-                           capture_output=True, text=True)
-    if again.returncode or again.stdout != base:
-        resync_changes.append(f"kernel {index}: insert-sync changed its own output "
-                              f"(exit {again.returncode}):\n{again.stderr}\n{base}")
+def check(dsa_opt, kernels, with_simulator=False):
+    """Checks a batch of kernels ({name: text}); returns (failures, syncs
+    inserted, left-out syncs the simulator caught too)."""
+    base, verified, _ = insert_and_verify(dsa_opt, kernels, "-dsaplan-insert-sync")
+    failures = []
+    for name, text in kernels.items():
+        if name in verified:
+            continue
+        why = (alone(dsa_opt, base[name], "-dsaplan-verify-sync") if name in base
+               else alone(dsa_opt, text, "-dsaplan-insert-sync"))
+        failures.append(f"kernel {name}: insert-sync then verify-sync failed:\n{why}\n{text}")
+    base = {name: out for name, out in base.items() if name in verified}
+    again, _ = opt(dsa_opt, base, "-dsaplan-insert-sync")
+    for name, out in base.items():
+        if again.get(name) != out:
+            resync_changes.append(f"kernel {name}: insert-sync changed its own output:\n"
+                                  f"{alone(dsa_opt, out, '-dsaplan-insert-sync')}\n{out}")
     if with_simulator:
-        ok, err = simulate(dsa_opt, base)
-        if not ok:
-            simulator_failures.append(f"kernel {index}: dsaplan-simulate failed on "
-                                      f"the inserted kernel:\n{err}\n{base}")
+        clean = simulated_clean(dsa_opt, base)
+        for name, out in base.items():
+            if name not in clean:
+                simulator_failures.append(f"kernel {name}: dsaplan-simulate failed on the "
+                                          f"inserted kernel:\n{alone(dsa_opt, out, SIMULATE)}\n{out}")
     syncs = caught = 0
-    while True:
-        status, out, err = run(dsa_opt, path, f"-dsaplan-insert-sync=test-skip-sync={syncs}")
-        if out == base:
-            break  # past the last sync
-        if status == 0:
-            redundant.append(f"kernel {index}: sync #{syncs} is redundant: "
-                             f"verify-sync passes without it\n{base}")
-        elif with_simulator and not simulate(dsa_opt, out)[0]:
-            caught += 1
-        syncs += 1
-    return None, syncs, caught
+    active = {name: kernels[name] for name in base}
+    skip = 0
+    while active:
+        outs, verified, _ = insert_and_verify(
+            dsa_opt, active, f"-dsaplan-insert-sync=test-skip-sync={skip}")
+        active = {name: text for name, text in active.items()
+                  if outs.get(name) != base[name]}  # else past the last sync
+        for name in sorted(active):
+            if name in verified:
+                redundant.append(f"kernel {name}: sync #{skip} is redundant: "
+                                 f"verify-sync passes without it\n{base[name]}")
+        if with_simulator:
+            unverified = {name: outs[name] for name in active
+                          if name not in verified and name in outs}
+            caught += len(unverified) - len(simulated_clean(dsa_opt, unverified))
+        syncs += len(active)
+        skip += 1
+    return failures, syncs, caught
 
 
 def main():
@@ -195,11 +232,14 @@ def main():
                         help="count simulator failures without failing the run")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    kernels = [kernel(rng, f"k{i}") for i in range(args.count)]
+    kernels = {f"k{i}": kernel(rng, f"k{i}") for i in range(args.count)}
+    # Two batches, one per core.
+    names = sorted(kernels, key=lambda name: int(name[1:]))
+    batches = [{name: kernels[name] for name in names[half::2]} for half in range(2)]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(lambda ik: check(args.dsa_opt, ik[1], ik[0], args.simulate),
-                                enumerate(kernels)))
-    failures = [r for r, _, _ in results if r]
+        results = list(pool.map(lambda batch: check(args.dsa_opt, batch, args.simulate),
+                                batches))
+    failures = [f for r, _, _ in results for f in r]
     total = sum(n for _, n, _ in results)
     caught = sum(c for _, _, c in results)
     for failure in (failures + simulator_failures + resync_changes)[:3]:

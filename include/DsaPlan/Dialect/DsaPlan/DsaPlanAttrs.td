@@ -66,6 +66,7 @@ def DsaPlan_LiveAttr : DsaPlan_Attr<"Live", "live"> {
     Half-open intervals over the function's program points, sorted and
     disjoint, none empty. `a to b` is the interval [a, b), as in `scf.for`:
 
+    <!-- fragment -->
     ```mlir
     #dsaplan.live<4 to 9, 12 to 15>   // points 4..8 and 12..14
     ```
@@ -96,6 +97,7 @@ def DsaPlan_TargetAttr : DsaPlan_Attr<"Target", "target"> {
     Selects a built-in target table by name and optionally overrides entries
     of it per memory space:
 
+    <!-- fragment -->
     ```mlir
     #dsaplan.target<"ascend910b">
     #dsaplan.target<"ascend910b", {ub = {capacity = 131072, alignment = 64,

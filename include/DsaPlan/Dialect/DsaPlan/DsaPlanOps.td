@@ -75,6 +75,7 @@ def DsaPlan_SeparateOp : DsaPlan_ConstraintOp<"separate"> {
     pipeline, or the input and output of an op that forbids in-place
     aliasing. Not a use of the buffers for liveness.
 
+    <!-- fragment -->
     ```mlir
     dsaplan.separate %ping, %pong {reason = "pipeline_stage"}
         : memref<64x64xf16, #dsaplan.space<l1>>, memref<64x64xf16, #dsaplan.space<l1>>
@@ -99,7 +100,7 @@ def DsaPlan_ArenaOp : DsaPlan_Op<"arena", [Pure,
     `memref.view` of it at a constant byte offset.
 
     ```mlir
-    %ub = dsaplan.arena #dsaplan.space<ub> : memref<196608xi8, #dsaplan.space<ub>>
+    %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
     ```
   }];
   let arguments = (ins DsaPlan_SpaceAttr:$space);
