@@ -7,7 +7,8 @@
 // RUN: rm -rf %t && mkdir %t %t/auto
 // RUN: not dsa-opt %s -split-input-file -dsaplan-assign-offsets="algorithm=first-fit report-dir=%t" -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --check-prefix=GAVE-UP < %t/tight.json
-// GAVE-UP: "status": "gave-up", "proof": "none"
+// GAVE-UP:      "status": "gave-up",
+// GAVE-UP-NEXT: "proof": "none"
 //
 // `auto` places @tight at its lower bound, and proves @odd_cycle infeasible
 // by exhausting the search.
@@ -16,9 +17,13 @@
 // AUTO: error: space ub of @odd_cycle does not fit: infeasible (exhaustive search: no placement within 64 B usable of 64 B, {{[0-9]+}} nodes)
 // AUTO-NOT: error: space ub of @tight
 // RUN: FileCheck %s --check-prefix=SEARCH < %t/auto/odd_cycle.json
-// SEARCH: "status": "infeasible", "proof": "exhaustive-search"
+// SEARCH:      "status": "infeasible",
+// SEARCH-NEXT: "proof": "exhaustive-search"
 // RUN: FileCheck %s --check-prefix=PLACED < %t/auto/tight.json
-// PLACED: "peak": 480, "lower_bound": 480, "status": "optimal", "proof": "none"
+// PLACED:      "peak": 480,
+// PLACED-NEXT: "lower_bound": 480,
+// PLACED-NEXT: "status": "optimal",
+// PLACED-NEXT: "proof": "none"
 
 // UB is 480 B here. The seven tiles fit in 480 B (auto places them at the
 // lower bound), but first fit by decreasing size ends at 512 B: it gave up,

@@ -42,6 +42,7 @@ def DsaPlanMultiBuffer : Pass<"dsaplan-multi-buffer", "::mlir::func::FuncOp"> {
     `dsaplan.buffers = N` (1 to 4) becomes N allocations before the loop,
     rotated through new iter_args, so that iteration i uses slot i mod N:
 
+    <!-- fragment -->
     ```mlir
     scf.for %i = %c0 to %c8 step %c1 {
       %t = dsaplan.alloc {name = "t", dsaplan.buffers = 2 : i64} : memref<1024xf32, #dsaplan.space<ub>>
@@ -290,6 +291,7 @@ def DsaPlanUnrollRotations
     the unrolled body yield every argument unchanged; the arguments are then
     replaced by the tiles they start with, and each access names its tile:
 
+    <!-- fragment -->
     ```mlir
     %r:2 = scf.for %i = %c0 to %c8 step %c1 iter_args(%cur = %a, %nxt = %b) {
       memref.copy %gm, %cur {dsaplan.pipe = #dsaplan.pipe<mte2>}
