@@ -22,6 +22,7 @@
 #include "PoolInstance.h"
 
 #include <algorithm>
+#include <numeric>
 
 using namespace dsaplan::solver;
 using namespace dsaplan::solver::detail;
@@ -71,9 +72,10 @@ int64_t greedyCliqueBound(const PoolInstance &instance, int64_t grain,
 int64_t dsaplan::solver::detail::itemLowerBound(const PoolInstance &instance) {
   if (instance.items.empty())
     return 0;
+  // Every offset is a multiple of the alignments' greatest common divisor.
   int64_t grain = instance.items.front().alignment;
   for (const Item &item : instance.items)
-    grain = std::min(grain, item.alignment);
+    grain = std::gcd(grain, item.alignment);
   int64_t maxPadding = 0;
   for (const Item &item : instance.items)
     maxPadding = std::max(maxPadding, roundUp(item.size, grain) - item.size);
@@ -87,15 +89,18 @@ int64_t dsaplan::solver::detail::itemLowerBound(const PoolInstance &instance) {
     }
   std::sort(events.begin(), events.end());
   int64_t live = 0, bound = 0;
-  for (const auto &event : events) {
-    live += event.second;
-    bound = std::max(bound, live - maxPadding);
-  }
+  // Temporal exclusions let co-live items share bytes: only cliques count.
+  if (!instance.hasTemporalExclusions)
+    for (const auto &event : events) {
+      live += event.second;
+      bound = std::max(bound, live - maxPadding);
+    }
 
   // Without separations two items conflict only when live together, and
   // the busiest point already is the largest clique (of items live there):
   // the greedy cliques only pay off when separations join items.
-  if (instance.hasSeparations && instance.items.size() <= kCliqueBoundMaxItems)
+  if ((instance.hasSeparations || instance.hasTemporalExclusions) &&
+      instance.items.size() <= kCliqueBoundMaxItems)
     bound = std::max(bound, greedyCliqueBound(instance, grain, maxPadding));
   for (uint32_t a = 0; a < instance.items.size(); ++a) {
     const Item &item = instance.items[a];

@@ -14,6 +14,7 @@
 #include "DsaPlan/Solver/Solve.h"
 #include "DsaPlan/Solver/Validate.h"
 #include "PoolInstance.h"
+#include "ReuseCost.h"
 
 #include <algorithm>
 #include <limits>
@@ -77,6 +78,7 @@ PoolInstance subInstance(const PoolInstance &instance,
   PoolInstance sub;
   sub.pool = instance.pool;
   sub.hasSeparations = instance.hasSeparations;
+  sub.hasTemporalExclusions = instance.hasTemporalExclusions;
   sub.capacity = instance.capacity;
   sub.reserved = instance.reserved;
   std::vector<int64_t> local(instance.items.size(), -1);
@@ -170,8 +172,9 @@ ComponentResult placeComponent(const PoolInstance &instance,
   bool searches = options.algorithm == Algorithm::Exact ||
                   options.algorithm == Algorithm::Auto;
   result.provedOptimal = itemPeak(instance, result.offsets) <= bound;
+  // The exact search stacks co-live items: temporal exclusions break that.
   if (!searches || instance.items.size() > kExactMaxItems ||
-      result.provedOptimal)
+      result.provedOptimal || instance.hasTemporalExclusions)
     return result;
 
   bool minimize =
@@ -229,6 +232,32 @@ std::vector<size_t> buffersAtBusiestPoint(const Problem &problem, size_t pool) {
   return result;
 }
 
+/// Second objective of a pool that fits: the lowest reuse cost. Never gives
+/// up the fit: every placement the cost search returns fits. Bump keeps its
+/// placement (it is the no-reuse baseline).
+void placeForReuseCost(const Problem &problem, const PoolInstance &instance,
+                       const SolveOptions &options, ItemOffsets &itemOffsets,
+                       Placement &offsets, PoolResult &result) {
+  CostInstance costs = buildCostInstance(problem, instance);
+  CostResult placed = minimizeReuseCost(
+      costs, itemOffsets,
+      options.algorithm == Algorithm::Bump ? 0 : options.reuseCostNodeBudget);
+  if (options.algorithm != Algorithm::Bump)
+    itemOffsets = placed.offsets;
+  for (size_t i = 0; i < instance.items.size(); ++i)
+    for (size_t member : instance.items[i].members)
+      offsets[member] = itemOffsets[i];
+  result.peak = itemPeak(instance, itemOffsets);
+  result.reuseCost = itemReuseCost(costs, itemOffsets);
+  result.reuseCostBound = std::min(placed.bound, result.reuseCost);
+  result.reuseCostNodes = placed.nodes;
+  result.sharedPenaltyPairs =
+      reuseCostOf(problem, offsets, instance.pool).sharedPairs;
+  result.status = result.reuseCost <= result.reuseCostBound
+                      ? PoolStatus::Optimal
+                      : PoolStatus::Feasible;
+}
+
 PoolResult solvePool(const Problem &problem, size_t pool,
                      const SolveOptions &options, Placement &offsets) {
   PoolInstance instance = buildPoolInstance(problem, pool);
@@ -274,6 +303,8 @@ PoolResult solvePool(const Problem &problem, size_t pool,
     result.status = PoolStatus::Infeasible;
     result.overflow = std::max<int64_t>(0, result.peak - instance.capacity);
     result.liveAtPeak = buffersAtBusiestPoint(problem, pool);
+  } else if (problem.objective == Objective::ReuseCost) {
+    placeForReuseCost(problem, instance, options, itemOffsets, offsets, result);
   } else if (result.peak <= result.lowerBound ||
              (optimal && options.algorithm != Algorithm::Bump)) {
     result.status = PoolStatus::Optimal;

@@ -222,6 +222,34 @@ void printPool(const Problem &problem, const PoolResult &r, double seconds) {
                 buffersText(problem, r.liveAtPeak).c_str());
 }
 
+/// Under the reuse-cost objective: the cost as the independent validator
+/// recomputes it, the solver's proven bound and the pairs that share bytes.
+/// Returns false when the validator and the solver disagree on the cost.
+bool printReuseCost(const Problem &problem, const Solution &solution,
+                    const PoolResult &r) {
+  if (problem.objective != Objective::ReuseCost ||
+      r.status == PoolStatus::Infeasible)
+    return true;
+  ReuseCostCount count = reuseCostOf(problem, solution.offsets, r.pool);
+  std::printf("  reuse cost %lld  bound %lld  gap %lld  shared penalised pairs %zu  "
+              "cost nodes %llu  %s\n",
+              static_cast<long long>(count.cost),
+              static_cast<long long>(r.reuseCostBound),
+              static_cast<long long>(count.cost - r.reuseCostBound),
+              count.sharedPairs,
+              static_cast<unsigned long long>(r.reuseCostNodes),
+              count.cost <= r.reuseCostBound ? "proven" : "not proven");
+  if (count.cost == r.reuseCost)
+    return true;
+  std::fprintf(stderr,
+               "dsa-solve: internal error: pool %s: the solver counts reuse "
+               "cost %lld, the validator %lld\n",
+               problem.pools[r.pool].id.c_str(),
+               static_cast<long long>(r.reuseCost),
+               static_cast<long long>(count.cost));
+  return false;
+}
+
 std::string statsJson(const Problem &problem, const Solution &solution,
                       const Arguments &args, double seconds) {
   std::ostringstream os;
@@ -233,7 +261,13 @@ std::string statsJson(const Problem &problem, const Solution &solution,
     os << (i ? ",\n" : "\n") << "    {\"pool\": \"" << problem.pools[r.pool].id
        << "\", \"buffers\": " << r.buffers << ", \"peak\": " << r.peak
        << ", \"lower_bound\": " << r.lowerBound << ", \"nodes\": " << r.nodes
-       << ", \"status\": \"" << poolStatusName(r.status) << "\"}";
+       << ", \"status\": \"" << poolStatusName(r.status) << "\"";
+    if (problem.objective == Objective::ReuseCost)
+      os << ", \"reuse_cost\": " << reuseCostOf(problem, solution.offsets, r.pool).cost
+         << ", \"reuse_cost_bound\": " << r.reuseCostBound
+         << ", \"shared_penalised_pairs\": " << r.sharedPenaltyPairs
+         << ", \"reuse_cost_nodes\": " << r.reuseCostNodes;
+    os << "}";
   }
   os << "\n  ]\n}\n";
   return os.str();
@@ -260,11 +294,14 @@ int main(int argc, char **argv) {
 
   // Nothing is written that the independent validator has not accepted
   // (capacity overflows of infeasible pools aside, which are reported).
-  bool placed = true;
+  bool placed = true, costsAgree = true;
   for (const PoolResult &r : solution.pools) {
     printPool(problem, r, seconds / std::max<size_t>(1, solution.pools.size()));
+    costsAgree &= printReuseCost(problem, solution, r);
     placed &= r.status != PoolStatus::Infeasible;
   }
+  if (!costsAgree)
+    return kNotPlaced;
   // Pools the solver reports infeasible carry their best attempt, which may
   // break the capacity (or clashing pins); every other pool must be valid.
   std::vector<Violation> violations = validate(problem, solution.offsets);

@@ -44,8 +44,13 @@ struct SolveOptions {
   /// overflow it, and otherwise spends at most 520,000 nodes: asking whether
   /// the lower bound can be met, then polishing the peak.
   bool minimizeCapacity = false;
+  /// Branch-and-bound nodes per pool for the reuse cost (pools of problems
+  /// whose objective is Objective::ReuseCost), after the greedy.
+  uint64_t reuseCostNodeBudget = 200'000;
 };
 
+/// Under Objective::ReuseCost, Optimal and Feasible speak of the reuse cost
+/// of a pool that fits (proved minimal or not), not of its peak.
 enum class PoolStatus {
   Optimal,    // peak == proven lower bound, or exact search proved it
   Feasible,   // within capacity, optimality not proven
@@ -66,6 +71,13 @@ struct PoolResult {
   /// where the live bytes are largest (what a diagnostic should name).
   int64_t overflow = 0;
   std::vector<size_t> liveAtPeak;
+  /// Under Objective::ReuseCost, for pools that fit: the reuse cost of the
+  /// placement, a proven lower bound on the cost of any placement that fits,
+  /// the penalised pairs that share bytes, and the nodes of the cost search.
+  int64_t reuseCost = 0;
+  int64_t reuseCostBound = 0;
+  size_t sharedPenaltyPairs = 0;
+  uint64_t reuseCostNodes = 0;
 };
 
 struct Solution {
