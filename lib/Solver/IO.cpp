@@ -73,7 +73,8 @@ void requireFields(const json &object, std::initializer_list<const char *> keys,
     fail(where, "must be an object");
   for (const char *key : keys)
     if (!object.contains(key))
-      fail(where + "." + key, "missing (schema-v1 requires it)");
+      fail(where == "$" ? key : where + "." + key,
+           "missing (schema-v1 requires it)");
 }
 
 
@@ -452,19 +453,43 @@ ReadResult dsaplan::solver::readSchemaV1Problem(const std::string &text,
 
 std::string dsaplan::solver::writeSchemaV1Problem(const Problem &problem,
                                                   const std::string &instance) {
-  json document = {{"schema_version", 1},
-                   {"profile", "standard_dsa"},
-                   {"instance", instance},
-                   {"metadata",
-                    {{"producer", "dsaplan"},
-                     {"problem_fingerprint_fnv1a64", problemFingerprint(problem)}}},
-                   {"problem", problemJson(problem)}};
+  // pypto_structured: several pools, reserved ranges, alignments and
+  // constraints; dsaplan numbers an op's reads before its writes, as PyPTO.
+  json document = {
+      {"schema_version", 1},
+      {"profile", problem.document.profile.empty() ? "pypto_structured"
+                                                   : problem.document.profile},
+      {"instance", instance},
+      {"metadata",
+       {{"producer", "dsaplan"},
+        {"lifetime_ordering", "pypto_read_before_write"},
+        {"solver_input", "pre_memory_reuse"},
+        {"problem_fingerprint_fnv1a64", problemFingerprint(problem)}}},
+      {"problem", problemJson(problem)}};
   return document.dump(1) + "\n";
 }
 
 std::string dsaplan::solver::problemFingerprint(const Problem &problem) {
   return fnv1a64(problemJson(problem).dump());
 }
+
+namespace {
+
+std::string instanceOf(const Problem &problem) {
+  return problem.document.instance.empty() ? "dsaplan"
+                                           : problem.document.instance;
+}
+
+/// The fingerprint the reference tooling computes for the problem's
+/// document: the one read, or else the one writeSchemaV1Problem writes.
+std::string documentFingerprint(const Problem &problem) {
+  if (!problem.document.referenceFingerprint.empty())
+    return problem.document.referenceFingerprint;
+  return referenceFingerprint(
+      json::parse(writeSchemaV1Problem(problem, instanceOf(problem))));
+}
+
+} // namespace
 
 std::string dsaplan::solver::writeSchemaV1Solution(const Problem &problem,
                                                    const Placement &placement) {
@@ -475,16 +500,14 @@ std::string dsaplan::solver::writeSchemaV1Solution(const Problem &problem,
                             {"pool", idValue(problem.pools[problem.buffers[b].pool].id)},
                             {"offset", placement[b]}});
   // The reference tooling checks profile, instance and the fingerprint of
-  // the document it read; a problem built in memory has no such document,
-  // and its own fingerprint stands in.
+  // the document it read; for a problem built in memory, the document
+  // writeSchemaV1Problem writes stands in.
   const DocumentInfo &info = problem.document;
   json document = {
       {"schema_version", 1},
-      {"profile", info.profile.empty() ? "standard_dsa" : info.profile},
-      {"instance", info.instance.empty() ? "dsaplan" : info.instance},
-      {"problem_fingerprint", info.referenceFingerprint.empty()
-                                  ? problemFingerprint(problem)
-                                  : info.referenceFingerprint},
+      {"profile", info.profile.empty() ? "pypto_structured" : info.profile},
+      {"instance", instanceOf(problem)},
+      {"problem_fingerprint", documentFingerprint(problem)},
       {"metadata",
        {{"producer", "dsaplan"},
         {"dsaplan_problem_fingerprint_fnv1a64", problemFingerprint(problem)}}},
@@ -517,12 +540,10 @@ ReadResult dsaplan::solver::readSchemaV1Solution(const std::string &text,
     if (!document["problem_fingerprint"].is_string())
       fail("problem_fingerprint", "must be a string");
     std::string found = document["problem_fingerprint"].get<std::string>();
-    std::string ours = problemFingerprint(problem);
-    if (found != ours && found != info.referenceFingerprint)
+    std::string expected = documentFingerprint(problem);
+    if (found != expected)
       fail("problem_fingerprint",
-           "the solution is for problem " + found + ", not " +
-               (info.referenceFingerprint.empty() ? ours
-                                                  : info.referenceFingerprint));
+           "the solution is for problem " + found + ", not " + expected);
     std::map<std::string, size_t> bufferIndex;
     for (size_t b = 0; b < problem.buffers.size(); ++b)
       bufferIndex[problem.buffers[b].id] = b;

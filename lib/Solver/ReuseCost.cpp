@@ -466,13 +466,13 @@ int64_t dsaplan::solver::detail::itemReuseCost(const CostInstance &costs,
 
 CostResult dsaplan::solver::detail::minimizeReuseCost(
     const CostInstance &costs, const ItemOffsets &fitting,
-    uint64_t nodeBudget) {
+    uint64_t nodeBudget, bool greedy) {
   CostResult result;
   result.offsets = fitting;
   result.cost = itemReuseCost(costs, fitting);
   if (!costs.hasPenalties || result.cost == 0)
     return result;
-  if (costs.instance->items.size() <= kGreedyMaxItems) {
+  if (greedy && costs.instance->items.size() <= kGreedyMaxItems) {
     improve(costs, result.offsets);
     result.cost = itemReuseCost(costs, result.offsets);
     for (const std::vector<uint32_t> &order : greedyOrders(costs)) {

@@ -62,9 +62,10 @@ struct CostResult {
 /// Lowers the reuse cost of `fitting` (a valid placement within capacity):
 /// the greedy, then the branch-and-bound on each group of related items
 /// within `nodeBudget` nodes in all. Never returns a placement that costs
-/// more or does not fit.
+/// more or does not fit. `greedy` off leaves the search alone (to test it).
 CostResult minimizeReuseCost(const CostInstance &costs,
-                             const ItemOffsets &fitting, uint64_t nodeBudget);
+                             const ItemOffsets &fitting, uint64_t nodeBudget,
+                             bool greedy = true);
 
 } // namespace dsaplan::solver::detail
 

@@ -115,9 +115,11 @@ LogicalResult DsaPlanAssignOffsetsPass::placeFunction(
   FailureOr<PlacementProblem> built = buildPlacementProblem(func, target);
   if (failed(built))
     return failure();
-  const PlacementProblem &pp = *built;
+  PlacementProblem &pp = *built;
   if (pp.allocs.empty())
     return success();
+  // Exported problems and solutions name the function the same way.
+  pp.problem.document.instance = instanceName(func);
 
   if (!exportProblem.empty() &&
       failed(writeFunctionFile(

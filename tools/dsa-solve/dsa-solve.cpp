@@ -189,10 +189,17 @@ int checkSolution(const Arguments &args, const Problem &problem, bool csv) {
   for (const Violation &violation : violations)
     std::fprintf(stderr, "dsa-solve: %s: %s\n", args.check.c_str(),
                  violation.message.c_str());
-  for (size_t pool = 0; pool < problem.pools.size(); ++pool)
-    std::printf("pool %s: peak %lld, lower bound %lld\n", problem.pools[pool].id.c_str(),
+  for (size_t pool = 0; pool < problem.pools.size(); ++pool) {
+    std::printf("pool %s: peak %lld, lower bound %lld", problem.pools[pool].id.c_str(),
                 static_cast<long long>(peakOf(problem, placement, pool)),
                 static_cast<long long>(lowerBound(problem, pool)));
+    if (problem.objective == Objective::ReuseCost) {
+      ReuseCostCount count = reuseCostOf(problem, placement, pool);
+      std::printf(", reuse cost %lld, shared penalised pairs %zu",
+                  static_cast<long long>(count.cost), count.sharedPairs);
+    }
+    std::printf("\n");
+  }
   std::printf("%s: %zu violations\n", args.check.c_str(), violations.size());
   return violations.empty() ? kPlaced : kNotPlaced;
 }
