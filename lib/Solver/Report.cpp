@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DsaPlan/Solver/Report.h"
+#include "DsaPlan/Solver/Validate.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -338,8 +339,14 @@ std::string dsaplan::solver::writeReportJson(
        << "\", \"capacity\": " << pool.capacity
        << ", \"peak\": " << result.peak
        << ", \"lower_bound\": " << result.lowerBound << ", \"status\": \""
-       << poolStatusName(result.status) << "\", \"nodes\": " << result.nodes
-       << ", \"buffers\": [";
+       << poolStatusName(result.status) << "\", \"nodes\": " << result.nodes;
+    if (problem.objective == Objective::ReuseCost) {
+      ReuseCostCount count = reuseCostOf(problem, placement, result.pool);
+      os << ", \"reuse_cost\": " << count.cost
+         << ", \"reuse_cost_bound\": " << result.reuseCostBound
+         << ", \"shared_penalised_pairs\": " << count.sharedPairs;
+    }
+    os << ", \"buffers\": [";
     bool first = true;
     for (size_t b = 0; b < problem.buffers.size(); ++b) {
       const Buffer &buffer = problem.buffers[b];

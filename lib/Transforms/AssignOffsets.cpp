@@ -120,6 +120,8 @@ LogicalResult DsaPlanAssignOffsetsPass::placeFunction(
     return success();
   // Exported problems and solutions name the function the same way.
   pp.problem.document.instance = instanceName(func);
+  if (objective == PlacementObjective::Waits)
+    addReusePenalties(func, pp);
 
   if (!exportProblem.empty() &&
       failed(writeFunctionFile(
@@ -263,13 +265,21 @@ void DsaPlanAssignOffsetsPass::report(func::FuncOp func,
                         << pool.lowerBound << " B ("
                         << solver::poolStatusName(pool.status) << ")";
     } else if (summary) {
-      mlir::emitRemark(func.getLoc())
+      InFlightDiagnostic remark = mlir::emitRemark(func.getLoc())
                         << "@" << func.getSymName() << " " << name << ": "
                         << pool.buffers << " buffers, peak " << pool.peak
                         << " B, lower bound " << pool.lowerBound
                         << " B, capacity " << desc.usableBytes()
                         << " B usable, "
                         << solver::poolStatusName(pool.status);
+      if (pp.problem.objective == solver::Objective::ReuseCost) {
+        // Recounted by the validator, not taken from the solver.
+        solver::ReuseCostCount count =
+            solver::reuseCostOf(pp.problem, placement.offsets, pool.pool);
+        remark << ", reuse cost " << count.cost << " (bound "
+               << pool.reuseCostBound << ", " << count.sharedPairs
+               << " penalised pairs share bytes)";
+      }
     }
   }
 }

@@ -25,6 +25,15 @@ struct DsaPlanPipelineOptions
       *this, "node-budget",
       llvm::cl::desc("Branch-and-bound nodes per space"),
       llvm::cl::init(2000000)};
+  Option<PlacementObjective> objective{
+      *this, "objective",
+      llvm::cl::desc("What to optimise once every space fits"),
+      llvm::cl::init(PlacementObjective::Waits),
+      llvm::cl::values(
+          clEnumValN(PlacementObjective::Waits, "waits",
+                     "fewest cross-pipe waits (default)"),
+          clEnumValN(PlacementObjective::Peak, "peak",
+                     "smallest peak of each space"))};
   Option<std::string> exportProblem{
       *this, "export-problem",
       llvm::cl::desc("Directory to write each function's problem to")};
@@ -71,6 +80,7 @@ void buildDsaPlanPipeline(OpPassManager &pm,
   DsaPlanAssignOffsetsOptions assign;
   assign.algorithm = options.algorithm;
   assign.nodeBudget = options.nodeBudget;
+  assign.objective = options.objective;
   assign.exportProblem = options.exportProblem;
   assign.exportSolution = options.exportSolution;
   assign.importSolution = options.importSolution;

@@ -145,6 +145,15 @@ def DsaPlanAssignOffsets
            "Solver algorithm: bump, first-fit, best-fit, multi-start, exact, auto">,
     Option<"nodeBudget", "node-budget", "uint64_t", /*default=*/"2000000",
            "Branch-and-bound nodes per space for exact and auto">,
+    Option<"objective", "objective", "::mlir::dsaplan::PlacementObjective",
+           /*default=*/"::mlir::dsaplan::PlacementObjective::Waits",
+           "What to optimise once every space fits",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::dsaplan::PlacementObjective::Waits, "waits",
+                        "fewest cross-pipe waits: tiles of different pipes "
+                        "keep apart where capacity leaves room"),
+             clEnumValN(::mlir::dsaplan::PlacementObjective::Peak, "peak",
+                        "smallest peak of each space"))}]>,
     Option<"mode", "mode", "std::string", /*default=*/"\"plan\"",
            "plan: attach offsets; consult: only report, as remarks">,
     Option<"exportProblem", "export-problem", "std::string", /*default=*/"\"\"",

@@ -32,6 +32,30 @@ struct PlacementProblem {
   SmallVector<MemorySpace> spaces;
 };
 
+/// What dsaplan-assign-offsets optimises once every space fits.
+enum class PlacementObjective {
+  /// The fewest cross-pipe waits: tiles touched by different pipes keep
+  /// apart where capacity leaves room (the reuse-cost objective).
+  Waits,
+  /// The smallest peak of each space (headroom for later passes).
+  Peak,
+};
+
+/// Reuse penalty of two tiles that different pipes touch (sharing bytes
+/// makes a set/wait flag pair and the stall it implies), and of two tiles
+/// that one pipe touches (a pipe_barrier at most; none for the scalar pipe).
+inline constexpr int64_t kCrossPipeReuseCost = 4;
+inline constexpr int64_t kSamePipeReuseCost = 1;
+/// Spaces with more allocations get no penalties (the pairs are quadratic):
+/// they are placed for the peak.
+inline constexpr size_t kMaxPenalisedAllocs = 256;
+
+/// Derives the reuse penalties of `pp` from the pipes that access each
+/// allocation in `func` (through views, as the sync pass sees them) and
+/// switches its objective to the reuse cost. Pairs live together get none:
+/// they never share bytes.
+void addReusePenalties(func::FuncOp func, PlacementProblem &pp);
+
 /// Builds the problem of `func`: every dsaplan.alloc must carry a live range;
 /// an existing offset becomes a pin; separate/colocate operands must be
 /// (views of) dsaplan.allocs. Emits an error on the offending op and fails
