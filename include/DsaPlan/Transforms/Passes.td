@@ -123,6 +123,17 @@ def DsaPlanAssignOffsets
     function naming the space, the peak and the capacity, with a note on
     each buffer live at the peak point.
 
+    `objective=waits` (the default): once a space fits, tiles that
+    different pipes touch keep apart where capacity leaves room. Each pair
+    of allocations of a space that are never live together gets a reuse
+    penalty from the pipes that access them (through views, as the sync
+    pass sees them): 4 when different pipes touch them (sharing bytes makes
+    a set/wait flag pair), 1 when a single pipe that needs barriers does;
+    the solver fits first, then minimises the summed penalty of the pairs
+    that share bytes (see docs/solver.md). Spaces of more than 256
+    allocations are placed for the peak. `objective=peak` minimises each
+    space's peak instead, for users who need headroom.
+
     `mode=consult` leaves the IR as it is and emits one remark per function
     and space comparing the peak with `bump` (no reuse) and with the lower
     bound. `export-problem=DIR` writes each function's problem as
