@@ -31,7 +31,7 @@ constexpr int64_t kInfinity = std::numeric_limits<int64_t>::max() / 4;
 
 /// Pools with more items keep the placement that fits: the greedy is
 /// quadratic per item.
-constexpr size_t kGreedyMaxItems = 3000;
+constexpr size_t kGreedyMaxItems = 1000;
 /// Groups of related items larger than this are not searched exactly.
 constexpr size_t kSearchMaxItems = 64;
 /// Item orders the greedy tries beyond the fixed ones.

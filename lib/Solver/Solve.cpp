@@ -162,10 +162,12 @@ void searchFrom(const PoolInstance &instance, int64_t bound, int64_t limit,
 
 /// Places one component. `bound` is a lower bound on the pool's peak: the
 /// component's own, or the pool's when that is higher (a component below the
-/// pool's bound cannot lower the pool's peak).
+/// pool's bound cannot lower the pool's peak). With `fitOnly` (the reuse-cost
+/// objective, where the peak only has to fit) the first placement within
+/// capacity ends it.
 ComponentResult placeComponent(const PoolInstance &instance,
                                const SolveOptions &options, int64_t bound,
-                               uint64_t nodeBudget) {
+                               uint64_t nodeBudget, bool fitOnly) {
   ComponentResult result;
   result.offsets =
       placeHeuristically(instance, options.algorithm, result.probeNodes);
@@ -183,9 +185,12 @@ ComponentResult placeComponent(const PoolInstance &instance,
     // First anything that fits: the capacity is the target.
     searchFrom(instance, bound, instance.capacity, /*stopWithinLimit=*/true,
                nodeBudget, result);
-    if (itemPeak(instance, result.offsets) > instance.capacity || !minimize)
+    if (itemPeak(instance, result.offsets) > instance.capacity || !minimize ||
+        fitOnly)
       return result;
   }
+  if (fitOnly)
+    return result;
   auto budgetLeft = [&](uint64_t cap) {
     return std::min(cap, nodeBudget - std::min(nodeBudget, result.nodes));
   };
@@ -280,7 +285,9 @@ PoolResult solvePool(const Problem &problem, size_t pool,
       int64_t bound = parts.size() == 1
                           ? result.lowerBound
                           : std::max(itemLowerBound(sub), result.lowerBound);
-      ComponentResult placed = placeComponent(sub, options, bound, budgetLeft);
+      ComponentResult placed =
+          placeComponent(sub, options, bound, budgetLeft,
+                         problem.objective == Objective::ReuseCost);
       budgetLeft -= std::min(budgetLeft, placed.nodes);
       result.nodes += placed.nodes + placed.probeNodes;
       int64_t peak = itemPeak(sub, placed.offsets);

@@ -46,7 +46,7 @@ struct SolveOptions {
   bool minimizeCapacity = false;
   /// Branch-and-bound nodes per pool for the reuse cost (pools of problems
   /// whose objective is Objective::ReuseCost), after the greedy.
-  uint64_t reuseCostNodeBudget = 200'000;
+  uint64_t reuseCostNodeBudget = 100'000;
 };
 
 /// Under Objective::ReuseCost, Optimal and Feasible speak of the reuse cost
