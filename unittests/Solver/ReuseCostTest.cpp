@@ -94,8 +94,9 @@ TEST(ReuseCost, MatchesBruteForceOnSmallPools) {
     ++fitting;
     // Never gives up a fit that exists (no temporal exclusion: the exact
     // peak search is on).
-    if (problem.temporalExclusions.empty())
+    if (problem.temporalExclusions.empty()) {
       ASSERT_NE(pool.status, PoolStatus::Infeasible) << "round " << round;
+    }
     if (pool.status == PoolStatus::Infeasible)
       continue;
     EXPECT_TRUE(validate(problem, solution.offsets).empty()) << "round " << round;
