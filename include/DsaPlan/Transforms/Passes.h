@@ -8,7 +8,7 @@
 #define DSAPLAN_TRANSFORMS_PASSES_H
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanDialect.h"
-#include "DsaPlan/Transforms/PlacementProblem.h"
+#include "DsaPlan/Transforms/PlacementObjective.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -15,6 +15,7 @@
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
 #include "DsaPlan/Solver/Problem.h"
+#include "DsaPlan/Transforms/PlacementObjective.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -30,15 +31,6 @@ struct PlacementProblem {
   SmallVector<AllocOp> allocs;
   /// spaces[p] is problem.pools[p].
   SmallVector<MemorySpace> spaces;
-};
-
-/// What dsaplan-assign-offsets optimises once every space fits.
-enum class PlacementObjective {
-  /// The fewest cross-pipe waits: tiles touched by different pipes keep
-  /// apart where capacity leaves room (the reuse-cost objective).
-  Waits,
-  /// The smallest peak of each space (headroom for later passes).
-  Peak,
 };
 
 /// Reuse penalty of two tiles that different pipes touch (sharing bytes
