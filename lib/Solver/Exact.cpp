@@ -69,6 +69,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 #include <tuple>
 
 using namespace dsaplan::solver;
@@ -218,7 +219,7 @@ CanonicalSearch::CanonicalSearch(const PoolInstance &instance,
   forbiddenAt.assign(numItems, -1);
   grain = numItems ? instance.items.front().alignment : 1;
   for (const Item &item : instance.items)
-    grain = std::min(grain, item.alignment);
+    grain = std::gcd(grain, item.alignment);
   alignedSize.resize(numItems);
   for (uint32_t i = 0; i < numItems; ++i) {
     alignedSize[i] = roundUp(instance.items[i].size, grain);
@@ -327,7 +328,7 @@ void CanonicalSearch::buildCandidateOrder(const std::vector<uint32_t> &order) {
 int64_t CanonicalSearch::gravity(uint32_t item) const {
   const Item &it = instance.items[item];
   // Alignments are powers of two: a mask, not a division.
-  int64_t candidate = (base[item] + it.alignment - 1) & -it.alignment;
+  int64_t candidate = roundUp(base[item], it.alignment);
   if (instance.reserved.empty() && pinnedNeighbours[item].empty())
     return candidate;
   // Step over reserved ranges and pinned neighbours until clear.

@@ -12,6 +12,7 @@
 #include <cctype>
 #include <cstdio>
 #include <map>
+#include <numeric>
 #include <sstream>
 
 using namespace dsaplan::solver;
@@ -64,6 +65,18 @@ const json &array(const json &value, const std::string &where) {
 
 bool isPowerOfTwo(int64_t value) { return value > 0 && !(value & (value - 1)); }
 
+/// Fails unless `object` has every field of `keys` (the fields schema-v1
+/// marks as required), naming the first missing one by its path.
+void requireFields(const json &object, std::initializer_list<const char *> keys,
+                   const std::string &where) {
+  if (!object.is_object())
+    fail(where, "must be an object");
+  for (const char *key : keys)
+    if (!object.contains(key))
+      fail(where == "$" ? key : where + "." + key,
+           "missing (schema-v1 requires it)");
+}
+
 
 void readPools(const json &pools, Problem &problem,
                std::map<std::string, size_t> &poolIndex, ReadResult &result) {
@@ -71,6 +84,7 @@ void readPools(const json &pools, Problem &problem,
   for (size_t p = 0; p < pools.size(); ++p) {
     std::string where = "problem.pools[" + std::to_string(p) + "]";
     const json &entry = pools[p];
+    requireFields(entry, {"id", "name", "capacity", "reserved_ranges"}, where);
     Pool pool;
     pool.id = idText(member(entry, "id", where), where + ".id");
     pool.name = entry.value("name", pool.id);
@@ -106,6 +120,9 @@ void readBuffers(const json &buffers, Problem &problem,
   for (size_t b = 0; b < buffers.size(); ++b) {
     std::string where = "problem.buffers[" + std::to_string(b) + "]";
     const json &entry = buffers[b];
+    requireFields(entry, {"id", "name", "size", "alignment", "live_intervals",
+                          "allowed_pools"},
+                  where);
     Buffer buffer;
     buffer.id = idText(member(entry, "id", where), where + ".id");
     buffer.name = entry.value("name", std::string());
@@ -115,9 +132,9 @@ void readBuffers(const json &buffers, Problem &problem,
     buffer.alignment = entry.contains("alignment")
                            ? integer(entry["alignment"], where + ".alignment")
                            : 1;
-    if (!isPowerOfTwo(buffer.alignment))
-      fail(where + ".alignment", "must be a positive power of two, got " +
-                                     std::to_string(buffer.alignment));
+    if (buffer.alignment <= 0)
+      fail(where + ".alignment",
+           "must be positive, got " + std::to_string(buffer.alignment));
     const json &live = array(member(entry, "live_intervals", where), where + ".live_intervals");
     if (live.empty())
       fail(where + ".live_intervals", "must not be empty");
@@ -159,9 +176,11 @@ size_t bufferRef(const json &value, const std::string &where,
 }
 
 void readConstraints(const json &constraints, Problem &problem,
-                     const std::map<std::string, size_t> &bufferIndex,
-                     ReadResult &result) {
+                     const std::map<std::string, size_t> &bufferIndex) {
   const std::string where = "problem.constraints";
+  requireFields(constraints, {"colocations", "separations",
+                              "temporal_exclusions", "pinned_allocations"},
+                where);
   if (constraints.contains("colocations"))
     for (size_t i = 0; i < array(constraints["colocations"], where + ".colocations").size(); ++i) {
       std::string at = where + ".colocations[" + std::to_string(i) + "]";
@@ -186,38 +205,91 @@ void readConstraints(const json &constraints, Problem &problem,
     for (size_t i = 0; i < array(constraints["pinned_allocations"], where + ".pinned_allocations").size(); ++i) {
       std::string at = where + ".pinned_allocations[" + std::to_string(i) + "]";
       const json &p = constraints["pinned_allocations"][i];
+      requireFields(p, {"buffer", "pool", "offset", "exclusive_for_all_time"}, at);
       size_t b = bufferRef(member(p, "buffer", at), at + ".buffer", bufferIndex);
       int64_t offset = integer(member(p, "offset", at), at + ".offset");
       if (offset < 0)
         fail(at + ".offset", "must not be negative");
       problem.buffers[b].pinnedOffset = offset;
-      if (p.value("exclusive_for_all_time", false))
-        result.unsupported.push_back(at + ".exclusive_for_all_time (the pin is "
-                                          "honoured, the exclusivity is not)");
+      const json &exclusive = p["exclusive_for_all_time"];
+      if (!exclusive.is_boolean())
+        fail(at + ".exclusive_for_all_time", "must be true or false");
+      problem.buffers[b].exclusivePin = exclusive.get<bool>();
     }
-  if (constraints.contains("temporal_exclusions") &&
-      !constraints["temporal_exclusions"].empty())
-    result.unsupported.push_back(where + ".temporal_exclusions (" +
-                                 std::to_string(constraints["temporal_exclusions"].size()) +
-                                 " ignored)");
+  const json &exclusions =
+      array(constraints["temporal_exclusions"], where + ".temporal_exclusions");
+  for (size_t i = 0; i < exclusions.size(); ++i) {
+    std::string at = where + ".temporal_exclusions[" + std::to_string(i) + "]";
+    problem.temporalExclusions.push_back(
+        {bufferRef(member(exclusions[i], "first", at), at + ".first", bufferIndex),
+         bufferRef(member(exclusions[i], "second", at), at + ".second", bufferIndex)});
+  }
 }
 
-void readExtras(const json &document, ReadResult &result) {
-  const json &problem = document["problem"];
-  if (problem.contains("cost_model") && !problem["cost_model"].is_null())
-    result.unsupported.push_back("problem.cost_model (reuse penalties are not optimised)");
-  // The corpus keeps the objective inside `problem`; older documents at the
-  // top level. Either way only peak terms are optimised.
-  const json &objective = problem.contains("objective") ? problem["objective"]
-                          : document.contains("objective") ? document["objective"]
-                                                           : json();
-  if (objective.is_object() && objective.contains("terms") &&
-      objective["terms"].is_array())
-    for (const json &term : objective["terms"])
-      if (term.is_string() && term != "max_peak" && term != "total_peak" &&
-          term != "capacity_overflow")
-        result.unsupported.push_back("problem.objective.terms: " +
-                                     term.get<std::string>());
+void readCostModel(const json &costModel, Problem &problem,
+                   const std::map<std::string, size_t> &bufferIndex) {
+  const std::string where = "problem.cost_model";
+  requireFields(costModel, {"reuse_penalties"}, where);
+  const json &penalties =
+      array(costModel["reuse_penalties"], where + ".reuse_penalties");
+  for (size_t i = 0; i < penalties.size(); ++i) {
+    std::string at = where + ".reuse_penalties[" + std::to_string(i) + "]";
+    const json &p = penalties[i];
+    requireFields(p, {"first", "second", "cost", "reason"}, at);
+    ReusePenalty penalty{bufferRef(p["first"], at + ".first", bufferIndex),
+                         bufferRef(p["second"], at + ".second", bufferIndex),
+                         integer(p["cost"], at + ".cost"), ""};
+    if (penalty.cost < 0)
+      fail(at + ".cost", "must not be negative");
+    if (!p["reason"].is_string())
+      fail(at + ".reason", "must be a string");
+    penalty.reason = p["reason"].get<std::string>();
+    problem.reusePenalties.push_back(penalty);
+  }
+}
+
+/// The objective: fit then reuse cost when `reuse_cost` is the first term
+/// after `capacity_overflow`; the peak otherwise (a reuse cost that only
+/// breaks ties between equal peaks is reported as not optimised).
+void readObjective(const json &objective, Problem &problem,
+                   ReadResult &result) {
+  const std::string where = "problem.objective";
+  requireFields(objective, {"aggregation", "terms"}, where);
+  if (objective["aggregation"] != "lexicographic")
+    fail(where + ".aggregation", "must be \"lexicographic\"");
+  const json &terms = array(objective["terms"], where + ".terms");
+  if (terms.empty())
+    fail(where + ".terms", "must name at least one term");
+  bool decided = false;
+  for (size_t i = 0; i < terms.size(); ++i) {
+    std::string at = where + ".terms[" + std::to_string(i) + "]";
+    if (!terms[i].is_string())
+      fail(at, "must be a string");
+    std::string term = terms[i].get<std::string>();
+    if (term == "capacity_overflow")
+      continue;
+    if (term == "reuse_cost" && !decided)
+      problem.objective = Objective::ReuseCost;
+    else if (term == "reuse_cost" || term == "bank_cost")
+      result.unsupported.push_back(where + ".terms: " + term +
+                                   " (only the first term after "
+                                   "capacity_overflow is optimised)");
+    else if (term != "max_peak" && term != "total_peak")
+      fail(at, "unknown term " + term);
+    decided = true;
+  }
+}
+
+/// FNV-1a-64 of `text` as 16 lower-case hex digits.
+std::string fnv1a64(const std::string &text);
+
+/// The fingerprint the reference tooling gives the document: FNV-1a-64 of
+/// its canonical serialisation (keys sorted, two-space indent, a final
+/// newline, `metadata` always present).
+std::string referenceFingerprint(json document) {
+  if (!document.contains("metadata"))
+    document["metadata"] = json::object();
+  return fnv1a64(document.dump(2) + "\n");
 }
 
 std::string hex64(uint64_t value) {
@@ -225,6 +297,15 @@ std::string hex64(uint64_t value) {
   std::snprintf(buffer, sizeof(buffer), "%016llx",
                 static_cast<unsigned long long>(value));
   return buffer;
+}
+
+std::string fnv1a64(const std::string &text) {
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 0x100000001b3ULL;
+  }
+  return hex64(hash);
 }
 
 json problemJson(const Problem &problem) {
@@ -265,14 +346,33 @@ json problemJson(const Problem &problem) {
       pins.push_back({{"buffer", idValue(buffer.id)},
                       {"pool", idValue(problem.pools[buffer.pool].id)},
                       {"offset", *buffer.pinnedOffset},
-                      {"exclusive_for_all_time", false}});
-  return {{"pools", pools},
-          {"buffers", buffers},
-          {"constraints",
-           {{"colocations", colocations},
-            {"separations", separations},
-            {"pinned_allocations", pins},
-            {"temporal_exclusions", json::array()}}}};
+                      {"exclusive_for_all_time", buffer.exclusivePin}});
+  json exclusions = json::array();
+  for (const TemporalExclusion &e : problem.temporalExclusions)
+    exclusions.push_back({{"first", idValue(problem.buffers[e.first].id)},
+                          {"second", idValue(problem.buffers[e.second].id)}});
+  json body = {{"pools", pools},
+               {"buffers", buffers},
+               {"constraints",
+                {{"colocations", colocations},
+                 {"separations", separations},
+                 {"pinned_allocations", pins},
+                 {"temporal_exclusions", exclusions}}}};
+  if (!problem.reusePenalties.empty()) {
+    json penalties = json::array();
+    for (const ReusePenalty &p : problem.reusePenalties)
+      penalties.push_back({{"first", idValue(problem.buffers[p.first].id)},
+                           {"second", idValue(problem.buffers[p.second].id)},
+                           {"cost", p.cost},
+                           {"reason", p.reason.empty() ? "generic" : p.reason}});
+    body["cost_model"] = {{"reuse_penalties", penalties}};
+  }
+  body["objective"] = {
+      {"aggregation", "lexicographic"},
+      {"terms", problem.objective == Objective::ReuseCost
+                    ? json::array({"capacity_overflow", "reuse_cost"})
+                    : json::array({"capacity_overflow", "max_peak"})}};
+  return body;
 }
 
 std::vector<std::string> splitCsvLine(const std::string &line) {
@@ -313,25 +413,35 @@ ReadResult dsaplan::solver::readSchemaV1Problem(const std::string &text,
     json document = json::parse(text);
     if (!document.is_object())
       fail("$", "the document must be a JSON object");
-    if (integer(member(document, "schema_version", "$"), "schema_version") != 1)
+    requireFields(document, {"schema_version", "profile", "instance", "problem"},
+                  "$");
+    if (integer(document["schema_version"], "schema_version") != 1)
       fail("schema_version", "only version 1 is supported");
-    const json &body = member(document, "problem", "$");
+    if (!document["profile"].is_string())
+      fail("profile", "must be a string");
+    if (!document["instance"].is_string() || document["instance"] == "")
+      fail("instance", "must be a non-empty string");
+    const json &body = document["problem"];
+    requireFields(body, {"pools", "buffers", "constraints", "objective"},
+                  "problem");
     std::map<std::string, size_t> poolIndex, bufferIndex;
-    readPools(member(body, "pools", "problem"), problem, poolIndex, result);
-    readBuffers(member(body, "buffers", "problem"), problem, poolIndex,
-                bufferIndex, result);
-    if (body.contains("constraints"))
-      readConstraints(body["constraints"], problem, bufferIndex, result);
-    readExtras(document, result);
-    // Each pool's alignment: the smallest alignment of its buffers.
+    readPools(body["pools"], problem, poolIndex, result);
+    readBuffers(body["buffers"], problem, poolIndex, bufferIndex, result);
+    readConstraints(body["constraints"], problem, bufferIndex);
+    if (body.contains("cost_model"))
+      readCostModel(body["cost_model"], problem, bufferIndex);
+    readObjective(body["objective"], problem, result);
+    // Each pool's alignment: what all of its buffers' alignments share.
     for (size_t p = 0; p < problem.pools.size(); ++p) {
       int64_t alignment = 0;
       for (const Buffer &buffer : problem.buffers)
         if (buffer.pool == p)
-          alignment = alignment ? std::min(alignment, buffer.alignment)
-                                : buffer.alignment;
+          alignment = std::gcd(alignment, buffer.alignment);
       problem.pools[p].alignment = alignment ? alignment : 1;
     }
+    problem.document = {document["profile"].get<std::string>(),
+                        document["instance"].get<std::string>(),
+                        referenceFingerprint(document)};
     result.ok = true;
   } catch (const json::exception &error) {
     result.error = std::string("malformed JSON: ") + error.what();
@@ -343,25 +453,43 @@ ReadResult dsaplan::solver::readSchemaV1Problem(const std::string &text,
 
 std::string dsaplan::solver::writeSchemaV1Problem(const Problem &problem,
                                                   const std::string &instance) {
-  json document = {{"schema_version", 1},
-                   {"profile", "standard_dsa"},
-                   {"instance", instance},
-                   {"metadata",
-                    {{"producer", "dsaplan"},
-                     {"problem_fingerprint_fnv1a64", problemFingerprint(problem)}}},
-                   {"problem", problemJson(problem)}};
+  // pypto_structured: several pools, reserved ranges, alignments and
+  // constraints; dsaplan numbers an op's reads before its writes, as PyPTO.
+  json document = {
+      {"schema_version", 1},
+      {"profile", problem.document.profile.empty() ? "pypto_structured"
+                                                   : problem.document.profile},
+      {"instance", instance},
+      {"metadata",
+       {{"producer", "dsaplan"},
+        {"lifetime_ordering", "pypto_read_before_write"},
+        {"solver_input", "pre_memory_reuse"},
+        {"problem_fingerprint_fnv1a64", problemFingerprint(problem)}}},
+      {"problem", problemJson(problem)}};
   return document.dump(1) + "\n";
 }
 
 std::string dsaplan::solver::problemFingerprint(const Problem &problem) {
-  std::string canonical = problemJson(problem).dump();
-  uint64_t hash = 0xcbf29ce484222325ULL;
-  for (unsigned char c : canonical) {
-    hash ^= c;
-    hash *= 0x100000001b3ULL;
-  }
-  return hex64(hash);
+  return fnv1a64(problemJson(problem).dump());
 }
+
+namespace {
+
+std::string instanceOf(const Problem &problem) {
+  return problem.document.instance.empty() ? "dsaplan"
+                                           : problem.document.instance;
+}
+
+/// The fingerprint the reference tooling computes for the problem's
+/// document: the one read, or else the one writeSchemaV1Problem writes.
+std::string documentFingerprint(const Problem &problem) {
+  if (!problem.document.referenceFingerprint.empty())
+    return problem.document.referenceFingerprint;
+  return referenceFingerprint(
+      json::parse(writeSchemaV1Problem(problem, instanceOf(problem))));
+}
+
+} // namespace
 
 std::string dsaplan::solver::writeSchemaV1Solution(const Problem &problem,
                                                    const Placement &placement) {
@@ -371,10 +499,20 @@ std::string dsaplan::solver::writeSchemaV1Solution(const Problem &problem,
       placements.push_back({{"buffer", idValue(problem.buffers[b].id)},
                             {"pool", idValue(problem.pools[problem.buffers[b].pool].id)},
                             {"offset", placement[b]}});
-  json document = {{"schema_version", 1},
-                   {"problem_fingerprint_fnv1a64", problemFingerprint(problem)},
-                   {"placements", placements}};
-  return document.dump(1) + "\n";
+  // The reference tooling checks profile, instance and the fingerprint of
+  // the document it read; for a problem built in memory, the document
+  // writeSchemaV1Problem writes stands in.
+  const DocumentInfo &info = problem.document;
+  json document = {
+      {"schema_version", 1},
+      {"profile", info.profile.empty() ? "pypto_structured" : info.profile},
+      {"instance", instanceOf(problem)},
+      {"problem_fingerprint", documentFingerprint(problem)},
+      {"metadata",
+       {{"producer", "dsaplan"},
+        {"dsaplan_problem_fingerprint_fnv1a64", problemFingerprint(problem)}}},
+      {"placements", placements}};
+  return document.dump(2) + "\n";
 }
 
 ReadResult dsaplan::solver::readSchemaV1Solution(const std::string &text,
@@ -384,13 +522,28 @@ ReadResult dsaplan::solver::readSchemaV1Solution(const std::string &text,
   placement.assign(problem.buffers.size(), kUnplaced);
   try {
     json document = json::parse(text);
-    if (document.contains("problem_fingerprint_fnv1a64")) {
-      std::string expected = problemFingerprint(problem);
-      std::string found = document["problem_fingerprint_fnv1a64"].get<std::string>();
-      if (found != expected)
-        fail("problem_fingerprint_fnv1a64",
-             "the solution is for problem " + found + ", not " + expected);
-    }
+    requireFields(document, {"schema_version", "profile", "instance",
+                             "problem_fingerprint", "metadata", "placements"},
+                  "$");
+    if (integer(document["schema_version"], "schema_version") != 1)
+      fail("schema_version", "only version 1 is supported");
+    if (!document["metadata"].is_object())
+      fail("metadata", "must be an object");
+    const DocumentInfo &info = problem.document;
+    for (auto [key, expected] : {std::pair<const char *, std::string>{"profile", info.profile},
+                                 {"instance", info.instance}})
+      if (!document[key].is_string())
+        fail(key, "must be a string");
+      else if (!expected.empty() && document[key] != expected)
+        fail(key, "the solution is for " + document[key].get<std::string>() +
+                      ", the problem is " + expected);
+    if (!document["problem_fingerprint"].is_string())
+      fail("problem_fingerprint", "must be a string");
+    std::string found = document["problem_fingerprint"].get<std::string>();
+    std::string expected = documentFingerprint(problem);
+    if (found != expected)
+      fail("problem_fingerprint",
+           "the solution is for problem " + found + ", not " + expected);
     std::map<std::string, size_t> bufferIndex;
     for (size_t b = 0; b < problem.buffers.size(); ++b)
       bufferIndex[problem.buffers[b].id] = b;

@@ -345,7 +345,7 @@ CliqueSearch::run(const std::vector<uint32_t> &incumbent) {
 /// Whether the busiest point is the heaviest clique: an interval graph
 /// (no separations, one interval per item).
 bool isIntervalGraph(const PoolInstance &instance) {
-  if (instance.hasSeparations)
+  if (instance.hasSeparations || instance.hasTemporalExclusions)
     return false;
   return std::all_of(instance.items.begin(), instance.items.end(),
                      [](const Item &item) { return item.live.size() == 1; });
@@ -388,8 +388,10 @@ dsaplan::solver::detail::itemBoundProof(const PoolInstance &instance) {
   size_t n = instance.items.size();
   Clique best;
   std::vector<AddressRange> blocks = roundedBlocks(instance.reserved, grain);
-  std::vector<uint32_t> busiest = busiestPoint(instance, grain, blocks);
-  consider(instance, busiest, best);
+  // Temporal exclusions let co-live items share bytes: the items live at
+  // one point need not be a clique, only the conflict cliques count.
+  if (!instance.hasTemporalExclusions)
+    consider(instance, busiestPoint(instance, grain, blocks), best);
   proof.heaviestClique = isIntervalGraph(instance);
   if (!proof.heaviestClique && n <= kGreedyCliqueMaxItems) {
     std::vector<uint32_t> greedy = greedyClique(instance, grain);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <set>
 
 using namespace dsaplan::solver;
 using namespace dsaplan::solver::detail;
@@ -50,6 +51,54 @@ void addTimeConflicts(PoolInstance &instance) {
   }
 }
 
+/// Drops the time conflicts that temporal exclusions lift: two items stay in
+/// conflict when some pair of their members is live together and not
+/// excluded.
+void liftTemporalExclusions(const Problem &problem, PoolInstance &instance,
+                            const std::vector<int64_t> &itemOf) {
+  std::set<std::pair<size_t, size_t>> excluded;
+  for (const TemporalExclusion &e : problem.temporalExclusions)
+    if (itemOf[e.first] >= 0 && itemOf[e.second] >= 0) {
+      excluded.insert({std::min(e.first, e.second), std::max(e.first, e.second)});
+      instance.hasTemporalExclusions = true;
+    }
+  if (!instance.hasTemporalExclusions)
+    return;
+  auto stillConflict = [&](uint32_t a, uint32_t b) {
+    for (size_t x : instance.items[a].members)
+      for (size_t y : instance.items[b].members)
+        if (liveRangesOverlap(problem.buffers[x].live, problem.buffers[y].live) &&
+            !excluded.count({std::min(x, y), std::max(x, y)}))
+          return true;
+    return false;
+  };
+  for (uint32_t a = 0; a < instance.items.size(); ++a) {
+    std::vector<uint32_t> &neighbours = instance.conflicts[a];
+    neighbours.erase(std::remove_if(neighbours.begin(), neighbours.end(),
+                                    [&](uint32_t b) {
+                                      return !stillConflict(a, b);
+                                    }),
+                     neighbours.end());
+  }
+}
+
+/// An exclusively pinned item conflicts with every other item of the pool.
+void addExclusivePins(const Problem &problem, PoolInstance &instance) {
+  for (uint32_t a = 0; a < instance.items.size(); ++a) {
+    bool exclusive = false;
+    for (size_t member : instance.items[a].members)
+      exclusive |= problem.buffers[member].exclusivePin;
+    if (!exclusive)
+      continue;
+    instance.hasSeparations = true;
+    for (uint32_t b = 0; b < instance.items.size(); ++b)
+      if (b != a) {
+        instance.conflicts[a].push_back(b);
+        instance.conflicts[b].push_back(a);
+      }
+  }
+}
+
 } // namespace
 
 PoolInstance dsaplan::solver::detail::buildPoolInstance(const Problem &problem,
@@ -81,8 +130,9 @@ PoolInstance dsaplan::solver::detail::buildPoolInstance(const Problem &problem,
     Item &item = instance.items[itemOf[b]];
     item.members.push_back(b);
     item.size = std::max(item.size, buffer.size);
-    item.alignment =
-        std::max(item.alignment, effectiveAlignment(problem, b));
+    int64_t alignment = effectiveAlignment(problem, b);
+    item.alignment = item.alignment / std::gcd(item.alignment, alignment) *
+                     alignment;
     if (buffer.pinnedOffset) {
       if (item.pin && *item.pin != *buffer.pinnedOffset)
         instance.contradictoryPins = true;
@@ -96,6 +146,8 @@ PoolInstance dsaplan::solver::detail::buildPoolInstance(const Problem &problem,
 
   instance.conflicts.assign(instance.items.size(), {});
   addTimeConflicts(instance);
+  liftTemporalExclusions(problem, instance, itemOf);
+  addExclusivePins(problem, instance);
   for (const Separation &s : problem.separations) {
     // A separation across pools always holds: pools never share bytes.
     if (problem.buffers[s.first].pool != pool ||

@@ -5,9 +5,10 @@
 //===----------------------------------------------------------------------===//
 //
 // The algorithms work on items, not buffers: colocated buffers are merged
-// into one item (the union of their lifetimes, the largest size and
-// alignment), and two items conflict when their lifetimes intersect or a
-// separation joins them. Reserved ranges are fixed blocks every item avoids.
+// into one item (the union of their lifetimes, the largest size, the least
+// common multiple of the alignments), and two items conflict when their
+// lifetimes intersect (unless a temporal exclusion covers every co-live pair
+// of members), a separation joins them or one of them is pinned exclusively. Reserved ranges are fixed blocks every item avoids.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,6 +52,10 @@ struct PoolInstance {
   bool separatedColocation = false;
   /// Whether some conflicts come from separations rather than lifetimes.
   bool hasSeparations = false;
+  /// Whether temporal exclusions let some co-live items share bytes: the
+  /// bytes live at one point are then no bound, and the exact peak search
+  /// (which stacks co-live items) does not apply.
+  bool hasTemporalExclusions = false;
 };
 
 /// `value` rounded up to a multiple of `alignment` (positive).

@@ -7,6 +7,7 @@
 #include "DsaPlan/Solver/Problem.h"
 
 #include <algorithm>
+#include <numeric>
 
 using namespace dsaplan::solver;
 
@@ -15,7 +16,9 @@ int64_t dsaplan::solver::effectiveAlignment(const Problem &problem, size_t b) {
   int64_t poolAlignment =
       buffer.pool < problem.pools.size() ? problem.pools[buffer.pool].alignment
                                          : 1;
-  return std::max<int64_t>({buffer.alignment, poolAlignment, 1});
+  int64_t own = std::max<int64_t>(buffer.alignment, 1);
+  poolAlignment = std::max<int64_t>(poolAlignment, 1);
+  return own / std::gcd(own, poolAlignment) * poolAlignment;
 }
 
 int64_t dsaplan::solver::peakOf(const Problem &problem,

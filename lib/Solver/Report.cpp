@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DsaPlan/Solver/Report.h"
+#include "DsaPlan/Solver/Validate.h"
 
 #include <nlohmann/json.hpp>
 
@@ -539,8 +540,14 @@ std::string dsaplan::solver::writeReportJson(
                      {"status", poolStatusName(result.status)},
                      {"proof", infeasibilityProofName(result.proof)},
                      {"certificate", certificateIds(problem, result)},
-                     {"nodes", result.nodes},
-                     {"buffers", std::move(buffers)}});
+                     {"nodes", result.nodes}});
+    if (problem.objective == Objective::ReuseCost) {
+      ReuseCostCount count = reuseCostOf(problem, placement, result.pool);
+      pools.back()["reuse_cost"] = count.cost;
+      pools.back()["reuse_cost_bound"] = result.reuseCostBound;
+      pools.back()["shared_penalised_pairs"] = count.sharedPairs;
+    }
+    pools.back()["buffers"] = std::move(buffers);
   }
   Json report = {{"instance", instance}, {"pools", std::move(pools)}};
   return report.dump(2) + "\n";

@@ -14,6 +14,7 @@
 #include "DsaPlan/Solver/Solve.h"
 #include "DsaPlan/Solver/Validate.h"
 #include "PoolInstance.h"
+#include "ReuseCost.h"
 
 #include <algorithm>
 #include <limits>
@@ -77,6 +78,7 @@ PoolInstance subInstance(const PoolInstance &instance,
   PoolInstance sub;
   sub.pool = instance.pool;
   sub.hasSeparations = instance.hasSeparations;
+  sub.hasTemporalExclusions = instance.hasTemporalExclusions;
   sub.capacity = instance.capacity;
   sub.reserved = instance.reserved;
   std::vector<int64_t> local(instance.items.size(), -1);
@@ -166,10 +168,12 @@ void searchFrom(const PoolInstance &instance, int64_t bound, int64_t limit,
 
 /// Places one component. `bound` is a lower bound on the pool's peak: the
 /// component's own, or the pool's when that is higher (a component below the
-/// pool's bound cannot lower the pool's peak).
+/// pool's bound cannot lower the pool's peak). With `fitOnly` (the reuse-cost
+/// objective, where the peak only has to fit) the first placement within
+/// capacity ends it.
 ComponentResult placeComponent(const PoolInstance &instance,
                                const SolveOptions &options, int64_t bound,
-                               uint64_t nodeBudget) {
+                               uint64_t nodeBudget, bool fitOnly) {
   ComponentResult result;
   result.offsets = placeHeuristically(instance, options.algorithm, bound,
                                       nodeBudget, result.probeNodes);
@@ -179,9 +183,11 @@ ComponentResult placeComponent(const PoolInstance &instance,
                   options.algorithm == Algorithm::Auto;
   result.provedOptimal = itemPeak(instance, result.offsets) <= bound;
   // Above the capacity, a bound there is already the proof that nothing
-  // fits: no search can help.
+  // fits: no search can help. The exact search stacks co-live items:
+  // temporal exclusions break that.
   if (!searches || instance.items.size() > kExactMaxItems ||
-      result.provedOptimal || bound > instance.capacity)
+      result.provedOptimal || bound > instance.capacity ||
+      instance.hasTemporalExclusions)
     return result;
 
   bool minimize =
@@ -197,9 +203,12 @@ ComponentResult placeComponent(const PoolInstance &instance,
       result.provedInfeasible = result.lastProvedInfeasible;
       return result;
     }
-    if (!minimize)
+    if (!minimize || fitOnly)
       return result;
   }
+  // Under the reuse-cost objective the peak only has to fit.
+  if (fitOnly)
+    return result;
   constexpr int64_t kNoLimit = std::numeric_limits<int64_t>::max() / 4;
   if (!minimize) {
     searchFrom(instance, bound, bound, /*stopWithinLimit=*/true,
@@ -329,6 +338,32 @@ void decideStatus(const Problem &problem, const PoolInstance &instance,
   result.liveAtPeak = buffersAtBusiestPoint(problem, instance.pool);
 }
 
+/// Second objective of a pool that fits: the lowest reuse cost. Never gives
+/// up the fit: every placement the cost search returns fits. Bump keeps its
+/// placement (it is the no-reuse baseline).
+void placeForReuseCost(const Problem &problem, const PoolInstance &instance,
+                       const SolveOptions &options, ItemOffsets &itemOffsets,
+                       Placement &offsets, PoolResult &result) {
+  CostInstance costs = buildCostInstance(problem, instance);
+  CostResult placed = minimizeReuseCost(
+      costs, itemOffsets,
+      options.algorithm == Algorithm::Bump ? 0 : options.reuseCostNodeBudget);
+  if (options.algorithm != Algorithm::Bump)
+    itemOffsets = placed.offsets;
+  for (size_t i = 0; i < instance.items.size(); ++i)
+    for (size_t member : instance.items[i].members)
+      offsets[member] = itemOffsets[i];
+  result.peak = itemPeak(instance, itemOffsets);
+  result.reuseCost = itemReuseCost(costs, itemOffsets);
+  result.reuseCostBound = std::min(placed.bound, result.reuseCost);
+  result.reuseCostNodes = placed.nodes;
+  result.sharedPenaltyPairs =
+      reuseCostOf(problem, offsets, instance.pool).sharedPairs;
+  result.status = result.reuseCost <= result.reuseCostBound
+                      ? PoolStatus::Optimal
+                      : PoolStatus::Feasible;
+}
+
 PoolResult solvePool(const Problem &problem, size_t pool,
                      const SolveOptions &options, Placement &offsets) {
   PoolInstance instance = buildPoolInstance(problem, pool);
@@ -358,7 +393,8 @@ PoolResult solvePool(const Problem &problem, size_t pool,
         strengthenBound(instance, sub, items, result);
       int64_t partBound = result.lowerBound;
       ComponentResult placed =
-          placeComponent(sub, options, partBound, budgetLeft);
+          placeComponent(sub, options, partBound, budgetLeft,
+                         problem.objective == Objective::ReuseCost);
       budgetLeft -= std::min(budgetLeft, placed.nodes + placed.probeNodes);
       result.nodes += placed.nodes + placed.probeNodes;
       searchProvedInfeasible |= placed.provedInfeasible;
@@ -379,6 +415,12 @@ PoolResult solvePool(const Problem &problem, size_t pool,
 
   result.peak = itemPeak(instance, itemOffsets);
   decideStatus(problem, instance, optimal, searchProvedInfeasible, result);
+  // Once the pool fits, the second objective: the lowest reuse cost (the
+  // status then speaks of the cost).
+  if (problem.objective == Objective::ReuseCost &&
+      (result.status == PoolStatus::Optimal ||
+       result.status == PoolStatus::Feasible))
+    placeForReuseCost(problem, instance, options, itemOffsets, offsets, result);
   return result;
 }
 

@@ -33,8 +33,60 @@ std::string rangeText(int64_t begin, int64_t end) {
   return "[" + std::to_string(begin) + ", " + std::to_string(end) + ")";
 }
 
-bool isPowerOfTwo(int64_t value) {
-  return value > 0 && (value & (value - 1)) == 0;
+/// Per buffer, the bytes it occupies from its offset: the size of the
+/// largest member of its colocation group (itself when not colocated).
+std::vector<int64_t> extentsOf(const Problem &problem) {
+  size_t n = problem.buffers.size();
+  std::vector<size_t> group(n);
+  for (size_t b = 0; b < n; ++b)
+    group[b] = b;
+  // Relabel until stable: simple and independent of the solver's merging.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const Colocation &c : problem.colocations) {
+      if (c.first >= n || c.second >= n)
+        continue;
+      size_t low = std::min(group[c.first], group[c.second]);
+      for (size_t b : {c.first, c.second})
+        if (group[b] != low) {
+          size_t old = group[b];
+          for (size_t x = 0; x < n; ++x)
+            if (group[x] == old)
+              group[x] = low;
+          changed = true;
+        }
+    }
+  }
+  std::vector<int64_t> groupSize(n, 0), extent(n, 0);
+  for (size_t b = 0; b < n; ++b)
+    groupSize[group[b]] = std::max(groupSize[group[b]], problem.buffers[b].size);
+  for (size_t b = 0; b < n; ++b)
+    extent[b] = groupSize[group[b]];
+  return extent;
+}
+
+/// Whether the two buffers are colocated, directly or through others.
+bool sameGroup(const Problem &problem, size_t a, size_t b) {
+  std::vector<size_t> reached = {a};
+  std::set<size_t> seen = {a};
+  while (!reached.empty()) {
+    size_t x = reached.back();
+    reached.pop_back();
+    if (x == b)
+      return true;
+    for (const Colocation &c : problem.colocations)
+      for (auto [from, to] : {std::pair{c.first, c.second}, {c.second, c.first}})
+        if (from == x && seen.insert(to).second)
+          reached.push_back(to);
+  }
+  return false;
+}
+
+bool temporallyExcluded(const Problem &problem, size_t a, size_t b) {
+  for (const TemporalExclusion &e : problem.temporalExclusions)
+    if ((e.first == a && e.second == b) || (e.first == b && e.second == a))
+      return true;
+  return false;
 }
 
 void checkSingleBuffers(const Problem &problem, const Placement &placement,
@@ -79,15 +131,17 @@ void checkSingleBuffers(const Problem &problem, const Placement &placement,
   }
 }
 
-bool addressesOverlap(const Problem &problem, const Placement &placement,
-                      size_t a, size_t b) {
-  return placement[a] < placement[b] + problem.buffers[b].size &&
-         placement[b] < placement[a] + problem.buffers[a].size;
+/// Whether the extents of `a` and `b` (see extentsOf) share bytes.
+bool addressesOverlap(const std::vector<int64_t> &extent,
+                      const Placement &placement, size_t a, size_t b) {
+  return placement[a] < placement[b] + extent[b] &&
+         placement[b] < placement[a] + extent[a];
 }
 
 /// Pairs of placed buffers of one pool that are live at the same time and
 /// share bytes, by a sweep over intervals in time order.
 void checkOverlaps(const Problem &problem, const Placement &placement,
+                   const std::vector<int64_t> &extent,
                    std::vector<Violation> &out) {
   struct Event {
     int64_t lower, upper;
@@ -113,7 +167,8 @@ void checkOverlaps(const Problem &problem, const Placement &placement,
       size_t a = std::min(other.buffer, event.buffer);
       size_t b = std::max(other.buffer, event.buffer);
       if (a == b || problem.buffers[a].pool != problem.buffers[b].pool ||
-          !addressesOverlap(problem, placement, a, b) ||
+          !addressesOverlap(extent, placement, a, b) ||
+          temporallyExcluded(problem, a, b) || sameGroup(problem, a, b) ||
           !reported.insert({a, b}).second)
         continue;
       out.push_back({Violation::Kind::Overlap, {a, b},
@@ -131,6 +186,7 @@ void checkOverlaps(const Problem &problem, const Placement &placement,
 }
 
 void checkConstraints(const Problem &problem, const Placement &placement,
+                      const std::vector<int64_t> &extent,
                       std::vector<Violation> &out) {
   auto placed = [&](size_t b) {
     return b < placement.size() && placement[b] >= 0;
@@ -139,11 +195,24 @@ void checkConstraints(const Problem &problem, const Placement &placement,
   for (const Separation &s : problem.separations)
     if (placed(s.first) && placed(s.second) &&
         problem.buffers[s.first].pool == problem.buffers[s.second].pool &&
-        addressesOverlap(problem, placement, s.first, s.second))
+        addressesOverlap(extent, placement, s.first, s.second))
       out.push_back({Violation::Kind::Separation, {s.first, s.second},
                      nameOf(problem, s.first) + " and " +
                          nameOf(problem, s.second) +
                          " must be separated but share bytes"});
+  for (size_t a = 0; a < problem.buffers.size(); ++a) {
+    if (!problem.buffers[a].exclusivePin || !placed(a))
+      continue;
+    for (size_t b = 0; b < problem.buffers.size(); ++b)
+      if (b != a && placed(b) &&
+          problem.buffers[a].pool == problem.buffers[b].pool &&
+          !sameGroup(problem, a, b) &&
+          addressesOverlap(extent, placement, a, b))
+        out.push_back({Violation::Kind::ExclusivePin, {a, b},
+                       nameOf(problem, b) + " uses bytes of " +
+                           nameOf(problem, a) +
+                           ", which is pinned exclusively for all time"});
+  }
   for (const Colocation &c : problem.colocations)
     if (placed(c.first) && placed(c.second) &&
         placement[c.first] != placement[c.second])
@@ -161,9 +230,34 @@ std::vector<Violation> dsaplan::solver::validate(const Problem &problem,
                                                  const Placement &placement) {
   std::vector<Violation> violations;
   checkSingleBuffers(problem, placement, violations);
-  checkOverlaps(problem, placement, violations);
-  checkConstraints(problem, placement, violations);
+  std::vector<int64_t> extent = extentsOf(problem);
+  checkOverlaps(problem, placement, extent, violations);
+  checkConstraints(problem, placement, extent, violations);
   return violations;
+}
+
+ReuseCostCount dsaplan::solver::reuseCostOf(const Problem &problem,
+                                            const Placement &placement,
+                                            size_t pool) {
+  ReuseCostCount count;
+  size_t n = problem.buffers.size();
+  std::vector<int64_t> extent = extentsOf(problem);
+  for (const ReusePenalty &penalty : problem.reusePenalties) {
+    size_t a = penalty.first, b = penalty.second;
+    if (a >= n || b >= n || a == b || problem.buffers[a].pool != pool ||
+        problem.buffers[b].pool != pool || a >= placement.size() ||
+        b >= placement.size() || placement[a] < 0 || placement[b] < 0)
+      continue;
+    bool liveTogether =
+        liveRangesOverlap(problem.buffers[a].live, problem.buffers[b].live) &&
+        !temporallyExcluded(problem, a, b);
+    if (liveTogether || sameGroup(problem, a, b) ||
+        !addressesOverlap(extent, placement, a, b))
+      continue;
+    count.cost += penalty.cost;
+    ++count.sharedPairs;
+  }
+  return count;
 }
 
 std::vector<std::string> dsaplan::solver::checkProblem(const Problem &problem) {
@@ -172,10 +266,9 @@ std::vector<std::string> dsaplan::solver::checkProblem(const Problem &problem) {
     if (pool.capacity <= 0)
       errors.push_back("pool " + pool.id + ": capacity " +
                        std::to_string(pool.capacity) + " is not positive");
-    if (!isPowerOfTwo(pool.alignment))
+    if (pool.alignment <= 0)
       errors.push_back("pool " + pool.id + ": alignment " +
-                       std::to_string(pool.alignment) +
-                       " is not a power of two");
+                       std::to_string(pool.alignment) + " is not positive");
   }
   for (size_t b = 0; b < problem.buffers.size(); ++b) {
     const Buffer &buffer = problem.buffers[b];
@@ -187,10 +280,9 @@ std::vector<std::string> dsaplan::solver::checkProblem(const Problem &problem) {
     if (buffer.size <= 0)
       errors.push_back(who + ": size " + std::to_string(buffer.size) +
                        " is not positive");
-    if (!isPowerOfTwo(buffer.alignment))
+    if (buffer.alignment <= 0)
       errors.push_back(who + ": alignment " +
-                       std::to_string(buffer.alignment) +
-                       " is not a power of two");
+                       std::to_string(buffer.alignment) + " is not positive");
     if (buffer.live.empty())
       errors.push_back(who + ": no live interval");
     for (size_t i = 0; i < buffer.live.size(); ++i) {
@@ -227,5 +319,13 @@ std::vector<std::string> dsaplan::solver::checkProblem(const Problem &problem) {
     checkPair(s.first, s.second, "separation", true);
   for (const Colocation &c : problem.colocations)
     checkPair(c.first, c.second, "colocation", false);
+  for (const TemporalExclusion &e : problem.temporalExclusions)
+    checkPair(e.first, e.second, "temporal exclusion", true);
+  for (const ReusePenalty &p : problem.reusePenalties) {
+    checkPair(p.first, p.second, "reuse penalty", true);
+    if (p.cost < 0)
+      errors.push_back("reuse penalty of cost " + std::to_string(p.cost) +
+                       " is negative");
+  }
   return errors;
 }

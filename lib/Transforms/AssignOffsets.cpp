@@ -153,9 +153,13 @@ LogicalResult DsaPlanAssignOffsetsPass::placeFunction(
   FailureOr<PlacementProblem> built = buildPlacementProblem(func, target);
   if (failed(built))
     return failure();
-  const PlacementProblem &pp = *built;
+  PlacementProblem &pp = *built;
   if (pp.allocs.empty())
     return success();
+  // Exported problems and solutions name the function the same way.
+  pp.problem.document.instance = instanceName(func);
+  if (objective == PlacementObjective::Waits)
+    addReusePenalties(func, pp);
 
   if (!exportProblem.empty() &&
       failed(writeFunctionFile(
@@ -297,13 +301,21 @@ void DsaPlanAssignOffsetsPass::report(func::FuncOp func,
                         << pool.lowerBound << " B ("
                         << solver::poolStatusName(pool.status) << ")";
     } else if (summary) {
-      mlir::emitRemark(func.getLoc())
+      InFlightDiagnostic remark = mlir::emitRemark(func.getLoc())
                         << "@" << func.getSymName() << " " << name << ": "
                         << pool.buffers << " buffers, peak " << pool.peak
                         << " B, lower bound " << pool.lowerBound
                         << " B, capacity " << desc.usableBytes()
                         << " B usable, "
                         << solver::poolStatusName(pool.status);
+      if (pp.problem.objective == solver::Objective::ReuseCost) {
+        // Recounted by the validator, not taken from the solver.
+        solver::ReuseCostCount count =
+            solver::reuseCostOf(pp.problem, placement.offsets, pool.pool);
+        remark << ", reuse cost " << count.cost << " (bound "
+               << pool.reuseCostBound << ", " << count.sharedPairs
+               << " penalised pairs share bytes)";
+      }
     }
   }
 }

@@ -43,6 +43,7 @@ void mlir::dsaplan::buildDsaPlanPipeline(
   DsaPlanAssignOffsetsOptions assign;
   assign.algorithm = options.algorithm;
   assign.nodeBudget = options.nodeBudget;
+  assign.objective = options.objective;
   assign.exportProblem = options.exportProblem;
   assign.exportSolution = options.exportSolution;
   assign.importSolution = options.importSolution;

@@ -7,6 +7,8 @@
 #include "DsaPlan/Transforms/PlacementProblem.h"
 #include "ReportFiles.h"
 
+#include "DsaPlan/Analysis/MemoryAccess.h"
+
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -152,4 +154,63 @@ mlir::dsaplan::buildPlacementProblem(func::FuncOp func,
   if (constraints.wasInterrupted())
     return failure();
   return builder.take();
+}
+
+namespace {
+
+/// Per allocation of `pp`, the pipes that read or write it (bit per pipe).
+SmallVector<uint32_t> pipesPerAlloc(func::FuncOp func,
+                                    const PlacementProblem &pp) {
+  llvm::DenseMap<Operation *, size_t> indexOf;
+  for (size_t index = 0; index < pp.allocs.size(); ++index)
+    indexOf[AllocOp(pp.allocs[index]).getOperation()] = index;
+  SmallVector<uint32_t> pipes(pp.allocs.size(), 0);
+  func.walk([&](Operation *op) {
+    std::optional<Pipe> pipe = getOpPipe(op);
+    if (!pipe)
+      return;
+    bool unknownEffects = false;
+    for (const MemoryAccess &access : getMemoryAccesses(op, unknownEffects)) {
+      Operation *tile = access.region.unplacedAlloc ? access.region.unplacedAlloc
+                                                    : access.tile;
+      auto it = indexOf.find(tile);
+      if (it != indexOf.end())
+        pipes[it->second] |= 1u << static_cast<uint32_t>(*pipe);
+    }
+  });
+  return pipes;
+}
+
+/// The penalty of reusing bytes between tiles touched by `a` and `b`
+/// (pipe masks), or 0.
+int64_t penaltyOf(uint32_t a, uint32_t b) {
+  if (!a || !b)
+    return 0;
+  bool onePipe = a == b && llvm::isPowerOf2_32(a);
+  if (!onePipe)
+    return kCrossPipeReuseCost;
+  return a == (1u << static_cast<uint32_t>(Pipe::s)) ? 0 : kSamePipeReuseCost;
+}
+
+} // namespace
+
+void mlir::dsaplan::addReusePenalties(func::FuncOp func, PlacementProblem &pp) {
+  pp.problem.objective = solver::Objective::ReuseCost;
+  SmallVector<uint32_t> pipes = pipesPerAlloc(func, pp);
+  const std::vector<solver::Buffer> &buffers = pp.problem.buffers;
+  SmallVector<size_t> perPool(pp.problem.pools.size(), 0);
+  for (const solver::Buffer &buffer : buffers)
+    ++perPool[buffer.pool];
+  for (size_t a = 0; a < buffers.size(); ++a)
+    for (size_t b = a + 1; b < buffers.size(); ++b) {
+      if (buffers[a].pool != buffers[b].pool ||
+          perPool[buffers[a].pool] > kMaxPenalisedAllocs ||
+          solver::liveRangesOverlap(buffers[a].live, buffers[b].live))
+        continue;
+      int64_t cost = penaltyOf(pipes[a], pipes[b]);
+      if (cost)
+        pp.problem.reusePenalties.push_back(
+            {a, b, cost,
+             cost == kCrossPipeReuseCost ? "cross_pipe" : "generic"});
+    }
 }

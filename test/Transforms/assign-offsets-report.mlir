@@ -1,9 +1,10 @@
 // The memory map and the JSON report agree with each other and with the IR:
 // one rectangle per live interval at the coordinates the placement gives,
-// partial reuses marked.
+// partial reuses marked. objective=peak: the row tiles reuse the table's
+// bytes (objective=waits keeps them apart, and nothing is partial).
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: dsa-opt %examples/gather.mlir --dsaplan-import --dsaplan-compute-lifetimes --dsaplan-assign-offsets="report-dir=%t" -o %t/placed.mlir
+// RUN: dsa-opt %examples/gather.mlir --dsaplan-import --dsaplan-compute-lifetimes --dsaplan-assign-offsets="objective=peak report-dir=%t" -o %t/placed.mlir
 // RUN: %python %S/Inputs/check_report.py %t gather_scale %t/placed.mlir | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON < %t/gather_scale.json
 // RUN: FileCheck %s --check-prefix=SVG < %t/gather_scale.ub.svg

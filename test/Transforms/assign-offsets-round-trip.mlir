@@ -18,7 +18,7 @@
 
 // CHECK-LABEL: func.func @k
 // CHECK: %a = dsaplan.alloc {live = #dsaplan.live<0 to 10>, name = "a", offset = {{[0-9]+}} : i64}
-// MISMATCH: error: cannot apply solution '{{.*}}k.json' to @k: problem_fingerprint_fnv1a64: the solution is for problem {{[0-9a-f]+}}, not {{[0-9a-f]+}}
+// MISMATCH: error: cannot apply solution '{{.*}}k.json' to @k: problem_fingerprint: the solution is for problem {{[0-9a-f]+}}, not {{[0-9a-f]+}}
 func.func @k() {
   %a = dsaplan.alloc {name = "a", live = #dsaplan.live<0 to 10>} : memref<1024xf32, #dsaplan.space<ub>>
   %b = dsaplan.alloc {name = "b", live = #dsaplan.live<5 to 20>} : memref<256xf32, #dsaplan.space<ub>>

@@ -357,10 +357,17 @@ int checkSolution(const Arguments &args, const Problem &problem, bool csv) {
   for (const Violation &violation : violations)
     std::fprintf(stderr, "dsa-solve: %s: %s\n", args.check.c_str(),
                  violation.message.c_str());
-  for (size_t pool = 0; pool < problem.pools.size(); ++pool)
-    std::printf("pool %s: peak %lld, lower bound %lld\n", problem.pools[pool].id.c_str(),
+  for (size_t pool = 0; pool < problem.pools.size(); ++pool) {
+    std::printf("pool %s: peak %lld, lower bound %lld", problem.pools[pool].id.c_str(),
                 static_cast<long long>(peakOf(problem, placement, pool)),
                 static_cast<long long>(lowerBound(problem, pool)));
+    if (problem.objective == Objective::ReuseCost) {
+      ReuseCostCount count = reuseCostOf(problem, placement, pool);
+      std::printf(", reuse cost %lld, shared penalised pairs %zu",
+                  static_cast<long long>(count.cost), count.sharedPairs);
+    }
+    std::printf("\n");
+  }
   std::printf("%s: %zu violations\n", args.check.c_str(), violations.size());
   return violations.empty() ? kPlaced : kInfeasible;
 }
@@ -442,6 +449,33 @@ std::string jsonString(const std::string &text) {
   return out + "\"";
 }
 
+/// Under the reuse-cost objective: the cost as the independent validator
+/// recomputes it, the solver's proven bound and the pairs that share bytes.
+/// Returns false when the validator and the solver disagree on the cost.
+bool printReuseCost(FILE *out, const Problem &problem,
+                    const Solution &solution, const PoolResult &r) {
+  if (problem.objective != Objective::ReuseCost || !isPlaced(r.status))
+    return true;
+  ReuseCostCount count = reuseCostOf(problem, solution.offsets, r.pool);
+  std::fprintf(out, "  reuse cost %lld  bound %lld  gap %lld  shared penalised pairs %zu  "
+              "cost nodes %llu  %s\n",
+              static_cast<long long>(count.cost),
+              static_cast<long long>(r.reuseCostBound),
+              static_cast<long long>(count.cost - r.reuseCostBound),
+              count.sharedPairs,
+              static_cast<unsigned long long>(r.reuseCostNodes),
+              count.cost <= r.reuseCostBound ? "proven" : "not proven");
+  if (count.cost == r.reuseCost)
+    return true;
+  std::fprintf(stderr,
+               "dsa-solve: internal error: pool %s: the solver counts reuse "
+               "cost %lld, the validator %lld\n",
+               problem.pools[r.pool].id.c_str(),
+               static_cast<long long>(r.reuseCost),
+               static_cast<long long>(count.cost));
+  return false;
+}
+
 std::string statsJson(const Problem &problem, const Solution &solution,
                       const Arguments &args, double seconds) {
   std::ostringstream os;
@@ -457,6 +491,11 @@ std::string statsJson(const Problem &problem, const Solution &solution,
        << poolStatusName(r.status) << "\"";
     if (r.status == PoolStatus::Infeasible)
       os << ", \"proof\": \"" << infeasibilityProofName(r.proof) << "\"";
+    if (problem.objective == Objective::ReuseCost)
+      os << ", \"reuse_cost\": " << reuseCostOf(problem, solution.offsets, r.pool).cost
+         << ", \"reuse_cost_bound\": " << r.reuseCostBound
+         << ", \"shared_penalised_pairs\": " << r.sharedPenaltyPairs
+         << ", \"reuse_cost_nodes\": " << r.reuseCostNodes;
     os << "}";
   }
   os << "\n  ]\n}\n";
@@ -521,9 +560,14 @@ int main(int argc, char **argv) {
 
   // With the solution on standard output, the pool lines go to stderr.
   FILE *out = args.output == "-" ? stderr : stdout;
-  for (const PoolResult &r : solution.pools)
+  bool costsAgree = true;
+  for (const PoolResult &r : solution.pools) {
     printPool(out, problem, r,
               seconds / std::max<size_t>(1, solution.pools.size()));
+    costsAgree &= printReuseCost(out, problem, solution, r);
+  }
+  if (!costsAgree)
+    return kInfeasible;
   // Nothing is written that the independent validator has not accepted:
   // pools not placed carry their best attempt, which may break the capacity
   // (or contradicting constraints); every placed pool must be valid.

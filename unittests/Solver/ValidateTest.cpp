@@ -205,11 +205,17 @@ TEST(CheckProblem, SizeMustBePositive) {
   }
 }
 
-TEST(CheckProblem, AlignmentMustBeAPowerOfTwo) {
-  for (int64_t alignment : {0, 3, 48, -4}) {
+TEST(CheckProblem, AlignmentMustBePositive) {
+  for (int64_t alignment : {0, -4}) {
     ProblemBuilder builder(1024);
     builder.add(16, {{0, 1}}, alignment);
     expectOneError(builder.problem, "b0");
+  }
+  // schema-v1 allows any positive alignment, not only powers of two.
+  for (int64_t alignment : {3, 48}) {
+    ProblemBuilder builder(1024);
+    builder.add(16, {{0, 1}}, alignment);
+    EXPECT_TRUE(checkProblem(builder.problem).empty()) << alignment;
   }
 }
 
@@ -265,7 +271,7 @@ TEST(CheckProblem, SeparationAcrossPoolsIsHarmless) {
 TEST(CheckProblem, ReportsEveryProblem) {
   ProblemBuilder builder(1024);
   builder.add(0, {{0, 1}});
-  builder.add(16, {{2, 1}}, 3);
+  builder.add(16, {{2, 1}}, -3);
   builder.add(2048, {{0, 1}});
   EXPECT_GE(checkProblem(builder.problem).size(), 4u);
 }

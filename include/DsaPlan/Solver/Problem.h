@@ -17,8 +17,21 @@
 //     in address,
 //   - separated buffers never overlap in address (whatever their lifetimes),
 //   - colocated buffers share one offset,
-//   - pinned buffers sit at their pinned offset.
+//   - pinned buffers sit at their pinned offset; an exclusive pin keeps its
+//     bytes from every other buffer of the pool, whatever the lifetimes,
+//   - a temporal exclusion says two buffers are never live together although
+//     their intervals meet (exclusive branches): they may share bytes.
+// A colocated group occupies the bytes of its largest member: every member
+// extends to [offset, offset + group size) in the rules above.
 // The peak of a pool is max(offset + size) over its buffers (0 when empty).
+//
+// Objective. By default the peak is minimised. With Objective::ReuseCost
+// (schema-v1 `["capacity_overflow", "reuse_cost"]`) every pool must first fit
+// its capacity, and among the placements that fit the one with the lowest
+// reuse cost is best: a reuse penalty {first, second, cost} is charged when
+// both buffers are in one pool, not colocated, not live together (a temporal
+// exclusion counts as never live together) and their byte ranges (a
+// colocated group spans its largest member) intersect.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,6 +76,8 @@ struct Buffer {
   std::vector<Interval> live;
   size_t pool = 0; // index into Problem::pools
   std::optional<int64_t> pinnedOffset;
+  /// With a pin: no other buffer of the pool may ever use these bytes.
+  bool exclusivePin = false;
   /// Where it comes from (file:line:col), for reports; may be empty. Last, so
   /// that aggregate initialisers written before it still compile.
   std::string location;
@@ -81,18 +96,53 @@ struct Colocation {
   size_t second = 0;
 };
 
+/// The two buffers are never live together, even where their intervals
+/// meet (e.g. buffers of mutually exclusive branches): they may share bytes.
+struct TemporalExclusion {
+  size_t first = 0;
+  size_t second = 0;
+};
+
+/// Sharing bytes between the two buffers costs `cost` (e.g. a cross-pipe
+/// wait between the last access of one and the first write of the other).
+struct ReusePenalty {
+  size_t first = 0;
+  size_t second = 0;
+  int64_t cost = 1;
+  std::string reason; // cross_pipe, pipeline_serialization, ...
+};
+
+enum class Objective {
+  Peak,      // minimise each pool's peak
+  ReuseCost, // fit every pool, then minimise the reuse cost
+};
+
+/// Where a schema-v1 problem came from, so that a solution can name it the
+/// way the reference tooling expects (empty for problems built in memory).
+struct DocumentInfo {
+  std::string profile;  // "pypto_research_v1", "standard_dsa", ...
+  std::string instance; // the document's instance name
+  /// FNV-1a-64 of the reference serialisation of the document as read.
+  std::string referenceFingerprint;
+};
+
 struct Problem {
   std::vector<Pool> pools;
   std::vector<Buffer> buffers;
   std::vector<Separation> separations;
   std::vector<Colocation> colocations;
+  std::vector<TemporalExclusion> temporalExclusions;
+  std::vector<ReusePenalty> reusePenalties;
+  Objective objective = Objective::Peak;
+  DocumentInfo document;
 };
 
 /// Offsets indexed like Problem::buffers; kUnplaced where no offset exists.
 inline constexpr int64_t kUnplaced = -1;
 using Placement = std::vector<int64_t>;
 
-/// Effective alignment of buffer `b`: max(buffer alignment, pool alignment).
+/// Effective alignment of buffer `b`: the least common multiple of its own
+/// and its pool's alignment (any positive values).
 int64_t effectiveAlignment(const Problem &problem, size_t b);
 
 /// Peak of `pool` under `placement`: max(offset + size) of its placed buffers.

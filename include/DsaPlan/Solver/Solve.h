@@ -48,9 +48,14 @@ struct SolveOptions {
   /// overflow it, and otherwise spends at most 520,000 nodes: asking whether
   /// the lower bound can be met, then polishing the peak.
   bool minimizeCapacity = false;
+  /// Branch-and-bound nodes per pool for the reuse cost (pools of problems
+  /// whose objective is Objective::ReuseCost), after the greedy.
+  uint64_t reuseCostNodeBudget = 100'000;
 };
 
 /// What is known about a pool after solving: one of four honest answers.
+/// Under Objective::ReuseCost, Optimal and Feasible speak of the reuse cost
+/// of a pool that fits (proved minimal or not), not of its peak.
 enum class PoolStatus {
   Optimal,    // within capacity, and peak == a proven lower bound
   Feasible,   // within capacity; the gap to the lower bound is open
@@ -93,6 +98,13 @@ struct PoolResult {
   /// live bytes are largest (what a diagnostic should name).
   int64_t overflow = 0;
   std::vector<size_t> liveAtPeak;
+  /// Under Objective::ReuseCost, for pools that fit: the reuse cost of the
+  /// placement, a proven lower bound on the cost of any placement that fits,
+  /// the penalised pairs that share bytes, and the nodes of the cost search.
+  int64_t reuseCost = 0;
+  int64_t reuseCostBound = 0;
+  size_t sharedPenaltyPairs = 0;
+  uint64_t reuseCostNodes = 0;
 };
 
 /// Whether a pool has a placement within capacity (Optimal or Feasible).

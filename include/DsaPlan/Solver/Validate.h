@@ -30,6 +30,7 @@ struct Violation {
     Separation,
     Colocation,
     Pin,
+    ExclusivePin,
   };
   Kind kind;
   std::vector<size_t> buffers; // indices into Problem::buffers
@@ -39,6 +40,16 @@ struct Violation {
 /// Every violation of `placement` against `problem` (empty when valid).
 std::vector<Violation> validate(const Problem &problem,
                                 const Placement &placement);
+
+/// The reuse cost of `pool` under `placement`, recomputed pair by pair from
+/// the definition in Problem.h (no solver code involved): the summed cost of
+/// the charged penalties and how many penalised pairs share bytes.
+struct ReuseCostCount {
+  int64_t cost = 0;
+  size_t sharedPairs = 0;
+};
+ReuseCostCount reuseCostOf(const Problem &problem, const Placement &placement,
+                           size_t pool);
 
 /// Problems in the problem itself (zero/negative size, bad alignment, empty
 /// or unsorted intervals, bad pool index, constraint on an unknown buffer, a

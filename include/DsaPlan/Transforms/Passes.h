@@ -9,6 +9,7 @@
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanDialect.h"
 #include "DsaPlan/Transforms/PassOptions.h"
+#include "DsaPlan/Transforms/PlacementObjective.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -179,6 +179,17 @@ def DsaPlanAssignOffsets
     `gave up after N nodes` when no placement was found and none was proved
     impossible (a note on each buffer live at the peak point).
 
+    `objective=waits` (the default): once a space fits, tiles that
+    different pipes touch keep apart where capacity leaves room. Each pair
+    of allocations of a space that are never live together gets a reuse
+    penalty from the pipes that access them (through views, as the sync
+    pass sees them): 4 when different pipes touch them (sharing bytes makes
+    a set/wait flag pair), 1 when a single pipe that needs barriers does;
+    the solver fits first, then minimises the summed penalty of the pairs
+    that share bytes (see docs/solver.md). Spaces of more than 256
+    allocations are placed for the peak. `objective=peak` minimises each
+    space's peak instead, for users who need headroom.
+
     `mode=consult` leaves the IR as it is and emits one remark per function
     and space comparing the peak with `bump` (no reuse) and with the lower
     bound. `export-problem=DIR` writes each function's problem as
@@ -203,6 +214,15 @@ def DsaPlanAssignOffsets
     Option<"nodeBudget", "node-budget", "uint64_t", /*default=*/"2000000",
            "Search nodes per space for every algorithm that searches "
            "(exact, auto, multi-start)">,
+    Option<"objective", "objective", "::mlir::dsaplan::PlacementObjective",
+           /*default=*/"::mlir::dsaplan::PlacementObjective::Waits",
+           "What to optimise once every space fits",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::dsaplan::PlacementObjective::Waits, "waits",
+                        "fewest cross-pipe waits: tiles of different pipes "
+                        "keep apart where capacity leaves room"),
+             clEnumValN(::mlir::dsaplan::PlacementObjective::Peak, "peak",
+                        "smallest peak of each space"))}]>,
     Option<"mode", "mode", "::mlir::dsaplan::AssignMode",
            /*default=*/"::mlir::dsaplan::AssignMode::Plan",
            "What to do with the placement",

@@ -19,6 +19,7 @@
 #define DSAPLAN_TRANSFORMS_PIPELINE_H
 
 #include "DsaPlan/Transforms/PassOptions.h"
+#include "DsaPlan/Transforms/PlacementObjective.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
@@ -36,6 +37,15 @@ struct DsaPlanPipelineOptions
       *this, "node-budget",
       llvm::cl::desc("Branch-and-bound nodes per space"),
       llvm::cl::init(2000000)};
+  Option<PlacementObjective> objective{
+      *this, "objective",
+      llvm::cl::desc("What to optimise once every space fits"),
+      llvm::cl::init(PlacementObjective::Waits),
+      llvm::cl::values(
+          clEnumValN(PlacementObjective::Waits, "waits",
+                     "fewest cross-pipe waits (default)"),
+          clEnumValN(PlacementObjective::Peak, "peak",
+                     "smallest peak of each space"))};
   Option<std::string> exportProblem{
       *this, "export-problem",
       llvm::cl::desc("Directory to write each function's problem to")};

@@ -1,0 +1,507 @@
+//===- ReuseCost.cpp - Placement for the lowest reuse cost ----------------===//
+//
+// Part of dsaplan. Standard C++ only.
+//
+//===----------------------------------------------------------------------===//
+//
+// See ReuseCost.h for the two algorithms and why the branch-and-bound is
+// complete. The bound at a node of the search: the cost already charged,
+// plus every penalty the remaining items cannot escape. Items still to place
+// lie in [floor, capacity) (addresses only grow along a branch), so
+//  - an item and a placed partner must share bytes when the item fits
+//    neither below the partner nor above it in that range;
+//  - two items still to place must share bytes when their sizes add up to
+//    more than the range (two intervals in it longer than it intersect).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReuseCost.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <numeric>
+
+using namespace dsaplan::solver;
+using namespace dsaplan::solver::detail;
+
+namespace {
+
+constexpr int64_t kInfinity = std::numeric_limits<int64_t>::max() / 4;
+
+/// Pools with more items keep the placement that fits: the greedy is
+/// quadratic per item.
+constexpr size_t kGreedyMaxItems = 1000;
+/// Groups of related items larger than this are not searched exactly.
+constexpr size_t kSearchMaxItems = 64;
+/// Item orders the greedy tries beyond the fixed ones.
+constexpr int kShuffledOrders = 24;
+/// Rounds of the single-item re-placement pass.
+constexpr int kImproveRounds = 8;
+
+bool overlaps(int64_t a, int64_t aSize, int64_t b, int64_t bSize) {
+  return a < b + bSize && b < a + aSize;
+}
+
+/// Lowest aligned offset at or above `from` where `item` fits among the
+/// placed items it conflicts with and the reserved ranges; -1 when that is
+/// beyond the capacity.
+int64_t lowestFit(const PoolInstance &instance, uint32_t item,
+                  const ItemOffsets &offsets, int64_t from,
+                  std::vector<AddressRange> &blocked) {
+  const Item &it = instance.items[item];
+  blocked.assign(instance.reserved.begin(), instance.reserved.end());
+  for (uint32_t n : instance.conflicts[item])
+    if (offsets[n] != kUnplaced)
+      blocked.push_back({offsets[n], offsets[n] + instance.items[n].size});
+  std::sort(blocked.begin(), blocked.end(),
+            [](const AddressRange &a, const AddressRange &b) {
+              return a.begin < b.begin;
+            });
+  int64_t at = roundUp(std::max<int64_t>(from, 0), it.alignment);
+  for (const AddressRange &range : blocked) {
+    if (range.end <= at)
+      continue;
+    if (range.begin >= at + it.size)
+      break;
+    at = roundUp(range.end, it.alignment);
+  }
+  return at + it.size <= instance.capacity ? at : -1;
+}
+
+/// Whether `item` may sit exactly at `at`.
+bool fitsAt(const PoolInstance &instance, uint32_t item,
+            const ItemOffsets &offsets, int64_t at) {
+  const Item &it = instance.items[item];
+  if (at % it.alignment != 0 || at + it.size > instance.capacity)
+    return false;
+  for (const AddressRange &range : instance.reserved)
+    if (overlaps(at, it.size, range.begin, range.end - range.begin))
+      return false;
+  for (uint32_t n : instance.conflicts[item])
+    if (offsets[n] != kUnplaced &&
+        overlaps(at, it.size, offsets[n], instance.items[n].size))
+      return false;
+  return true;
+}
+
+/// The cost `item` at `at` adds against the placed items.
+int64_t addedCost(const CostInstance &costs, uint32_t item,
+                  const ItemOffsets &offsets, int64_t at) {
+  const std::vector<Item> &items = costs.instance->items;
+  int64_t added = 0;
+  for (auto [other, cost] : costs.penalties[item])
+    if (offsets[other] != kUnplaced &&
+        overlaps(at, items[item].size, offsets[other], items[other].size))
+      added += cost;
+  return added;
+}
+
+/// Addresses worth trying for `item`: 0, the end of each reserved range and
+/// the top of each placed item it is related to. Sorted, unique.
+void candidatesFor(const CostInstance &costs, uint32_t item,
+                   const ItemOffsets &offsets, std::vector<int64_t> &out) {
+  const PoolInstance &instance = *costs.instance;
+  out.assign(1, 0);
+  for (const AddressRange &range : instance.reserved)
+    out.push_back(range.end);
+  for (uint32_t other : costs.related[item])
+    if (offsets[other] != kUnplaced)
+      out.push_back(offsets[other] + instance.items[other].size);
+  for (int64_t &at : out)
+    at = roundUp(at, instance.items[item].alignment);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+}
+
+//===----------------------------------------------------------------------===//
+// The greedy
+//===----------------------------------------------------------------------===//
+
+/// The placement of `item` among the placed ones that adds the least cost,
+/// then the lowest address: {cost, offset}, offset -1 when nothing fits.
+std::pair<int64_t, int64_t> bestPlace(const CostInstance &costs, uint32_t item,
+                                      const ItemOffsets &offsets,
+                                      std::vector<int64_t> &candidates,
+                                      std::vector<AddressRange> &blocked) {
+  candidatesFor(costs, item, offsets, candidates);
+  std::pair<int64_t, int64_t> best = {kInfinity, -1};
+  for (int64_t from : candidates) {
+    int64_t at = lowestFit(*costs.instance, item, offsets, from, blocked);
+    if (at < 0)
+      continue;
+    std::pair<int64_t, int64_t> here = {addedCost(costs, item, offsets, at), at};
+    best = std::min(best, here);
+  }
+  return best;
+}
+
+ItemOffsets placeGreedily(const CostInstance &costs,
+                          const std::vector<uint32_t> &order) {
+  const PoolInstance &instance = *costs.instance;
+  ItemOffsets offsets(instance.items.size(), kUnplaced);
+  for (uint32_t i = 0; i < instance.items.size(); ++i)
+    if (instance.items[i].pin)
+      offsets[i] = *instance.items[i].pin;
+  std::vector<int64_t> candidates;
+  std::vector<AddressRange> blocked;
+  for (uint32_t item : order) {
+    if (instance.items[item].pin)
+      continue;
+    auto [cost, at] = bestPlace(costs, item, offsets, candidates, blocked);
+    if (at < 0)
+      return {};
+    offsets[item] = at;
+  }
+  return offsets;
+}
+
+/// Re-places single items where that lowers the cost, a few rounds.
+void improve(const CostInstance &costs, ItemOffsets &offsets) {
+  const PoolInstance &instance = *costs.instance;
+  std::vector<int64_t> candidates;
+  std::vector<AddressRange> blocked;
+  for (int round = 0; round < kImproveRounds; ++round) {
+    bool changed = false;
+    for (uint32_t item = 0; item < instance.items.size(); ++item) {
+      if (instance.items[item].pin || costs.penalties[item].empty())
+        continue;
+      int64_t was = offsets[item];
+      offsets[item] = kUnplaced;
+      int64_t before = addedCost(costs, item, offsets, was);
+      auto [cost, at] = bestPlace(costs, item, offsets, candidates, blocked);
+      if (at >= 0 && cost < before) {
+        offsets[item] = at;
+        changed = true;
+      } else {
+        offsets[item] = was;
+      }
+    }
+    if (!changed)
+      return;
+  }
+}
+
+/// Deterministic orders: by size, by start, by end, by penalty weight, by
+/// conflict degree, then shuffles from a fixed seed.
+std::vector<std::vector<uint32_t>> greedyOrders(const CostInstance &costs) {
+  const std::vector<Item> &items = costs.instance->items;
+  std::vector<uint32_t> base(items.size());
+  std::iota(base.begin(), base.end(), 0);
+  std::vector<int64_t> weight(items.size(), 0);
+  for (uint32_t i = 0; i < items.size(); ++i)
+    for (auto [other, cost] : costs.penalties[i])
+      weight[i] += cost;
+  auto sorted = [&](auto key) {
+    std::vector<uint32_t> order = base;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
+    return order;
+  };
+  std::vector<std::vector<uint32_t>> orders = {
+      sorted([&](uint32_t i) { return -items[i].size; }),
+      sorted([&](uint32_t i) { return std::pair(items[i].start(), -items[i].size); }),
+      sorted([&](uint32_t i) { return std::pair(items[i].end(), -items[i].size); }),
+      sorted([&](uint32_t i) { return std::pair(-weight[i], -items[i].size); }),
+      sorted([&](uint32_t i) {
+        return std::pair(-static_cast<int64_t>(costs.instance->conflicts[i].size()),
+                         -items[i].size);
+      }),
+  };
+  uint64_t state = 0x9e3779b97f4a7c15ULL;
+  auto next = [&]() {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  for (int s = 0; s < kShuffledOrders; ++s) {
+    std::vector<uint32_t> order = orders[s % 2];
+    for (size_t i = order.size(); i > 1; --i)
+      std::swap(order[i - 1], order[next() % i]);
+    orders.push_back(std::move(order));
+  }
+  return orders;
+}
+
+//===----------------------------------------------------------------------===//
+// The branch-and-bound
+//===----------------------------------------------------------------------===//
+
+/// Exact search over one group of related items (no penalty or conflict
+/// leaves the group), the others staying where `start` puts them.
+class CostSearch {
+public:
+  CostSearch(const CostInstance &costs, const std::vector<uint32_t> &group,
+             const ItemOffsets &start, uint64_t budget);
+
+  void run();
+
+  ItemOffsets best;
+  int64_t bestCost = 0;
+  /// Cost no placement of the group can go below.
+  int64_t rootBound = 0;
+  bool proved = false;
+  uint64_t nodes = 0;
+
+private:
+  struct Child {
+    int64_t added, at;
+    uint32_t item;
+    bool operator<(const Child &other) const {
+      return std::tie(added, at, item) <
+             std::tie(other.added, other.at, other.item);
+    }
+  };
+
+  int64_t groupCost(const ItemOffsets &offsets) const;
+  /// Penalties the items still to place cannot escape; kInfinity when one of
+  /// them no longer fits at all.
+  int64_t forcedCost(int64_t floor);
+  void visit(int64_t floor, int64_t lastItem, int64_t cost, size_t placed);
+
+  const CostInstance &costs;
+  const PoolInstance &instance;
+  std::vector<uint32_t> group, free;
+  uint64_t budget;
+  bool stop = false;
+  ItemOffsets offsets;
+  std::vector<int64_t> candidates;
+  std::vector<AddressRange> blocked;
+};
+
+CostSearch::CostSearch(const CostInstance &costs,
+                       const std::vector<uint32_t> &group,
+                       const ItemOffsets &start, uint64_t budget)
+    : costs(costs), instance(*costs.instance), group(group), budget(budget),
+      offsets(start) {
+  for (uint32_t item : group)
+    if (!instance.items[item].pin)
+      free.push_back(item);
+  best = start;
+  bestCost = groupCost(start);
+  for (uint32_t item : free)
+    offsets[item] = kUnplaced;
+  int64_t pinned = groupCost(offsets);
+  int64_t forced = forcedCost(0);
+  rootBound = std::min(bestCost, forced >= kInfinity ? bestCost : pinned + forced);
+}
+
+int64_t CostSearch::groupCost(const ItemOffsets &placement) const {
+  int64_t total = 0;
+  for (uint32_t item : group)
+    for (auto [other, cost] : costs.penalties[item])
+      if (other > item && placement[item] != kUnplaced &&
+          placement[other] != kUnplaced &&
+          overlaps(placement[item], instance.items[item].size,
+                   placement[other], instance.items[other].size))
+        total += cost;
+  return total;
+}
+
+int64_t CostSearch::forcedCost(int64_t floor) {
+  int64_t forced = 0;
+  for (uint32_t item : free) {
+    if (offsets[item] != kUnplaced)
+      continue;
+    const Item &it = instance.items[item];
+    int64_t low = roundUp(floor, it.alignment);
+    if (lowestFit(instance, item, offsets, low, blocked) < 0)
+      return kInfinity;
+    for (auto [other, cost] : costs.penalties[item]) {
+      const Item &partner = instance.items[other];
+      if (offsets[other] == kUnplaced) {
+        if (other > item && it.size + partner.size > instance.capacity - floor)
+          forced += cost;
+        continue;
+      }
+      int64_t bottom = offsets[other], top = bottom + partner.size;
+      bool below = low + it.size <= bottom;
+      bool above =
+          roundUp(std::max(top, low), it.alignment) + it.size <= instance.capacity;
+      if (!below && !above)
+        forced += cost;
+    }
+  }
+  return forced;
+}
+
+void CostSearch::run() {
+  if (bestCost <= rootBound) {
+    proved = true;
+    return;
+  }
+  visit(0, -1, groupCost(offsets), 0);
+  proved = !stop || bestCost <= rootBound;
+  if (proved)
+    rootBound = bestCost;
+}
+
+void CostSearch::visit(int64_t floor, int64_t lastItem, int64_t cost,
+                       size_t placed) {
+  if (++nodes > budget) {
+    stop = true;
+    return;
+  }
+  if (placed == free.size()) {
+    if (cost < bestCost) {
+      bestCost = cost;
+      best = offsets;
+    }
+    return;
+  }
+  int64_t forced = forcedCost(floor);
+  if (forced >= kInfinity || cost + forced >= bestCost)
+    return;
+  std::vector<Child> children;
+  for (uint32_t item : free) {
+    if (offsets[item] != kUnplaced)
+      continue;
+    candidatesFor(costs, item, offsets, candidates);
+    for (int64_t at : candidates) {
+      // Items go in increasing (address, item) order: each placement once.
+      if (at < floor || (at == floor && static_cast<int64_t>(item) < lastItem))
+        continue;
+      if (!fitsAt(instance, item, offsets, at))
+        continue;
+      int64_t added = addedCost(costs, item, offsets, at);
+      if (cost + added < bestCost)
+        children.push_back({added, at, item});
+    }
+  }
+  std::sort(children.begin(), children.end());
+  for (const Child &child : children) {
+    if (cost + child.added >= bestCost)
+      continue;
+    offsets[child.item] = child.at;
+    visit(child.at, child.item, cost + child.added, placed + 1);
+    offsets[child.item] = kUnplaced;
+    if (stop || bestCost <= rootBound)
+      return;
+  }
+}
+
+/// Groups of items joined by conflicts or penalties, each sorted, only the
+/// groups with a penalty inside.
+std::vector<std::vector<uint32_t>> penaltyGroups(const CostInstance &costs) {
+  size_t n = costs.related.size();
+  std::vector<int> groupOf(n, -1);
+  std::vector<std::vector<uint32_t>> groups;
+  for (uint32_t start = 0; start < n; ++start) {
+    if (groupOf[start] >= 0 || costs.penalties[start].empty())
+      continue;
+    int id = static_cast<int>(groups.size());
+    groups.emplace_back();
+    std::vector<uint32_t> stack = {start};
+    groupOf[start] = id;
+    while (!stack.empty()) {
+      uint32_t item = stack.back();
+      stack.pop_back();
+      groups.back().push_back(item);
+      for (uint32_t other : costs.related[item])
+        if (groupOf[other] < 0) {
+          groupOf[other] = id;
+          stack.push_back(other);
+        }
+    }
+    std::sort(groups.back().begin(), groups.back().end());
+  }
+  return groups;
+}
+
+} // namespace
+
+CostInstance dsaplan::solver::detail::buildCostInstance(
+    const Problem &problem, const PoolInstance &instance) {
+  CostInstance costs;
+  costs.instance = &instance;
+  size_t n = instance.items.size();
+  std::vector<int64_t> itemOf(problem.buffers.size(), -1);
+  for (uint32_t i = 0; i < n; ++i)
+    for (size_t member : instance.items[i].members)
+      itemOf[member] = i;
+  std::map<std::pair<uint32_t, uint32_t>, int64_t> weights;
+  for (const ReusePenalty &penalty : problem.reusePenalties) {
+    if (penalty.first >= itemOf.size() || penalty.second >= itemOf.size())
+      continue;
+    int64_t a = itemOf[penalty.first], b = itemOf[penalty.second];
+    // Another pool, one colocated item, or a pair that may never share.
+    if (a < 0 || b < 0 || a == b || penalty.cost <= 0 ||
+        std::binary_search(instance.conflicts[a].begin(),
+                           instance.conflicts[a].end(), uint32_t(b)))
+      continue;
+    weights[{uint32_t(std::min(a, b)), uint32_t(std::max(a, b))}] +=
+        penalty.cost;
+  }
+  costs.penalties.assign(n, {});
+  costs.related = instance.conflicts;
+  for (auto [pair, cost] : weights) {
+    costs.penalties[pair.first].push_back({pair.second, cost});
+    costs.penalties[pair.second].push_back({pair.first, cost});
+    costs.related[pair.first].push_back(pair.second);
+    costs.related[pair.second].push_back(pair.first);
+    costs.hasPenalties = true;
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    std::sort(costs.penalties[i].begin(), costs.penalties[i].end());
+    std::sort(costs.related[i].begin(), costs.related[i].end());
+    costs.related[i].erase(
+        std::unique(costs.related[i].begin(), costs.related[i].end()),
+        costs.related[i].end());
+  }
+  return costs;
+}
+
+int64_t dsaplan::solver::detail::itemReuseCost(const CostInstance &costs,
+                                               const ItemOffsets &offsets) {
+  const std::vector<Item> &items = costs.instance->items;
+  int64_t total = 0;
+  for (uint32_t i = 0; i < items.size(); ++i)
+    for (auto [other, cost] : costs.penalties[i])
+      if (other > i && offsets[i] != kUnplaced && offsets[other] != kUnplaced &&
+          overlaps(offsets[i], items[i].size, offsets[other], items[other].size))
+        total += cost;
+  return total;
+}
+
+CostResult dsaplan::solver::detail::minimizeReuseCost(
+    const CostInstance &costs, const ItemOffsets &fitting,
+    uint64_t nodeBudget, bool greedy) {
+  CostResult result;
+  result.offsets = fitting;
+  result.cost = itemReuseCost(costs, fitting);
+  if (!costs.hasPenalties || result.cost == 0)
+    return result;
+  if (greedy && costs.instance->items.size() <= kGreedyMaxItems) {
+    improve(costs, result.offsets);
+    result.cost = itemReuseCost(costs, result.offsets);
+    for (const std::vector<uint32_t> &order : greedyOrders(costs)) {
+      if (result.cost == 0)
+        break;
+      ItemOffsets placed = placeGreedily(costs, order);
+      if (placed.empty())
+        continue;
+      improve(costs, placed);
+      int64_t cost = itemReuseCost(costs, placed);
+      if (cost < result.cost) {
+        result.cost = cost;
+        result.offsets = std::move(placed);
+      }
+    }
+  }
+  // Each group separately: the cost is a sum over groups, and no rule
+  // joins two of them.
+  for (const std::vector<uint32_t> &group : penaltyGroups(costs)) {
+    uint64_t left = nodeBudget - std::min(nodeBudget, result.nodes);
+    CostSearch search(costs, group, result.offsets,
+                      group.size() <= kSearchMaxItems ? left : 0);
+    if (group.size() <= kSearchMaxItems)
+      search.run();
+    result.nodes += search.nodes;
+    result.bound += search.proved ? search.bestCost : search.rootBound;
+    for (uint32_t item : group)
+      result.offsets[item] = search.best[item];
+  }
+  result.cost = itemReuseCost(costs, result.offsets);
+  return result;
+}

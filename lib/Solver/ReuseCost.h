@@ -1,0 +1,72 @@
+//===- ReuseCost.h - Placement for the lowest reuse cost --------*- C++ -*-===//
+//
+// Part of dsaplan. Internal to lib/Solver. Standard C++ only.
+//
+//===----------------------------------------------------------------------===//
+//
+// The second objective of DSA-RP: among the placements of a pool that fit,
+// the one whose penalised pairs share the fewest bytes' worth of cost (see
+// Problem.h for the definition). Works on the items of a PoolInstance: a
+// penalty between two buffers becomes a weight between their items, kept
+// only where the items may share bytes at all (a pair in conflict never
+// does, a pair inside one colocated item is never charged).
+//
+// Two algorithms, both deterministic:
+//  - a penalty-aware greedy: items one at a time, each at the candidate
+//    address (0, a reserved range's end, the top of a placed item it is
+//    related to) that adds the least cost, then the lowest; over several
+//    item orders, then a pass that re-places single items while that helps;
+//  - a branch-and-bound on the cost, node-budgeted, that places items in
+//    increasing address order. It is complete: any placement can slide
+//    items down, without raising its cost or breaking a rule, until each
+//    sits at 0, at a reserved range's end or at the top of an item it is
+//    related to that lies below it; the search enumerates exactly those.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSAPLAN_LIB_SOLVER_REUSECOST_H
+#define DSAPLAN_LIB_SOLVER_REUSECOST_H
+
+#include "DsaPlan/Solver/Problem.h"
+#include "PoolInstance.h"
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace dsaplan::solver::detail {
+
+/// The penalties of one pool, between items.
+struct CostInstance {
+  const PoolInstance *instance = nullptr;
+  /// Per item: (other item, summed cost), sorted by other item; symmetric.
+  std::vector<std::vector<std::pair<uint32_t, int64_t>>> penalties;
+  /// Per item: the items it conflicts with or has a penalty with, sorted.
+  std::vector<std::vector<uint32_t>> related;
+  bool hasPenalties = false;
+};
+
+CostInstance buildCostInstance(const Problem &problem,
+                               const PoolInstance &instance);
+
+/// The reuse cost of `offsets` (every item placed) as the search sees it.
+int64_t itemReuseCost(const CostInstance &costs, const ItemOffsets &offsets);
+
+struct CostResult {
+  ItemOffsets offsets;   // within capacity, valid
+  int64_t cost = 0;
+  int64_t bound = 0;     // no placement that fits costs less
+  uint64_t nodes = 0;    // search nodes of the branch-and-bound
+};
+
+/// Lowers the reuse cost of `fitting` (a valid placement within capacity):
+/// the greedy, then the branch-and-bound on each group of related items
+/// within `nodeBudget` nodes in all. Never returns a placement that costs
+/// more or does not fit. `greedy` off leaves the search alone (to test it).
+CostResult minimizeReuseCost(const CostInstance &costs,
+                             const ItemOffsets &fitting, uint64_t nodeBudget,
+                             bool greedy = true);
+
+} // namespace dsaplan::solver::detail
+
+#endif // DSAPLAN_LIB_SOLVER_REUSECOST_H

@@ -1,0 +1,48 @@
+// RUN: dsa-opt %s -split-input-file -dsaplan-assign-offsets | FileCheck %s --check-prefix=WAITS
+// RUN: dsa-opt %s -split-input-file -dsaplan-assign-offsets="summary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: dsa-opt %s -split-input-file -dsaplan-assign-offsets="objective=peak" | FileCheck %s --check-prefix=PEAK
+// RUN: not dsa-opt %s -dsaplan-assign-offsets="objective=fast" 2>&1 | FileCheck %s --check-prefix=BAD
+
+// objective=waits (the default): once a space fits, tiles touched by
+// different pipes keep apart where capacity leaves room (penalty 4 for a
+// cross-pipe pair, 1 for a same-pipe one); objective=peak reuses bytes for
+// the smallest peak. memref<1024xf32> is 4 KiB.
+
+// %a is written by MTE2 and read by V; %b, born after %a died, is loaded by
+// MTE2. On %a's bytes the load would wait for V's read (a flag pair).
+// WAITS-LABEL: func.func @load_after_vector
+// WAITS: %a = dsaplan.alloc {live = #dsaplan.live<0 to 4>, name = "a", offset = 4096 : i64}
+// WAITS: %b = dsaplan.alloc {live = #dsaplan.live<5 to 8>, name = "b", offset = 0 : i64}
+// REMARK: remark: @load_after_vector ub: 2 buffers, peak 8192 B, {{.*}}, reuse cost 0 (bound 0, 0 penalised pairs share bytes)
+// PEAK-LABEL: func.func @load_after_vector
+// PEAK: %a = dsaplan.alloc {live = #dsaplan.live<0 to 4>, name = "a", offset = 0 : i64}
+// PEAK: %b = dsaplan.alloc {live = #dsaplan.live<5 to 8>, name = "b", offset = 0 : i64}
+func.func @load_after_vector(%gm: memref<1024xf32>) {
+  %a = dsaplan.alloc {name = "a", live = #dsaplan.live<0 to 4>} : memref<1024xf32, #dsaplan.space<ub>>  // waits: [4096, 8192); peak: [0, 4096)
+  %b = dsaplan.alloc {name = "b", live = #dsaplan.live<5 to 8>} : memref<1024xf32, #dsaplan.space<ub>>  // [0, 4096) in both: apart from a, or on it
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<1024xf32> to memref<1024xf32, #dsaplan.space<ub>>
+  memref.copy %a, %gm {dsaplan.pipe = #dsaplan.pipe<v>} : memref<1024xf32, #dsaplan.space<ub>> to memref<1024xf32>
+  memref.copy %gm, %b {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<1024xf32> to memref<1024xf32, #dsaplan.space<ub>>
+  return
+}
+
+// -----
+
+// No room: two 48 KiB tiles of L0A (64 KiB), MTE1 writes, M reads. They
+// must share bytes whatever the objective: cost 4, proven (bound 4).
+// WAITS-LABEL: func.func @no_room
+// WAITS: %x = dsaplan.alloc {live = #dsaplan.live<0 to 4>, name = "x", offset = 0 : i64}
+// WAITS: %y = dsaplan.alloc {live = #dsaplan.live<5 to 8>, name = "y", offset = 0 : i64}
+// REMARK: remark: @no_room l0a: 2 buffers, peak 49152 B, {{.*}}, reuse cost 4 (bound 4, 1 penalised pairs share bytes)
+// PEAK-LABEL: func.func @no_room
+// PEAK: %y = dsaplan.alloc {live = #dsaplan.live<5 to 8>, name = "y", offset = 0 : i64}
+func.func @no_room(%gm: memref<24576xf16, #dsaplan.space<l1>>) {
+  %x = dsaplan.alloc {name = "x", live = #dsaplan.live<0 to 4>} : memref<24576xf16, #dsaplan.space<l0a>>  // [0, 49152)
+  %y = dsaplan.alloc {name = "y", live = #dsaplan.live<5 to 8>} : memref<24576xf16, #dsaplan.space<l0a>>  // [0, 49152): no room above
+  memref.copy %gm, %x {dsaplan.pipe = #dsaplan.pipe<mte1>} : memref<24576xf16, #dsaplan.space<l1>> to memref<24576xf16, #dsaplan.space<l0a>>
+  memref.copy %x, %gm {dsaplan.pipe = #dsaplan.pipe<m>} : memref<24576xf16, #dsaplan.space<l0a>> to memref<24576xf16, #dsaplan.space<l1>>
+  memref.copy %gm, %y {dsaplan.pipe = #dsaplan.pipe<mte1>} : memref<24576xf16, #dsaplan.space<l1>> to memref<24576xf16, #dsaplan.space<l0a>>
+  return
+}
+
+// BAD: for the --objective option: Cannot find option named 'fast'!
