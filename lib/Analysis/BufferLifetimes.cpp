@@ -387,3 +387,10 @@ BufferLifetimes::getConservativeUse(AllocOp alloc) const {
   auto it = conservative.find(alloc);
   return it == conservative.end() ? nullptr : &it->second;
 }
+
+LiveAttr BufferLifetimes::getLiveAttr(AllocOp alloc) const {
+  SmallVector<int64_t> bounds;
+  for (PointInterval interval : getLiveRange(alloc))
+    bounds.append({interval.lower, interval.upper});
+  return LiveAttr::get(alloc.getContext(), bounds);
+}

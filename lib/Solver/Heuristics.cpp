@@ -25,20 +25,6 @@ using namespace dsaplan::solver::detail;
 namespace {
 
 
-/// Byte ranges an item must avoid: reserved ranges and placed neighbours,
-/// sorted by begin, into `blocked` (reused across calls: no allocation per
-/// item once it has grown).
-void blockedRanges(const PoolInstance &instance, const ItemOffsets &offsets,
-                   uint32_t item, std::vector<AddressRange> &blocked) {
-  blocked.assign(instance.reserved.begin(), instance.reserved.end());
-  for (uint32_t n : instance.conflicts[item])
-    if (offsets[n] != kUnplaced)
-      blocked.push_back({offsets[n], offsets[n] + instance.items[n].size});
-  std::sort(blocked.begin(), blocked.end(),
-            [](const AddressRange &a, const AddressRange &b) {
-              return a.begin < b.begin;
-            });
-}
 
 /// The lowest aligned offset at or above `start` clear of `blocked`.
 int64_t firstFit(const std::vector<AddressRange> &blocked, int64_t size,

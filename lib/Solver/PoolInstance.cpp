@@ -179,3 +179,17 @@ int64_t dsaplan::solver::detail::itemPeak(const PoolInstance &instance,
       peak = std::max(peak, offsets[i] + instance.items[i].size);
   return peak;
 }
+
+void dsaplan::solver::detail::blockedRanges(const PoolInstance &instance,
+                                            const ItemOffsets &offsets,
+                                            uint32_t item,
+                                            std::vector<AddressRange> &blocked) {
+  blocked.assign(instance.reserved.begin(), instance.reserved.end());
+  for (uint32_t n : instance.conflicts[item])
+    if (offsets[n] != kUnplaced)
+      blocked.push_back({offsets[n], offsets[n] + instance.items[n].size});
+  std::sort(blocked.begin(), blocked.end(),
+            [](const AddressRange &a, const AddressRange &b) {
+              return a.begin < b.begin;
+            });
+}

@@ -120,6 +120,12 @@ std::vector<uint32_t> orderBySizeThenLength(const PoolInstance &instance);
 ItemOffsets placeByLevels(const PoolInstance &instance,
                           const std::vector<uint32_t> &order);
 
+/// Byte ranges `item` must avoid: reserved ranges and placed neighbours,
+/// sorted by begin, into `blocked` (reused across calls: no allocation per
+/// item once it has grown).
+void blockedRanges(const PoolInstance &instance, const ItemOffsets &offsets,
+                   uint32_t item, std::vector<AddressRange> &blocked);
+
 struct ExactResult {
   ItemOffsets offsets; // best placement found (may be the incumbent)
   int64_t peak = 0;

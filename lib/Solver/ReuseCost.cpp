@@ -50,14 +50,7 @@ int64_t lowestFit(const PoolInstance &instance, uint32_t item,
                   const ItemOffsets &offsets, int64_t from,
                   std::vector<AddressRange> &blocked) {
   const Item &it = instance.items[item];
-  blocked.assign(instance.reserved.begin(), instance.reserved.end());
-  for (uint32_t n : instance.conflicts[item])
-    if (offsets[n] != kUnplaced)
-      blocked.push_back({offsets[n], offsets[n] + instance.items[n].size});
-  std::sort(blocked.begin(), blocked.end(),
-            [](const AddressRange &a, const AddressRange &b) {
-              return a.begin < b.begin;
-            });
+  blockedRanges(instance, offsets, item, blocked);
   int64_t at = roundUp(std::max<int64_t>(from, 0), it.alignment);
   for (const AddressRange &range : blocked) {
     if (range.end <= at)

@@ -20,13 +20,6 @@ using namespace mlir::dsaplan;
 
 namespace {
 
-LiveAttr toLiveAttr(MLIRContext *context, ArrayRef<PointInterval> range) {
-  SmallVector<int64_t> bounds;
-  for (PointInterval interval : range)
-    bounds.append({interval.lower, interval.upper});
-  return LiveAttr::get(context, bounds);
-}
-
 struct DsaPlanComputeLifetimesPass
     : public mlir::dsaplan::impl::DsaPlanComputeLifetimesBase<
           DsaPlanComputeLifetimesPass> {
@@ -37,8 +30,7 @@ struct DsaPlanComputeLifetimesPass
       return signalPassFailure();
     const BufferLifetimes &lifetimes = getAnalysis<BufferLifetimes>();
     getOperation().walk([&](AllocOp alloc) {
-      alloc.setLiveAttr(
-          toLiveAttr(&getContext(), lifetimes.getLiveRange(alloc)));
+      alloc.setLiveAttr(lifetimes.getLiveAttr(alloc));
       ++numRanges;
       if (const ConservativeUse *use = lifetimes.getConservativeUse(alloc)) {
         ++numConservative;

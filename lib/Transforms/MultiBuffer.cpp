@@ -166,12 +166,8 @@ bool fitsWith(func::FuncOp func, ArrayRef<Candidate> candidates,
     rotateSlots(cast<AllocOp>(mapping.lookup(AllocOp(candidate.alloc).getOperation())),
                 depth);
   BufferLifetimes lifetimes(copy.getOperation());
-  SmallVector<int64_t> bounds;
   copy.walk([&](AllocOp alloc) {
-    bounds.clear();
-    for (PointInterval interval : lifetimes.getLiveRange(alloc))
-      bounds.append({interval.lower, interval.upper});
-    alloc.setLiveAttr(LiveAttr::get(func.getContext(), bounds));
+    alloc.setLiveAttr(lifetimes.getLiveAttr(alloc));
   });
   ScopedDiagnosticHandler quiet(func.getContext(),
                                 [](Diagnostic &) { return success(); });

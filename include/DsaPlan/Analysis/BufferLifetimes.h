@@ -88,6 +88,8 @@ public:
   /// Sorted, disjoint, non-empty intervals; empty when the buffer is never
   /// accessed.
   ArrayRef<PointInterval> getLiveRange(AllocOp alloc) const;
+  /// The live range as the `live` attribute dsaplan.alloc carries.
+  LiveAttr getLiveAttr(AllocOp alloc) const;
   /// Set when the range was widened to the whole function.
   const ConservativeUse *getConservativeUse(AllocOp alloc) const;
 
