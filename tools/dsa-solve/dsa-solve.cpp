@@ -38,7 +38,8 @@ using namespace dsaplan::solver;
 namespace {
 
 /// Exit statuses, documented in --help and docs/solver.md.
-constexpr int kPlaced = 0, kInfeasible = 1, kBadInput = 2, kGaveUp = 3;
+constexpr int kPlaced = 0, kInfeasible = 1, kBadInput = 2, kGaveUp = 3,
+              kInternalError = 4;
 
 struct Arguments {
   std::string input, output, statsJson, svg, check;
@@ -92,7 +93,9 @@ void printHelp() {
       "  1  some pool is proved infeasible (with --check: the solution is "
       "invalid)\n"
       "  2  bad usage, unreadable or malformed input, or a write failure\n"
-      "  3  no pool infeasible, but some pool gave up\n",
+      "  3  no pool infeasible, but some pool gave up\n"
+      "  4  internal error: the independent validator rejected the solver's\n"
+      "     placement or reuse cost (a bug; please report it)\n",
       dsaplan::cli::describeOptions(optionSpecs()).c_str(), algorithmNames());
 }
 
@@ -567,7 +570,7 @@ int main(int argc, char **argv) {
     costsAgree &= printReuseCost(out, problem, solution, r);
   }
   if (!costsAgree)
-    return kInfeasible;
+    return kInternalError;
   // Nothing is written that the independent validator has not accepted:
   // pools not placed carry their best attempt, which may break the capacity
   // (or contradicting constraints); every placed pool must be valid.
@@ -578,7 +581,7 @@ int main(int argc, char **argv) {
                      .status)) {
       std::fprintf(stderr, "dsa-solve: internal error: invalid placement: %s\n",
                    violation.message.c_str());
-      return kInfeasible;
+      return kInternalError;
     }
   int status = solveStatus(solution);
   if (!args.output.empty() && status == kPlaced &&
