@@ -561,6 +561,10 @@ void SyncPlanner::stepOver(
   }
   if (op->getNumRegions() == 0 || accessIndex.count(op))
     return;
+  // What the pipes knew before the op: a loop's drain pair hands over what
+  // its pipe knew at its set, before the loop or inside it, never what the
+  // pipe learns from the loop's exit.
+  const Knowledge beforeOp = knowledge;
   // Syncs inside the op order what is inside it: a pipe that knows, at the
   // end of each of its blocks, that all of the block's accesses of a pipe
   // finished, knows it after the op (a branch or a loop that does not run
@@ -596,7 +600,6 @@ void SyncPlanner::stepOver(
   // The wait after the loop receives the set before it (zero iterations)
   // or the body's last set, which follows every access of the pipes it
   // covers: then those accesses of the loop are known finished too.
-  Knowledge beforeLoop = knowledge;
   for (unsigned src = 0; src < kNumPipes; ++src)
     for (unsigned dst = 0; dst < kNumPipes; ++dst) {
       PairKey key{op, static_cast<Pipe>(src), static_cast<Pipe>(dst)};
@@ -604,7 +607,7 @@ void SyncPlanner::stepOver(
       if (covered == drainCovers.end())
         continue;
       for (unsigned covers : covered->second) {
-        Payload payload = beforeLoop.capture(static_cast<Pipe>(src), gap);
+        Payload payload = beforeOp.capture(static_cast<Pipe>(src), gap);
         for (unsigned r = 0; r < kNumPipes; ++r)
           if ((covers >> r & 1) &&
               payload.current[r] >= static_cast<int32_t>(gap) + 1)
