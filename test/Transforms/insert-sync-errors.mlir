@@ -27,9 +27,9 @@ func.func @unknown_effects(%gm: memref<256xf32>) {
 
 // -----
 
-// The input's own flags use all eight ids of <mte2 -> v> (in another part of
-// the kernel); ids of the input are never reused, so the load -> exp
-// dependency has none left.
+// The input's own flags hold all eight ids of <mte2 -> v> from before the
+// load to after the exp; ids of the input are never reused where they are
+// in flight, so the load -> exp dependency has none left.
 func.func @out_of_event_ids(%gm: memref<8xf32>, %out: memref<8xf32>) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
@@ -42,6 +42,9 @@ func.func @out_of_event_ids(%gm: memref<8xf32>, %out: memref<8xf32>) {
   dsaplan.set_flag <mte2 -> v>, 5
   dsaplan.set_flag <mte2 -> v>, 6
   dsaplan.set_flag <mte2 -> v>, 7
+  memref.copy %gm, %t {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
+  // expected-error @below {{no free event id for <mte2 -> v>: all eight are in flight here or taken by the input's syncs}}
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t : memref<8xf32, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
   dsaplan.wait_flag <mte2 -> v>, 0
   dsaplan.wait_flag <mte2 -> v>, 1
   dsaplan.wait_flag <mte2 -> v>, 2
@@ -50,9 +53,6 @@ func.func @out_of_event_ids(%gm: memref<8xf32>, %out: memref<8xf32>) {
   dsaplan.wait_flag <mte2 -> v>, 5
   dsaplan.wait_flag <mte2 -> v>, 6
   dsaplan.wait_flag <mte2 -> v>, 7
-  memref.copy %gm, %t {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
-  // expected-error @below {{no free event id for <mte2 -> v>: all eight are in flight here or taken by the input's syncs}}
-  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t : memref<8xf32, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
   return
 }
 

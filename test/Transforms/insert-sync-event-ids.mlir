@@ -133,3 +133,43 @@ func.func @second_set_needs_another_id(%gm: memref<8xf32>, %out: memref<8xf32>) 
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t1 : memref<8xf32, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
   return
 }
+
+// -----
+
+// The input's own pairs hold all eight ids of <mte2 -> v>, but only up to
+// their waits, and V then hands MTE2 a flag back, so that every later set
+// of <mte2 -> v> follows those waits. The load -> exp pair after them takes
+// id 0 again (ids of the input used to be held over the whole function:
+// "no free event id").
+// CHECK-LABEL: func.func @input_ids_free_after_their_waits
+// CHECK:         dsaplan.wait_flag <v -> mte2>, 0
+// CHECK-NEXT:    memref.copy
+// CHECK-NEXT:    dsaplan.set_flag <mte2 -> v>, 0
+// CHECK-NEXT:    dsaplan.wait_flag <mte2 -> v>, 0
+// CHECK-NEXT:    linalg.exp
+func.func @input_ids_free_after_their_waits(%gm: memref<8xf32>, %out: memref<8xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %t = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xf32, #dsaplan.space<ub>>
+  dsaplan.set_flag <mte2 -> v>, 0
+  dsaplan.set_flag <mte2 -> v>, 1
+  dsaplan.set_flag <mte2 -> v>, 2
+  dsaplan.set_flag <mte2 -> v>, 3
+  dsaplan.set_flag <mte2 -> v>, 4
+  dsaplan.set_flag <mte2 -> v>, 5
+  dsaplan.set_flag <mte2 -> v>, 6
+  dsaplan.set_flag <mte2 -> v>, 7
+  dsaplan.wait_flag <mte2 -> v>, 0
+  dsaplan.wait_flag <mte2 -> v>, 1
+  dsaplan.wait_flag <mte2 -> v>, 2
+  dsaplan.wait_flag <mte2 -> v>, 3
+  dsaplan.wait_flag <mte2 -> v>, 4
+  dsaplan.wait_flag <mte2 -> v>, 5
+  dsaplan.wait_flag <mte2 -> v>, 6
+  dsaplan.wait_flag <mte2 -> v>, 7
+  dsaplan.set_flag <v -> mte2>, 0
+  dsaplan.wait_flag <v -> mte2>, 0
+  memref.copy %gm, %t {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t : memref<8xf32, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
+  return
+}

@@ -257,6 +257,12 @@ def check(dsa_opt, kernels, with_simulator=False):
                        if name not in verified and name in outs}
             _, completed, _ = insert_and_verify(dsa_opt, missing, "-dsaplan-insert-sync")
             for name in sorted(set(missing) - completed):
+                # Leaving out a sync can leave the input's own flags unsafe
+                # (a set that may overrun its previous set: the handshake
+                # that ordered it is gone); insert-sync never changes the
+                # input's syncs, so such input is out of scope.
+                if "may be set again" in alone(dsa_opt, missing[name], "-dsaplan-verify-sync"):
+                    continue
                 incomplete.append(f"kernel {name}: insert-sync did not complete the kernel "
                                   f"missing sync #{skip}:\n"
                                   f"{alone(dsa_opt, missing[name], '-dsaplan-insert-sync')}\n"
