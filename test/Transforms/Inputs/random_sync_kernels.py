@@ -214,7 +214,7 @@ resync_changes = []
 incomplete = []
 
 
-def check(dsa_opt, kernels, with_simulator=False):
+def check(dsa_opt, kernels, with_simulator=False, leave_out=True):
     """Checks a batch of kernels ({name: text}); returns (failures, syncs
     inserted, left-out syncs the simulator caught too)."""
     base, verified, _ = insert_and_verify(dsa_opt, kernels, "-dsaplan-insert-sync")
@@ -238,6 +238,12 @@ def check(dsa_opt, kernels, with_simulator=False):
                 simulator_failures.append(f"kernel {name}: dsaplan-simulate failed on the "
                                           f"inserted kernel:\n{alone(dsa_opt, out, SIMULATE)}\n{out}")
     syncs = caught = 0
+    if not leave_out:
+        # Without the runs that leave one out, count the inserted waits and
+        # barriers instead.
+        waits = sum(out.count("dsaplan.wait_flag") + out.count("dsaplan.pipe_barrier")
+                    for out in base.values())
+        return failures, waits, 0
     active = {name: kernels[name] for name in base}
     skip = 0
     while active:
@@ -284,6 +290,10 @@ def main():
     parser.add_argument("--require-minimal", action="store_true")
     parser.add_argument("--simulate", action="store_true",
                         help="also run dsaplan-simulate on every kernel")
+    parser.add_argument("--no-leave-out", action="store_true",
+                        help="skip the runs that leave out one sync at a time "
+                             "(for sweeps over many kernels: insert, verify, "
+                             "simulate and re-insert only)")
     parser.add_argument("--allow-simulator-failures", action="store_true",
                         help="count simulator failures without failing the run")
     args = parser.parse_args()
@@ -293,16 +303,23 @@ def main():
     names = sorted(kernels, key=lambda name: int(name[1:]))
     batches = [{name: kernels[name] for name in names[half::2]} for half in range(2)]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(lambda batch: check(args.dsa_opt, batch, args.simulate),
+        results = list(pool.map(lambda batch: check(args.dsa_opt, batch, args.simulate,
+                                                   not args.no_leave_out),
                                 batches))
     failures = [f for r, _, _ in results for f in r]
     total = sum(n for _, n, _ in results)
     caught = sum(c for _, _, c in results)
     for failure in (failures + simulator_failures + resync_changes + incomplete)[:3]:
         print(failure, file=sys.stderr)
-    line = (f"{args.count} kernels, {total} syncs inserted, {len(failures)} verify failures, "
-            f"{len(redundant)} redundant syncs")
-    if args.simulate:
+    if args.no_leave_out:
+        line = (f"{args.count} kernels, {total} waits and barriers inserted, "
+                f"{len(failures)} verify failures")
+    else:
+        line = (f"{args.count} kernels, {total} syncs inserted, {len(failures)} verify failures, "
+                f"{len(redundant)} redundant syncs")
+    if args.simulate and args.no_leave_out:
+        line += f", {len(simulator_failures)} simulator failures"
+    elif args.simulate:
         # Left-out syncs that verify-sync caught (all of them but the
         # redundant ones), and how many of those the simulator caught too.
         line += (f", {len(simulator_failures)} simulator failures, "
