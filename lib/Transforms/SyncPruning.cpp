@@ -563,7 +563,8 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
   // it is unsafe again (no id is: its own wait is not known to its set's
   // pipe by the next iteration), by a handshake back after the waits it may
   // pass, in the group of that wait (pruning keeps or drops both together);
-  // a handshake is moved like a pair but never given a handshake itself.
+  // a handshake is moved like a pair, and given a handshake of its own only
+  // up to a fixed depth.
   // A fix can make another execution of a set unsafe; the next round sees
   // it, and the last round is one that finds nothing to fix.
   // The input's own ids are never reused (as when they were first given).
@@ -581,7 +582,12 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
     return free ? llvm::countr_zero(free) : -1;
   };
   DenseMap<Operation *, unsigned> moves; // per pair, by its first op
-  llvm::DenseSet<Operation *> handshaken, handshakeOps;
+  llvm::DenseSet<Operation *> handshaken;
+  // How deep in a chain of handshakes each handshake op is: a handshake
+  // after the wait of another may be needed (that wait is what a set must
+  // follow), but the chain stops at kMaxHandshakeDepth.
+  constexpr unsigned kMaxHandshakeDepth = 2;
+  DenseMap<Operation *, unsigned> handshakeDepth;
   SetFlagOp stuck;
   unsigned unsafeInserted = 0, changes = 0;
   llvm::DenseSet<Operation *> fixedThisRound;
@@ -597,12 +603,14 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
       return;
     unsigned &moved = moves[pair.front()];
     bool noId = firstFree(set.getSrc(), set.getDst(), free) < 0;
-    if ((moved > 0 || noId) && !handshakeOps.contains(set)) {
+    if ((moved > 0 || noId) &&
+        handshakeDepth.lookup(set) < kMaxHandshakeDepth) {
       // Moving did not help: order the set after the waits it may pass.
       bool added = false;
       for (Operation *wait : pending) {
-        // Never a handshake after a handshake: that chain need not end.
-        if (!wait || handshakeOps.contains(wait) ||
+        // A chain of handshakes need not end: it is cut at a fixed depth.
+        unsigned depth = wait ? handshakeDepth.lookup(wait) : 0;
+        if (!wait || depth >= kMaxHandshakeDepth ||
             !handshaken.insert(wait).second)
           continue;
         auto owner = groupOf.find(wait);
@@ -615,7 +623,7 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
           continue;
         addHandshake(waitOp, back, groups[into]);
         for (size_t i = before; i < groups[into].size(); ++i)
-          handshakeOps.insert(groups[into][i]);
+          handshakeDepth[groups[into][i]] = depth + 1;
         fileGroup(into);
         ++repairs.handshakes;
         ++changes;

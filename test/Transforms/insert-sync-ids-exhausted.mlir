@@ -1,10 +1,25 @@
-// XFAIL: *
-// A kernel of the placement property test (seed 3, kernel 40, placed by
-// first-fit) that insert-sync refuses since sets must follow the wait of
-// their previous set: the repair of the eager <mte2 -> mte3> pair in the
-// scf.while 'do' region runs out of moves (its consumer is a handshake's
-// wait, which gets no handshake of its own). Remove XFAIL once it places.
-// RUN: dsa-opt %s --dsa-plan="algorithm=first-fit" -o /dev/null
+// RUN: dsa-opt %s --dsa-plan="algorithm=first-fit" | FileCheck %s
+// RUN: dsa-opt %s --dsa-plan="algorithm=first-fit" | dsa-opt -dsaplan-simulate="runs=8 check-gm=false" -o /dev/null
+//
+// Regression test: a kernel of the placement property test (seed 3, kernel
+// 40, placed by first-fit) that insert-sync refused ("no event id of
+// <mte2 -> mte3> is free here") since sets must follow the wait of their
+// previous set: the eager <mte2 -> mte3> pair in the scf.while "do" region
+// may overrun its own set of the previous iteration, no id helps, and the
+// wait it may pass is a handshake's wait, which got no handshake of its own.
+// A handshake may now follow a handshake's wait (chains are cut at depth 2).
+//
+// CHECK-LABEL: func.func @k40
+// CHECK:         scf.while
+// CHECK:         } do {
+// CHECK:           memref.copy {{.*}}#dsaplan.pipe<mte2>
+// CHECK-NEXT:      dsaplan.set_flag <mte2 -> mte3>, [[ID:[0-9]+]]
+// CHECK:           dsaplan.wait_flag <mte2 -> mte3>, [[ID]]
+// CHECK-NEXT:      memref.copy {{.*}}#dsaplan.pipe<mte3>
+// CHECK-NEXT:      dsaplan.set_flag <mte3 -> mte2>, [[BACK:[0-9]+]]
+// CHECK-NEXT:      dsaplan.wait_flag <mte3 -> mte2>, [[BACK]]
+// CHECK-NEXT:      dsaplan.set_flag <mte2 -> mte3>, [[NEXT:[0-9]+]]
+// CHECK-NEXT:      dsaplan.wait_flag <mte2 -> mte3>, [[NEXT]]
 module attributes {dsaplan.target = #dsaplan.target<"ascend910b">} {
   func.func @k40(%x: memref<256xf32>, %y: memref<256xf32>, %out0: memref<256xf32>, %out1: memref<256xf32>, %p: i1, %q: i1) {
     %c0 = arith.constant 0 : index
