@@ -6,6 +6,7 @@
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Transforms/Passes.h"
+#include "ReportFiles.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
@@ -21,22 +22,6 @@ using namespace mlir;
 using namespace mlir::dsaplan;
 
 namespace {
-
-/// The name of an allocation: its `name` attribute, else the name of a
-/// NameLoc (possibly inside a FusedLoc or CallSiteLoc).
-StringAttr findName(Operation *op) {
-  if (auto name = op->getAttrOfType<StringAttr>("name"))
-    return name;
-  StringAttr found;
-  op->getLoc()->walk([&](Location loc) {
-    if (auto named = dyn_cast<NameLoc>(loc)) {
-      found = named.getName();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return found;
-}
 
 /// Replaces `alloc` (memref.alloc or memref.alloca) by a dsaplan.alloc.
 template <typename AllocLikeOp>

@@ -69,7 +69,12 @@ struct DsaPlanMaterializePass
       OpBuilder builder(alloc);
       Value offset = arith::ConstantIndexOp::create(builder, alloc.getLoc(),
                                                     *alloc.getOffset());
-      auto view = memref::ViewOp::create(builder, alloc.getLoc(),
+      // The view carries the tile's name in its location (findName): the
+      // sync pictures and diagnostics name it as the allocation was.
+      Location loc = alloc.getLoc();
+      if (StringAttr name = alloc.getNameAttr())
+        loc = NameLoc::get(name, loc);
+      auto view = memref::ViewOp::create(builder, loc,
                                          alloc.getType(), arena, offset,
                                          ValueRange());
       alloc.replaceAllUsesWith(view.getResult());

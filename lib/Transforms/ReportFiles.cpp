@@ -33,10 +33,26 @@ LogicalResult mlir::dsaplan::writeFunctionFile(func::FuncOp func,
 std::string mlir::dsaplan::locationText(Location loc) {
   std::string text;
   llvm::raw_string_ostream os(text);
+  if (auto named = dyn_cast<NameLoc>(loc))
+    return locationText(named.getChildLoc());
   if (auto file = dyn_cast<FileLineColLoc>(loc))
     os << file.getFilename().getValue() << ":" << file.getLine() << ":"
        << file.getColumn();
   else
     os << loc;
   return text;
+}
+
+StringAttr mlir::dsaplan::findName(Operation *op) {
+  if (auto name = op->getAttrOfType<StringAttr>("name"))
+    return name;
+  StringAttr found;
+  op->getLoc()->walk([&](Location loc) {
+    if (auto named = dyn_cast<NameLoc>(loc)) {
+      found = named.getName();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
 }

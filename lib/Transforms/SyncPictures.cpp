@@ -57,10 +57,11 @@ struct SyncPicture {
 
 LogicalResult mlir::dsaplan::writeSyncPictures(func::FuncOp func,
                                                StringRef reportDir) {
-  // Tiles by their `name`, else by their SSA name as the IR prints it.
+  // Tiles by their name (findName), else by their SSA name as the IR
+  // prints it.
   AsmState asmState(func);
   auto tileName = [&](Operation *tile) {
-    if (auto name = tile->getAttrOfType<StringAttr>("name"))
+    if (StringAttr name = findName(tile))
       return name.str();
     std::string text;
     llvm::raw_string_ostream os(text);

@@ -22,10 +22,12 @@
 
 // The picture with syncs: an arrow per flag pair, from the access before the
 // set to the access after the wait, the V -> MTE2 one among them.
+// Its tiles have the placement's names (row0, table_ub), which the views
+// of the placed IR keep in their locations, not `%view_N`.
 // RUN: FileCheck %s --check-prefix=SVG < %t/gather_scale.ub.sync.svg
 // RUN: %python %S/Inputs/check_sync_picture.py %t gather_scale ub | FileCheck %s --check-prefix=PICTURE
 // SVG: gather_scale - ub with syncs
 // SVG: class="caption"{{.*}}6 buffers, peak 4128 B, capacity 192 KiB; 10 flag pairs, 1 barriers
 // SVG: class="barrier" data-pipe="v"
 // SVG: class="sync" data-pipe="v"{{.*}}<title>set/wait &lt;v -&gt; mte2&gt;, {{[0-7]}}</title>
-// PICTURE: ub: 10 arrows for 10 set_flags, 1 barriers: ok
+// PICTURE: ub: 10 arrows for 10 set_flags, 1 barriers, 6 tiles named as placed: ok

@@ -8,6 +8,9 @@ with a set mark and a wait line ending in an arrow head) per set_flag of
 <function>.syncs.json that orders accesses of that space, one mark per
 pipe_barrier, a legend naming every pipe it draws, and no lower bound or
 status (its spans are accesses, not the live ranges the placement used).
+Its tiles are named as in the placement picture <function>.<space>.svg
+(the allocation's name, which the placed IR keeps in the view's location),
+not by the SSA names of the views (`%view_3`).
 """
 
 import json
@@ -20,6 +23,12 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 def fail(message):
     sys.exit("check_sync_picture: " + message)
+
+
+def buffer_names(root):
+    """The data-name of every rect of class buffer (among its classes)."""
+    return {r.get("data-name") for r in root.iter(SVG + "rect")
+            if "buffer" in (r.get("class") or "").split()}
 
 
 def main():
@@ -49,8 +58,14 @@ def main():
     caption = [t.text for t in root.iter(SVG + "text") if t.get("class") == "caption"][0]
     if "optimal" in caption or "lower bound" in caption:
         fail(f"the caption claims a bound: {caption}")
+    names = buffer_names(root)
+    placement = ET.parse(os.path.join(report_dir, f"{function}.{space}.svg")).getroot()
+    placed_names = buffer_names(placement)
+    if not names or not names <= placed_names:
+        fail(f"tiles named {sorted(names - placed_names)}, not as placed: "
+             f"{sorted(placed_names)}")
     print(f"{space}: {len(arrows)} arrows for {len(sets)} set_flags, "
-          f"{len(barriers)} barriers: ok")
+          f"{len(barriers)} barriers, {len(names)} tiles named as placed: ok")
 
 
 if __name__ == "__main__":
