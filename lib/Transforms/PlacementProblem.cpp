@@ -221,20 +221,22 @@ accessesPerAlloc(func::FuncOp func, const PlacementProblem &pp,
   return result;
 }
 
-/// The wait that placing a tile accessed as `later` over the bytes of an
-/// expired tile accessed as `earlier` causes, and whether it is a flag pair.
-/// An access of `later` on another pipe than a conflicting access of
-/// `earlier` (one of them writes) waits, through a flag pair, for that op
-/// to finish: the wait is the longest such op. Otherwise a pipe that is not
-/// the scalar one orders the two by a pipe_barrier: kSamePipeReuseCost.
-///
-///   earlier: MTE2 writes (544 cycles), V reads (264 cycles)
-///   later:   MTE2 writes                 -> a flag pair, V's read: 264
+/// A reuse penalty: the cycles of waiting, and whether a flag pair (not
+/// only a barrier) orders the reuse.
 struct ReuseWait {
   int64_t cycles = 0;
   bool crossPipe = false;
 };
 
+/// The wait that placing a tile accessed as `later` over the bytes of an
+/// expired tile accessed as `earlier` causes. An access of `later` on
+/// another pipe than a conflicting access of `earlier` (one of them writes)
+/// waits, through a flag pair, for that op to finish: the wait is the
+/// longest such op. Otherwise a pipe that is not the scalar one orders the
+/// two by a pipe_barrier: kSamePipeReuseCost.
+///
+///   earlier: MTE2 writes (544 cycles), V reads (264 cycles)
+///   later:   MTE2 writes                 -> a flag pair, V's read: 264
 ReuseWait reuseWait(ArrayRef<TileAccess> earlier, ArrayRef<TileAccess> later) {
   ReuseWait wait;
   for (const TileAccess &first : earlier)
