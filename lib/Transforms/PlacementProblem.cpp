@@ -288,10 +288,11 @@ ReuseWait reusePenalty(const solver::Buffer &first, AllocOp firstAlloc,
 
 } // namespace
 
-void mlir::dsaplan::addReusePenalties(func::FuncOp func, PlacementProblem &pp) {
+void mlir::dsaplan::addReusePenalties(func::FuncOp func, PlacementProblem &pp,
+                                      const CostModel &costs) {
   pp.problem.objective = solver::Objective::ReuseCost;
   SmallVector<SmallVector<TileAccess, 4>> accesses =
-      accessesPerAlloc(func, pp, CostModel::defaults());
+      accessesPerAlloc(func, pp, costs);
   const std::vector<solver::Buffer> &buffers = pp.problem.buffers;
   SmallVector<size_t> perPool(pp.problem.pools.size(), 0);
   for (const solver::Buffer &buffer : buffers)

@@ -15,6 +15,10 @@
 // RUN: %python %S/Inputs/reuse_penalties.py %t/same_pipe.json | FileCheck %s --check-prefix=SAME
 // RUN: %python %S/Inputs/reuse_penalties.py %t/scalar_only.json | FileCheck %s --check-prefix=SCALAR
 // RUN: %python %S/Inputs/reuse_penalties.py %t/no_estimate.json | FileCheck %s --check-prefix=UNKNOWN
+// RUN: dsa-opt %s --dsaplan-import --dsaplan-compute-lifetimes --dsaplan-assign-offsets="costs=mte2.fixed=1000 export-problem=%t/costs" -o /dev/null
+// RUN: %python %S/Inputs/reuse_penalties.py %t/costs/straight.json | FileCheck %s --check-prefix=COSTS
+// RUN: dsa-opt %s -split-input-file --dsa-plan="insert-sync=false simulate-costs=mte2.fixed=1000 export-problem=%t/pipeline" -o /dev/null
+// RUN: %python %S/Inputs/reuse_penalties.py %t/pipeline/straight.json | FileCheck %s --check-prefix=COSTS
 
 // %x (MTE2 writes, V reads) dies before %y (V writes, MTE3 reads) is born;
 // %t is live with both. On %x's bytes, %y's V write would wait for %x's
@@ -22,6 +26,11 @@
 // other order cannot happen (%y after %x, no loop).
 // STRAIGHT: 1 penalties
 // STRAIGHT-NEXT: x y 96 cross_pipe
+// `costs` (in --dsa-plan, `simulate-costs`) overrides the estimates as the
+// simulator's: with MTE2 at 1000 + 64 cycles, the wait for the load of %x
+// is the longest.
+// COSTS: 1 penalties
+// COSTS-NEXT: x y 1064 cross_pipe
 // objective=peak puts %y on %x's bytes (8 KiB peak); waits keeps them apart.
 // PEAK-LABEL: func.func @straight
 // PEAK: %x = dsaplan.alloc {live = #dsaplan.live<5 to 8>, name = "x", offset = 4096 : i64}

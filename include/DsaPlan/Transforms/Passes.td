@@ -189,7 +189,8 @@ def DsaPlanAssignOffsets
     set/wait flag pair, and the penalty is the longest such op of the
     earlier tile in the simulator's cost model (`CostModel` in `Target.h`:
     the pipe's fixed cycles plus the bytes of every memref operand at its
-    rate; 1 when an operand has no static size). Otherwise a pipe other
+    rate; 1 when an operand has no static size; `costs` overrides the
+    estimates as in `dsaplan-simulate`). Otherwise a pipe other
     than the scalar one orders them by a barrier: 1. The earlier tile is
     the one whose live range comes first; when one loop body allocates
     both, either may follow the other and both orders are summed. The
@@ -235,6 +236,9 @@ def DsaPlanAssignOffsets
                         "keep apart where capacity leaves room"),
              clEnumValN(::mlir::dsaplan::PlacementObjective::Peak, "peak",
                         "smallest peak of each space"))}]>,
+    Option<"costs", "costs", "std::string", /*default=*/"\"\"",
+           "objective=waits: overrides of the target's cycle estimates the "
+           "penalties come from, as in dsaplan-simulate's costs">,
     Option<"mode", "mode", "::mlir::dsaplan::AssignMode",
            /*default=*/"::mlir::dsaplan::AssignMode::Plan",
            "What to do with the placement",

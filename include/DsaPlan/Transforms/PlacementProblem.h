@@ -50,7 +50,8 @@ inline constexpr size_t kMaxPenalisedAllocs = 256;
 /// of the later one on another pipe waits for, else kSamePipeReuseCost for
 /// a barrier; both orders when one loop body allocates both. Pairs live
 /// together get none: they never share bytes.
-void addReusePenalties(func::FuncOp func, PlacementProblem &pp);
+void addReusePenalties(func::FuncOp func, PlacementProblem &pp,
+                       const CostModel &costs);
 
 /// Builds the problem of `func`: every dsaplan.alloc must carry a live range;
 /// an existing offset becomes a pin; separate/colocate operands must be
