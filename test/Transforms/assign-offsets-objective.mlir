@@ -57,4 +57,30 @@ func.func @no_room(%gm: memref<24576xf16, #dsaplan.space<l1>>) {
   return
 }
 
+// -----
+
+// Room for one of two reuses only: 64 KiB of L0A, %big and %short (32 KiB
+// each, MTE1 writes, M reads) live together, then %late (MTE1 writes) must
+// take the bytes of one of them. Its load would wait for M's read of that
+// one: all of %big (8 + 65536 / 512 = 136 cycles) or 1 KiB of %short
+// (8 + 2048 / 512 = 12). The penalties weigh the waits, so %late goes on
+// %short.
+// WAITS-LABEL: func.func @longer_wait_kept_apart
+// WAITS: %big = dsaplan.alloc {live = #dsaplan.live<0 to 4>, name = "big", offset = 0 : i64}
+// WAITS: %short = dsaplan.alloc {live = #dsaplan.live<0 to 4>, name = "short", offset = 32768 : i64}
+// WAITS: %late = dsaplan.alloc {live = #dsaplan.live<5 to 8>, name = "late", offset = 32768 : i64}
+// REMARK: remark: @longer_wait_kept_apart l0a: 3 buffers, peak 65536 B, {{.*}}, reuse cost 12 (bound 12, 1 penalised pairs share bytes)
+func.func @longer_wait_kept_apart(%l1: memref<16384xf16, #dsaplan.space<l1>>, %small: memref<512xf16, #dsaplan.space<l1>>) {
+  %big = dsaplan.alloc {name = "big", live = #dsaplan.live<0 to 4>} : memref<16384xf16, #dsaplan.space<l0a>>      // [0, 32768)
+  %short = dsaplan.alloc {name = "short", live = #dsaplan.live<0 to 4>} : memref<16384xf16, #dsaplan.space<l0a>>  // [32768, 65536)
+  %late = dsaplan.alloc {name = "late", live = #dsaplan.live<5 to 8>} : memref<16384xf16, #dsaplan.space<l0a>>    // [32768, 65536): on short
+  memref.copy %l1, %big {dsaplan.pipe = #dsaplan.pipe<mte1>} : memref<16384xf16, #dsaplan.space<l1>> to memref<16384xf16, #dsaplan.space<l0a>>
+  memref.copy %l1, %short {dsaplan.pipe = #dsaplan.pipe<mte1>} : memref<16384xf16, #dsaplan.space<l1>> to memref<16384xf16, #dsaplan.space<l0a>>
+  memref.copy %big, %l1 {dsaplan.pipe = #dsaplan.pipe<m>} : memref<16384xf16, #dsaplan.space<l0a>> to memref<16384xf16, #dsaplan.space<l1>>
+  %part = memref.subview %short[0] [512] [1] : memref<16384xf16, #dsaplan.space<l0a>> to memref<512xf16, strided<[1]>, #dsaplan.space<l0a>>
+  memref.copy %part, %small {dsaplan.pipe = #dsaplan.pipe<m>} : memref<512xf16, strided<[1]>, #dsaplan.space<l0a>> to memref<512xf16, #dsaplan.space<l1>>
+  memref.copy %l1, %late {dsaplan.pipe = #dsaplan.pipe<mte1>} : memref<16384xf16, #dsaplan.space<l1>> to memref<16384xf16, #dsaplan.space<l0a>>
+  return
+}
+
 // BAD: for the --objective option: Cannot find option named 'fast'!
