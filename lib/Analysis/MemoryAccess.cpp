@@ -32,13 +32,6 @@ int64_t elementBytes(Type element) {
   return (element.getIntOrFloatBitWidth() + 7) / 8;
 }
 
-int64_t sizeInBytes(MemRefType type) {
-  int64_t element = elementBytes(type.getElementType());
-  if (!type.hasStaticShape() || element < 0)
-    return -1;
-  return type.getNumElements() * element;
-}
-
 /// A static strided set of bytes: from `base`, for each dimension of the
 /// memref type, `count` elements `stride` bytes apart.
 ///
@@ -163,7 +156,7 @@ Footprint locate(Value value, MemorySpace space, Operation *anchor,
   if (auto view = dyn_cast<memref::ViewOp>(def)) {
     Footprint loc = wholeSpace(space, anchor);
     APInt offset;
-    int64_t size = sizeInBytes(view.getType());
+    int64_t size = getStaticSizeInBytes(view.getType());
     if (isa_and_nonnull<ArenaOp>(view.getSource().getDefiningOp()) &&
         matchPattern(view.getByteShift(), m_ConstantInt(&offset)) &&
         size >= 0) {
@@ -355,6 +348,13 @@ void appendAccesses(Value value, MemorySpace space, bool isWrite,
 }
 
 } // namespace
+
+int64_t mlir::dsaplan::getStaticSizeInBytes(MemRefType type) {
+  int64_t element = elementBytes(type.getElementType());
+  if (!type.hasStaticShape() || element < 0)
+    return -1;
+  return type.getNumElements() * element;
+}
 
 bool mlir::dsaplan::touchesDsaPlanMemory(Operation *op) {
   return llvm::any_of(op->getOperands(), [](Value operand) {

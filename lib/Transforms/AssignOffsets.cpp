@@ -134,11 +134,20 @@ private:
   LogicalResult writeReports(func::FuncOp func, const PlacementProblem &pp,
                              const FunctionPlacement &placement);
   void recordStatistics(MemorySpace space, const solver::PoolResult &pool);
+
+  /// The target's cycle estimates with `costs` applied: what the reuse
+  /// penalties of objective=waits are counted in.
+  CostModel costModel = CostModel::defaults();
 };
 
 void DsaPlanAssignOffsetsPass::runOnOperation() {
   ModuleOp module = getOperation();
   TargetDescription target = TargetDescription::getForOp(module);
+  std::string error;
+  if (!costModel.applyOverrides(costs, error)) {
+    module.emitError() << "dsaplan-assign-offsets: " << error;
+    return signalPassFailure();
+  }
   bool failedAny = false;
   module.walk([&](func::FuncOp func) {
     failedAny |= failed(placeFunction(func, target, algorithm));
@@ -159,7 +168,7 @@ LogicalResult DsaPlanAssignOffsetsPass::placeFunction(
   // Exported problems and solutions name the function the same way.
   pp.problem.document.instance = instanceName(func);
   if (objective == PlacementObjective::Waits)
-    addReusePenalties(func, pp);
+    addReusePenalties(func, pp, costModel);
 
   if (!exportProblem.empty() &&
       failed(writeFunctionFile(

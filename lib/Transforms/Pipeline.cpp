@@ -44,6 +44,8 @@ void mlir::dsaplan::buildDsaPlanPipeline(
   assign.algorithm = options.algorithm;
   assign.nodeBudget = options.nodeBudget;
   assign.objective = options.objective;
+  // The penalties count the waits in the cycles the simulation runs with.
+  assign.costs = options.simulateCosts;
   assign.exportProblem = options.exportProblem;
   assign.exportSolution = options.exportSolution;
   assign.importSolution = options.importSolution;

@@ -7,6 +7,7 @@
 #include "DsaPlan/Transforms/PlacementProblem.h"
 #include "ReportFiles.h"
 
+#include "DsaPlan/Analysis/BufferLifetimes.h"
 #include "DsaPlan/Analysis/MemoryAccess.h"
 
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -158,45 +159,140 @@ mlir::dsaplan::buildPlacementProblem(func::FuncOp func,
 
 namespace {
 
-/// Per allocation of `pp`, the pipes that read or write it (bit per pipe).
-SmallVector<uint32_t> pipesPerAlloc(func::FuncOp func,
-                                    const PlacementProblem &pp) {
+/// One kind of access to an allocation: a pipe reading or writing it, and
+/// the cycles of the longest such op in the cost model.
+struct TileAccess {
+  Pipe pipe;
+  bool isWrite;
+  int64_t cycles;
+};
+
+/// The cycles the cost model gives `op` on `pipe`: the simulator's rule
+/// (a pipe's fixed cost plus the bytes of every memref operand at its rate),
+/// or 1, no estimate, when an operand has no static size.
+int64_t estimateCycles(Operation *op, Pipe pipe, const CostModel &costs) {
+  int64_t bytes = 0;
+  for (Value operand : op->getOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    if (!type)
+      continue;
+    int64_t size = getStaticSizeInBytes(type);
+    if (size < 0)
+      return 1;
+    bytes += size;
+  }
+  return costs.baseCycles(pipe, bytes);
+}
+
+/// Records that `access` (by an op of `cycles`) touches an allocation, once
+/// per pipe and direction, keeping the longest op.
+void addTileAccess(SmallVectorImpl<TileAccess> &accesses, TileAccess access) {
+  for (TileAccess &known : accesses)
+    if (known.pipe == access.pipe && known.isWrite == access.isWrite) {
+      known.cycles = std::max(known.cycles, access.cycles);
+      return;
+    }
+  accesses.push_back(access);
+}
+
+/// Per allocation of `pp`, how each pipe accesses it (through views, as the
+/// sync pass sees it: the same access model).
+SmallVector<SmallVector<TileAccess, 4>>
+accessesPerAlloc(func::FuncOp func, const PlacementProblem &pp,
+                 const CostModel &costs) {
   llvm::DenseMap<Operation *, size_t> indexOf;
   for (size_t index = 0; index < pp.allocs.size(); ++index)
     indexOf[AllocOp(pp.allocs[index]).getOperation()] = index;
-  SmallVector<uint32_t> pipes(pp.allocs.size(), 0);
+  SmallVector<SmallVector<TileAccess, 4>> result(pp.allocs.size());
   func.walk([&](Operation *op) {
     std::optional<Pipe> pipe = getOpPipe(op);
     if (!pipe)
       return;
+    int64_t cycles = estimateCycles(op, *pipe, costs);
     bool unknownEffects = false;
     for (const MemoryAccess &access : getMemoryAccesses(op, unknownEffects)) {
       Operation *tile = access.region.unplacedAlloc ? access.region.unplacedAlloc
                                                     : access.tile;
       auto it = indexOf.find(tile);
       if (it != indexOf.end())
-        pipes[it->second] |= 1u << static_cast<uint32_t>(*pipe);
+        addTileAccess(result[it->second], {*pipe, access.isWrite, cycles});
     }
   });
-  return pipes;
+  return result;
 }
 
-/// The penalty of reusing bytes between tiles touched by `a` and `b`
-/// (pipe masks), or 0.
-int64_t penaltyOf(uint32_t a, uint32_t b) {
-  if (!a || !b)
-    return 0;
-  bool onePipe = a == b && llvm::isPowerOf2_32(a);
-  if (!onePipe)
-    return kCrossPipeReuseCost;
-  return a == (1u << static_cast<uint32_t>(Pipe::s)) ? 0 : kSamePipeReuseCost;
+/// A reuse penalty: the cycles of waiting, and whether a flag pair (not
+/// only a barrier) orders the reuse.
+struct ReuseWait {
+  int64_t cycles = 0;
+  bool crossPipe = false;
+};
+
+/// The wait that placing a tile accessed as `later` over the bytes of an
+/// expired tile accessed as `earlier` causes. An access of `later` on
+/// another pipe than a conflicting access of `earlier` (one of them writes)
+/// waits, through a flag pair, for that op to finish: the wait is the
+/// longest such op. Otherwise a pipe that is not the scalar one orders the
+/// two by a pipe_barrier: kSamePipeReuseCost.
+///
+///   earlier: MTE2 writes (544 cycles), V reads (264 cycles)
+///   later:   MTE2 writes                 -> a flag pair, V's read: 264
+ReuseWait reuseWait(ArrayRef<TileAccess> earlier, ArrayRef<TileAccess> later) {
+  ReuseWait wait;
+  for (const TileAccess &first : earlier)
+    for (const TileAccess &second : later) {
+      if (!first.isWrite && !second.isWrite)
+        continue;
+      if (first.pipe != second.pipe) {
+        wait.crossPipe = true;
+        wait.cycles = std::max(wait.cycles, first.cycles);
+      } else if (first.pipe != Pipe::s && !wait.crossPipe) {
+        wait.cycles = kSamePipeReuseCost;
+      }
+    }
+  return wait;
+}
+
+/// Whether one loop's body allocates both `a` and `b`: each iteration's
+/// tiles then also follow the previous iteration's, in either order.
+bool allocatedInOneLoop(AllocOp a, AllocOp b) {
+  for (Operation *parent = a->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (isLoopOp(parent) && parent->isProperAncestor(b))
+      return true;
+  return false;
+}
+
+/// The reuse penalty of two allocations never live together: the wait of
+/// each order in which one may follow the other on shared bytes, summed.
+/// By their live ranges `first` may precede `second`, or `second` `first`
+/// (both, when the intervals interleave); one loop's body gives both.
+ReuseWait reusePenalty(const solver::Buffer &first, AllocOp firstAlloc,
+                       ArrayRef<TileAccess> firstAccesses,
+                       const solver::Buffer &second, AllocOp secondAlloc,
+                       ArrayRef<TileAccess> secondAccesses) {
+  bool bothOrders = allocatedInOneLoop(firstAlloc, secondAlloc);
+  bool firstBefore = first.live.back().upper <= second.live.front().lower;
+  bool secondBefore = second.live.back().upper <= first.live.front().lower;
+  ReuseWait total;
+  auto add = [&](ReuseWait wait) {
+    total.cycles += wait.cycles;
+    total.crossPipe |= wait.crossPipe;
+  };
+  if (bothOrders || !secondBefore)
+    add(reuseWait(firstAccesses, secondAccesses));
+  if (bothOrders || !firstBefore)
+    add(reuseWait(secondAccesses, firstAccesses));
+  return total;
 }
 
 } // namespace
 
-void mlir::dsaplan::addReusePenalties(func::FuncOp func, PlacementProblem &pp) {
+void mlir::dsaplan::addReusePenalties(func::FuncOp func, PlacementProblem &pp,
+                                      const CostModel &costs) {
   pp.problem.objective = solver::Objective::ReuseCost;
-  SmallVector<uint32_t> pipes = pipesPerAlloc(func, pp);
+  SmallVector<SmallVector<TileAccess, 4>> accesses =
+      accessesPerAlloc(func, pp, costs);
   const std::vector<solver::Buffer> &buffers = pp.problem.buffers;
   SmallVector<size_t> perPool(pp.problem.pools.size(), 0);
   for (const solver::Buffer &buffer : buffers)
@@ -207,10 +303,12 @@ void mlir::dsaplan::addReusePenalties(func::FuncOp func, PlacementProblem &pp) {
           perPool[buffers[a].pool] > kMaxPenalisedAllocs ||
           solver::liveRangesOverlap(buffers[a].live, buffers[b].live))
         continue;
-      int64_t cost = penaltyOf(pipes[a], pipes[b]);
-      if (cost)
+      ReuseWait penalty =
+          reusePenalty(buffers[a], pp.allocs[a], accesses[a], buffers[b],
+                       pp.allocs[b], accesses[b]);
+      if (penalty.cycles)
         pp.problem.reusePenalties.push_back(
-            {a, b, cost,
-             cost == kCrossPipeReuseCost ? "cross_pipe" : "generic"});
+            {a, b, penalty.cycles,
+             penalty.crossPipe ? "cross_pipe" : "generic"});
     }
 }

@@ -97,6 +97,10 @@ SmallVector<Value, 1> getAliasSources(Value value);
 ///   // getRootMemorySpace(%g) == ub: an access through %g touches %t
 std::optional<MemorySpace> getRootMemorySpace(Value value);
 
+/// The bytes of a memref of `type` (its elements, `index` as 8 bytes), or -1
+/// for a dynamic shape or an element without a fixed size.
+int64_t getStaticSizeInBytes(MemRefType type);
+
 /// The whole byte range of a tile (the `tile` of a MemoryAccess).
 MemoryAccess getTileBytes(Operation *tile);
 

@@ -182,13 +182,26 @@ def DsaPlanAssignOffsets
     `objective=waits` (the default): once a space fits, tiles that
     different pipes touch keep apart where capacity leaves room. Each pair
     of allocations of a space that are never live together gets a reuse
-    penalty from the pipes that access them (through views, as the sync
-    pass sees them): 4 when different pipes touch them (sharing bytes makes
-    a set/wait flag pair), 1 when a single pipe that needs barriers does;
-    the solver fits first, then minimises the summed penalty of the pairs
-    that share bytes (see docs/solver.md). Spaces of more than 256
-    allocations are placed for the peak. `objective=peak` minimises each
-    space's peak instead, for users who need headroom.
+    penalty from the ops that access them (through views, as the sync pass
+    sees them): the cycles a reuse of bytes would make a pipe wait. When
+    the later tile is accessed on another pipe than a conflicting access
+    of the earlier one (one of the two writes), sharing bytes makes a
+    set/wait flag pair, and the penalty is the longest such op of the
+    earlier tile in the simulator's cost model (`CostModel` in `Target.h`:
+    the pipe's fixed cycles plus the bytes of every memref operand at its
+    rate; 1 when an operand has no static size; `costs` overrides the
+    estimates as in `dsaplan-simulate`). Otherwise a pipe other
+    than the scalar one orders them by a barrier: 1. The earlier tile is
+    the one whose live range comes first; when one loop body allocates
+    both, either may follow the other and both orders are summed. The
+    solver fits first, then minimises the summed penalty of the pairs that
+    share bytes (see docs/solver.md, "The penalties of objective=waits").
+    Spaces of more than 256 allocations are placed for the peak.
+    `objective=peak` minimises each space's peak instead, for users who
+    need headroom. With `summary`, the remark of each space gives the
+    reuse cost, its bound and the penalised pairs that share bytes (the
+    waits the placement implies) beside the peak; the JSON report has them
+    as `reuse_cost`, `reuse_cost_bound` and `shared_penalised_pairs`.
 
     `mode=consult` leaves the IR as it is and emits one remark per function
     and space comparing the peak with `bump` (no reuse) and with the lower
@@ -223,6 +236,9 @@ def DsaPlanAssignOffsets
                         "keep apart where capacity leaves room"),
              clEnumValN(::mlir::dsaplan::PlacementObjective::Peak, "peak",
                         "smallest peak of each space"))}]>,
+    Option<"costs", "costs", "std::string", /*default=*/"\"\"",
+           "objective=waits: overrides of the target's cycle estimates the "
+           "penalties come from, as in dsaplan-simulate's costs">,
     Option<"mode", "mode", "::mlir::dsaplan::AssignMode",
            /*default=*/"::mlir::dsaplan::AssignMode::Plan",
            "What to do with the placement",

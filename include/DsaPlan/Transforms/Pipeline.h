@@ -89,7 +89,8 @@ struct DsaPlanPipelineOptions
   Option<std::string> simulateCosts{
       *this, "simulate-costs",
       llvm::cl::desc("dsaplan-simulate costs: overrides of the target's "
-                     "cycle estimates")};
+                     "cycle estimates (also the cycles of the reuse "
+                     "penalties of objective=waits)")};
   Option<std::string> traceFile{
       *this, "trace-file",
       llvm::cl::desc("Write the simulated run as Chrome trace-event JSON "

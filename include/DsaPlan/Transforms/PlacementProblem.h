@@ -33,20 +33,25 @@ struct PlacementProblem {
   SmallVector<MemorySpace> spaces;
 };
 
-/// Reuse penalty of two tiles that different pipes touch (sharing bytes
-/// makes a set/wait flag pair and the stall it implies), and of two tiles
-/// that one pipe touches (a pipe_barrier at most; none for the scalar pipe).
-inline constexpr int64_t kCrossPipeReuseCost = 4;
+/// Reuse penalty of two tiles that only one pipe orders (a pipe_barrier;
+/// none for the scalar pipe). A pair that different pipes touch costs the
+/// cycles of the op the reuse would wait for (addReusePenalties), which the
+/// cost model never puts below 1.
 inline constexpr int64_t kSamePipeReuseCost = 1;
 /// Spaces with more allocations get no penalties (the pairs are quadratic):
 /// they are placed for the peak.
 inline constexpr size_t kMaxPenalisedAllocs = 256;
 
-/// Derives the reuse penalties of `pp` from the pipes that access each
+/// Derives the reuse penalties of `pp` from the ops that access each
 /// allocation in `func` (through views, as the sync pass sees them) and
-/// switches its objective to the reuse cost. Pairs live together get none:
-/// they never share bytes.
-void addReusePenalties(func::FuncOp func, PlacementProblem &pp);
+/// switches its objective to the reuse cost. A pair never live together
+/// costs the wait a reuse of bytes would cause, in cycles of the target's
+/// cost model: the longest op of the earlier tile that a conflicting access
+/// of the later one on another pipe waits for, else kSamePipeReuseCost for
+/// a barrier; both orders when one loop body allocates both. Pairs live
+/// together get none: they never share bytes.
+void addReusePenalties(func::FuncOp func, PlacementProblem &pp,
+                       const CostModel &costs);
 
 /// Builds the problem of `func`: every dsaplan.alloc must carry a live range;
 /// an existing offset becomes a pin; separate/colocate operands must be
