@@ -7,7 +7,9 @@
 // For each pool: build the item instance (colocations merged), split it into
 // independent components (no conflict joins two of them, so they may share
 // addresses), place each component with the selected algorithm, and report
-// the peak against the lower bound.
+// the peak against the lower bound. When buffers allow several pools, the
+// pools are solved under assignments of those buffers and the best
+// assignment is kept (see "Choosing pools").
 //
 //===----------------------------------------------------------------------===//
 
