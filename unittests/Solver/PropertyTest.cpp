@@ -720,3 +720,27 @@ TEST(PoolChoice, ABudgetThatStopsTheChoiceGivesUpInsteadOfClaimingInfeasible) {
     return r.status == PoolStatus::Infeasible;
   }));
 }
+
+TEST(PoolChoice, ReuseCostComesBeforeThePeaks) {
+  // b1 may reuse b0's bytes in pool 0 (both peaks then sum to 16) at a
+  // penalty of 5, or take pool 1 at no cost (the peaks sum to 32).
+  ProblemBuilder builder(16);
+  builder.addPool(16);
+  size_t b0 = builder.add(16, {{0, 4}});
+  size_t b1 = builder.add(16, {{4, 8}});
+  builder.problem.buffers[b1].allowedPools = {0, 1};
+  builder.problem.reusePenalties.push_back({b0, b1, 5, "cross_pipe"});
+
+  Solution peak = solve(builder.problem);
+  EXPECT_EQ(peak.poolOf[b1], 0u);
+
+  builder.problem.objective = Objective::ReuseCost;
+  Solution cost = solve(builder.problem);
+  EXPECT_EQ(cost.poolOf[b1], 1u);
+  Problem chosen = withPools(builder.problem, cost.poolOf);
+  for (size_t pool = 0; pool < 2; ++pool) {
+    EXPECT_EQ(reuseCostOf(chosen, cost.offsets, pool).cost, 0);
+    EXPECT_EQ(cost.pools[pool].status, PoolStatus::Optimal);
+  }
+  EXPECT_TRUE(validate(builder.problem, cost.offsets, cost.poolOf).empty());
+}
