@@ -114,8 +114,7 @@ void readPools(const json &pools, Problem &problem,
 
 void readBuffers(const json &buffers, Problem &problem,
                  const std::map<std::string, size_t> &poolIndex,
-                 std::map<std::string, size_t> &bufferIndex,
-                 ReadResult &result) {
+                 std::map<std::string, size_t> &bufferIndex) {
   array(buffers, "problem.buffers");
   for (size_t b = 0; b < buffers.size(); ++b) {
     std::string where = "problem.buffers[" + std::to_string(b) + "]";
@@ -151,15 +150,21 @@ void readBuffers(const json &buffers, Problem &problem,
     const json &allowed = array(member(entry, "allowed_pools", where), where + ".allowed_pools");
     if (allowed.empty())
       fail(where + ".allowed_pools", "must name a pool");
-    std::string pool = idText(allowed[0], where + ".allowed_pools[0]");
-    auto it = poolIndex.find(pool);
-    if (it == poolIndex.end())
-      fail(where + ".allowed_pools[0]", "unknown pool " + pool);
-    buffer.pool = it->second;
-    if (allowed.size() > 1)
-      result.unsupported.push_back(where + ".allowed_pools: " +
-                                   std::to_string(allowed.size()) +
-                                   " pools allowed, placed in the first (" + pool + ")");
+    for (size_t p = 0; p < allowed.size(); ++p) {
+      std::string at = where + ".allowed_pools[" + std::to_string(p) + "]";
+      std::string pool = idText(allowed[p], at);
+      auto it = poolIndex.find(pool);
+      if (it == poolIndex.end())
+        fail(at, "unknown pool " + pool);
+      if (std::find(buffer.allowedPools.begin(), buffer.allowedPools.end(),
+                    it->second) != buffer.allowedPools.end())
+        fail(at, "pool " + pool + " is listed twice");
+      buffer.allowedPools.push_back(it->second);
+    }
+    // The solver chooses among several pools; one is just the buffer's pool.
+    buffer.pool = buffer.allowedPools.front();
+    if (buffer.allowedPools.size() == 1)
+      buffer.allowedPools.clear();
     if (!bufferIndex.emplace(buffer.id, problem.buffers.size()).second)
       fail(where + ".id", "buffer id " + buffer.id + " appears twice");
     problem.buffers.push_back(std::move(buffer));
@@ -324,13 +329,22 @@ json problemJson(const Problem &problem) {
     json live = json::array();
     for (const Interval &interval : buffer.live)
       live.push_back({{"lower", interval.lower}, {"upper", interval.upper}});
+    // The document has no pool alignment: each buffer carries the strictest
+    // of the pools it may go in.
+    json allowed = json::array();
+    int64_t alignment = buffer.alignment;
+    for (size_t pool : buffer.allowedPools.empty()
+                           ? std::vector<size_t>{buffer.pool}
+                           : buffer.allowedPools) {
+      allowed.push_back(idValue(problem.pools[pool].id));
+      alignment = std::max(alignment, problem.pools[pool].alignment);
+    }
     buffers.push_back({{"id", idValue(buffer.id)},
                        {"name", buffer.name},
                        {"size", buffer.size},
-                       {"alignment", std::max(buffer.alignment,
-                                              problem.pools[buffer.pool].alignment)},
+                       {"alignment", alignment},
                        {"live_intervals", live},
-                       {"allowed_pools", json::array({idValue(problem.pools[buffer.pool].id)})}});
+                       {"allowed_pools", allowed}});
   }
   json colocations = json::array(), separations = json::array(),
        pins = json::array();
@@ -426,7 +440,7 @@ ReadResult dsaplan::solver::readSchemaV1Problem(const std::string &text,
                   "problem");
     std::map<std::string, size_t> poolIndex, bufferIndex;
     readPools(body["pools"], problem, poolIndex, result);
-    readBuffers(body["buffers"], problem, poolIndex, bufferIndex, result);
+    readBuffers(body["buffers"], problem, poolIndex, bufferIndex);
     readConstraints(body["constraints"], problem, bufferIndex);
     if (body.contains("cost_model"))
       readCostModel(body["cost_model"], problem, bufferIndex);
@@ -517,9 +531,18 @@ std::string dsaplan::solver::writeSchemaV1Solution(const Problem &problem,
 
 ReadResult dsaplan::solver::readSchemaV1Solution(const std::string &text,
                                                  const Problem &problem,
-                                                 Placement &placement) {
+                                                 Placement &placement,
+                                                 std::vector<size_t> *poolOf) {
   ReadResult result;
   placement.assign(problem.buffers.size(), kUnplaced);
+  if (poolOf) {
+    poolOf->clear();
+    for (const Buffer &buffer : problem.buffers)
+      poolOf->push_back(buffer.pool);
+  }
+  std::map<std::string, size_t> poolIndex;
+  for (size_t p = 0; p < problem.pools.size(); ++p)
+    poolIndex[problem.pools[p].id] = p;
   try {
     json document = json::parse(text);
     requireFields(document, {"schema_version", "profile", "instance",
@@ -552,7 +575,15 @@ ReadResult dsaplan::solver::readSchemaV1Solution(const std::string &text,
       std::string at = "placements[" + std::to_string(i) + "]";
       size_t b = bufferRef(member(placements[i], "buffer", at), at + ".buffer", bufferIndex);
       std::string pool = idText(member(placements[i], "pool", at), at + ".pool");
-      if (pool != problem.pools[problem.buffers[b].pool].id)
+      auto known = poolIndex.find(pool);
+      if (known == poolIndex.end())
+        fail(at + ".pool", "unknown pool " + pool);
+      // A pool the buffer does not allow is the validator's to report (it
+      // names the buffer and the pool); one that is not the buffer's pool
+      // can only be represented with `poolOf`.
+      if (poolOf)
+        (*poolOf)[b] = known->second;
+      else if (known->second != problem.buffers[b].pool)
         fail(at + ".pool", "buffer " + problem.buffers[b].id + " is in pool " +
                                problem.pools[problem.buffers[b].pool].id + ", not " + pool);
       if (placement[b] != kUnplaced)

@@ -21,6 +21,22 @@ int64_t dsaplan::solver::effectiveAlignment(const Problem &problem, size_t b) {
   return own / std::gcd(own, poolAlignment) * poolAlignment;
 }
 
+bool dsaplan::solver::mayGoIn(const Problem &problem, size_t b, size_t pool) {
+  const Buffer &buffer = problem.buffers[b];
+  if (buffer.allowedPools.empty())
+    return buffer.pool == pool;
+  return std::find(buffer.allowedPools.begin(), buffer.allowedPools.end(),
+                   pool) != buffer.allowedPools.end();
+}
+
+Problem dsaplan::solver::withPools(const Problem &problem,
+                                   const std::vector<size_t> &poolOf) {
+  Problem moved = problem;
+  for (size_t b = 0; b < moved.buffers.size() && b < poolOf.size(); ++b)
+    moved.buffers[b].pool = poolOf[b];
+  return moved;
+}
+
 int64_t dsaplan::solver::peakOf(const Problem &problem,
                                 const Placement &placement, size_t pool) {
   int64_t peak = 0;

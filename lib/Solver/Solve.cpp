@@ -7,7 +7,9 @@
 // For each pool: build the item instance (colocations merged), split it into
 // independent components (no conflict joins two of them, so they may share
 // addresses), place each component with the selected algorithm, and report
-// the peak against the lower bound.
+// the peak against the lower bound. When buffers allow several pools, the
+// pools are solved under assignments of those buffers and the best
+// assignment is kept (see "Choosing pools").
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,8 +19,11 @@
 #include "ReuseCost.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
+#include <map>
 #include <numeric>
+#include <tuple>
 
 using namespace dsaplan::solver;
 using namespace dsaplan::solver::detail;
@@ -493,12 +498,19 @@ void demoteInvalidPools(const Problem &problem, Solution &solution) {
   }
 }
 
-} // namespace
+/// The pool of every buffer where `problem` puts it.
+std::vector<size_t> poolsOf(const Problem &problem) {
+  std::vector<size_t> poolOf;
+  for (const Buffer &buffer : problem.buffers)
+    poolOf.push_back(buffer.pool);
+  return poolOf;
+}
 
-Solution dsaplan::solver::solve(const Problem &problem,
-                                const SolveOptions &options) {
+/// Solves every pool with the buffers where `problem` puts them.
+Solution solveFixedPools(const Problem &problem, const SolveOptions &options) {
   Solution solution;
   solution.offsets.assign(problem.buffers.size(), kUnplaced);
+  solution.poolOf = poolsOf(problem);
   bool malformed = !checkProblem(problem).empty();
   for (size_t pool = 0; pool < problem.pools.size(); ++pool) {
     if (malformed) {
@@ -513,4 +525,241 @@ Solution dsaplan::solver::solve(const Problem &problem,
   if (!malformed)
     demoteInvalidPools(problem, solution);
   return solution;
+}
+
+//===----------------------------------------------------------------------===//
+// Choosing pools
+//===----------------------------------------------------------------------===//
+//
+// Buffers that allow several pools are grouped with the buffers colocated
+// with them (which allow the same pools) into choice units. An assignment
+// gives every unit one of its pools; each is judged by solving the pools it
+// fills, lexicographically: the bytes over capacity first, then the reuse
+// cost (Objective::ReuseCost), then the sum of the peaks. A pool's answer
+// depends only on its buffers, so answers are cached by pool and members.
+//
+// For two units, each allowing pools {0, 1}, and a budget of at least 4,
+// the four assignments (0,0) (0,1) (1,0) (1,1) are all solved and the best
+// kept; with a smaller budget, the descent starts at (0,0) and moves one
+// unit at a time while that improves the score.
+
+/// Buffers that move together between the pools they all allow.
+struct ChoiceUnit {
+  std::vector<size_t> buffers;
+  std::vector<size_t> pools;
+  int64_t size = 0; // of the largest member: larger units move first
+};
+
+std::vector<ChoiceUnit> choiceUnits(const Problem &problem) {
+  std::vector<size_t> parent(problem.buffers.size());
+  std::iota(parent.begin(), parent.end(), 0);
+  auto root = [&](size_t b) {
+    while (parent[b] != b)
+      b = parent[b] = parent[parent[b]];
+    return b;
+  };
+  for (const Colocation &c : problem.colocations)
+    parent[root(c.first)] = root(c.second);
+  std::vector<ChoiceUnit> units;
+  std::vector<size_t> unitOfRoot(problem.buffers.size(), SIZE_MAX);
+  for (size_t b = 0; b < problem.buffers.size(); ++b) {
+    const Buffer &buffer = problem.buffers[b];
+    if (buffer.allowedPools.size() < 2)
+      continue;
+    size_t &unit = unitOfRoot[root(b)];
+    if (unit == SIZE_MAX) {
+      unit = units.size();
+      units.push_back({{}, buffer.allowedPools, 0});
+    }
+    units[unit].buffers.push_back(b);
+    units[unit].size = std::max(units[unit].size, buffer.size);
+  }
+  std::stable_sort(units.begin(), units.end(),
+                   [](const ChoiceUnit &a, const ChoiceUnit &b) {
+                     return a.size > b.size;
+                   });
+  return units;
+}
+
+/// Lexicographic: bytes over capacity, reuse cost, sum of peaks.
+struct AssignmentScore {
+  int64_t overflow = 0;
+  int64_t reuseCost = 0;
+  int64_t peaks = 0;
+  bool operator<(const AssignmentScore &other) const {
+    return std::tie(overflow, reuseCost, peaks) <
+           std::tie(other.overflow, other.reuseCost, other.peaks);
+  }
+};
+
+/// Solves assignments of the choice units, reusing pool answers.
+class AssignmentSolver {
+public:
+  AssignmentSolver(const Problem &problem, const std::vector<ChoiceUnit> &units,
+                   const SolveOptions &options)
+      : problem(problem), units(units), options(options) {}
+
+  /// The solution under `choice` (an index into each unit's pools).
+  Solution solveChoice(const std::vector<size_t> &choice) {
+    Solution solution;
+    solution.poolOf = poolsOf(problem);
+    for (size_t u = 0; u < units.size(); ++u)
+      for (size_t b : units[u].buffers)
+        solution.poolOf[b] = units[u].pools[choice[u]];
+    Problem moved = withPools(problem, solution.poolOf);
+    solution.offsets.assign(problem.buffers.size(), kUnplaced);
+    for (size_t pool = 0; pool < problem.pools.size(); ++pool)
+      solution.pools.push_back(solveCached(moved, pool, solution.offsets));
+    demoteInvalidPools(moved, solution);
+    return solution;
+  }
+
+  AssignmentScore score(const Solution &solution) const {
+    AssignmentScore score;
+    for (const PoolResult &r : solution.pools) {
+      int64_t capacity = problem.pools[r.pool].capacity;
+      if (!isPlaced(r.status))
+        score.overflow += std::max<int64_t>(1, r.peak - capacity);
+      else if (problem.objective == Objective::ReuseCost)
+        score.reuseCost += r.reuseCost;
+      score.peaks += r.peak;
+    }
+    return score;
+  }
+
+private:
+  struct Answer {
+    PoolResult result;
+    std::vector<std::pair<size_t, int64_t>> offsets;
+  };
+
+  PoolResult solveCached(const Problem &moved, size_t pool, Placement &offsets) {
+    std::vector<size_t> members;
+    for (size_t b = 0; b < moved.buffers.size(); ++b)
+      if (moved.buffers[b].pool == pool)
+        members.push_back(b);
+    auto key = std::make_pair(pool, members);
+    auto it = answers.find(key);
+    if (it == answers.end()) {
+      Answer answer;
+      Placement placed(moved.buffers.size(), kUnplaced);
+      answer.result = solvePool(moved, pool, options, placed);
+      for (size_t b : members)
+        answer.offsets.push_back({b, placed[b]});
+      it = answers.emplace(std::move(key), std::move(answer)).first;
+    }
+    for (const auto &[b, offset] : it->second.offsets)
+      offsets[b] = offset;
+    return it->second.result;
+  }
+
+  const Problem &problem;
+  const std::vector<ChoiceUnit> &units;
+  const SolveOptions &options;
+  std::map<std::pair<size_t, std::vector<size_t>>, Answer> answers;
+};
+
+/// The number of assignments of `units`, or UINT64_MAX beyond `limit`.
+uint64_t assignmentCount(const std::vector<ChoiceUnit> &units, uint64_t limit) {
+  uint64_t count = 1;
+  for (const ChoiceUnit &unit : units) {
+    if (count > limit / unit.pools.size())
+      return UINT64_MAX;
+    count *= unit.pools.size();
+  }
+  return count;
+}
+
+/// Whether pool `r`'s proof of infeasibility involves only buffers that
+/// cannot leave it, so that it holds under every assignment.
+bool proofHoldsForEveryChoice(const Problem &problem, const Solution &solution,
+                              const PoolResult &r) {
+  auto fixed = [&](size_t b) { return problem.buffers[b].allowedPools.size() < 2; };
+  if (r.proof == InfeasibilityProof::Certificate)
+    return std::all_of(r.certificate.begin(), r.certificate.end(), fixed);
+  for (size_t b = 0; b < problem.buffers.size(); ++b)
+    if (solution.poolOf[b] == r.pool && !fixed(b))
+      return false;
+  return true;
+}
+
+/// Tries every assignment when there are few enough, else descends from
+/// the first allowed pools one unit at a time; keeps the best (the first
+/// found among equals). Infeasible pools become GaveUp where another
+/// assignment might have fitted.
+Solution choosePools(const Problem &problem, const std::vector<ChoiceUnit> &units,
+                     const SolveOptions &options) {
+  AssignmentSolver solver(problem, units, options);
+  std::vector<size_t> choice(units.size(), 0), bestChoice = choice;
+  Solution best = solver.solveChoice(choice);
+  AssignmentScore bestScore = solver.score(best);
+  uint64_t tried = 1;
+  bool everyOneInfeasible = true;
+  auto consider = [&](const std::vector<size_t> &candidate) {
+    Solution solution = solver.solveChoice(candidate);
+    ++tried;
+    everyOneInfeasible &= std::any_of(
+        solution.pools.begin(), solution.pools.end(), [](const PoolResult &r) {
+          return r.status == PoolStatus::Infeasible;
+        });
+    AssignmentScore score = solver.score(solution);
+    if (!(score < bestScore))
+      return false;
+    best = std::move(solution);
+    bestScore = score;
+    bestChoice = candidate;
+    return true;
+  };
+  everyOneInfeasible = std::any_of(
+      best.pools.begin(), best.pools.end(),
+      [](const PoolResult &r) { return r.status == PoolStatus::Infeasible; });
+
+  uint64_t count = assignmentCount(units, options.assignmentBudget);
+  bool exhaustive = count != UINT64_MAX;
+  if (exhaustive) {
+    // Counts through every assignment after the first, like an odometer.
+    for (uint64_t n = 1; n < count; ++n) {
+      for (size_t u = 0; u < units.size(); ++u) {
+        if (++choice[u] < units[u].pools.size())
+          break;
+        choice[u] = 0;
+      }
+      consider(choice);
+    }
+  } else {
+    for (bool improved = true; improved;) {
+      improved = false;
+      for (size_t u = 0; u < units.size(); ++u)
+        for (size_t c = 0; c < units[u].pools.size(); ++c) {
+          if (c == bestChoice[u] || tried >= options.assignmentBudget)
+            continue;
+          std::vector<size_t> candidate = bestChoice;
+          candidate[u] = c;
+          improved |= consider(candidate);
+        }
+    }
+  }
+
+  best.poolChoices = units.size();
+  best.assignmentsTried = tried;
+  best.allAssignmentsTried = exhaustive;
+  for (PoolResult &r : best.pools)
+    if (r.status == PoolStatus::Infeasible && !(exhaustive && everyOneInfeasible) &&
+        !proofHoldsForEveryChoice(problem, best, r)) {
+      r.status = PoolStatus::GaveUp;
+      r.proof = InfeasibilityProof::None;
+    }
+  return best;
+}
+
+} // namespace
+
+Solution dsaplan::solver::solve(const Problem &problem,
+                                const SolveOptions &options) {
+  std::vector<ChoiceUnit> units;
+  if (checkProblem(problem).empty())
+    units = choiceUnits(problem);
+  if (units.empty())
+    return solveFixedPools(problem, options);
+  return choosePools(problem, units, options);
 }

@@ -224,7 +224,73 @@ void checkConstraints(const Problem &problem, const Placement &placement,
                          " must be colocated"});
 }
 
+/// The pools buffer `b` may go in, sorted.
+std::vector<size_t> poolsAllowed(const Problem &problem, size_t b) {
+  const Buffer &buffer = problem.buffers[b];
+  std::vector<size_t> pools = buffer.allowedPools;
+  if (pools.empty())
+    pools.push_back(buffer.pool);
+  std::sort(pools.begin(), pools.end());
+  return pools;
+}
+
+/// A buffer's pools exist, its current pool is one of them, and it fits in
+/// at least one.
+void checkAllowedPools(const Problem &problem, size_t b,
+                       std::vector<std::string> &errors) {
+  const Buffer &buffer = problem.buffers[b];
+  std::string who = nameOf(problem, b);
+  std::vector<size_t> pools = poolsAllowed(problem, b);
+  if (std::adjacent_find(pools.begin(), pools.end()) != pools.end())
+    errors.push_back(who + ": a pool is allowed twice");
+  if (pools.back() >= problem.pools.size()) {
+    errors.push_back(who + ": unknown allowed pool");
+    return;
+  }
+  if (!buffer.allowedPools.empty() &&
+      !std::binary_search(pools.begin(), pools.end(), buffer.pool))
+    errors.push_back(who + ": pool " + problem.pools[buffer.pool].id +
+                     " is not among its allowed pools");
+  int64_t largest = 0;
+  std::string names;
+  for (size_t p : pools) {
+    largest = std::max(largest, problem.pools[p].capacity);
+    names += (names.empty() ? "" : ", ") + problem.pools[p].id;
+  }
+  if (buffer.size > largest)
+    errors.push_back(who + ": size " + std::to_string(buffer.size) +
+                     " is larger than " +
+                     (pools.size() == 1 ? "pool " : "each of the pools ") +
+                     names + " (" + std::to_string(largest) + " bytes" +
+                     (pools.size() == 1 ? ")" : " at most)"));
+}
+
 } // namespace
+
+std::vector<Violation>
+dsaplan::solver::validate(const Problem &problem, const Placement &placement,
+                          const std::vector<size_t> &poolOf) {
+  std::vector<Violation> violations;
+  Problem chosen = problem;
+  for (size_t b = 0; b < problem.buffers.size(); ++b) {
+    std::vector<size_t> allowed = poolsAllowed(problem, b);
+    if (b >= poolOf.size() ||
+        !std::binary_search(allowed.begin(), allowed.end(), poolOf[b])) {
+      std::string pool = b < poolOf.size() && poolOf[b] < problem.pools.size()
+                             ? "pool " + problem.pools[poolOf[b]].id
+                             : "no pool";
+      violations.push_back({Violation::Kind::PoolNotAllowed,
+                            {b},
+                            nameOf(problem, b) + " is placed in " + pool +
+                                ", which it does not allow"});
+      continue;
+    }
+    chosen.buffers[b].pool = poolOf[b];
+  }
+  if (!violations.empty())
+    return violations;
+  return validate(chosen, placement);
+}
 
 std::vector<Violation> dsaplan::solver::validate(const Problem &problem,
                                                  const Placement &placement) {
@@ -294,11 +360,7 @@ std::vector<std::string> dsaplan::solver::checkProblem(const Problem &problem) {
       else if (i && interval.lower < buffer.live[i - 1].upper)
         errors.push_back(who + ": live intervals are not sorted and disjoint");
     }
-    const Pool &pool = problem.pools[buffer.pool];
-    if (buffer.size > pool.capacity)
-      errors.push_back(who + ": size " + std::to_string(buffer.size) +
-                       " is larger than pool " + pool.id + " (" +
-                       std::to_string(pool.capacity) + " bytes)");
+    checkAllowedPools(problem, b, errors);
   }
   // A separation across pools always holds (the PyPTO corpus has them); a
   // colocation across pools can never hold.
@@ -310,10 +372,10 @@ std::vector<std::string> dsaplan::solver::checkProblem(const Problem &problem) {
       errors.push_back(std::string(what) + " of " + nameOf(problem, first) +
                        " with itself");
     else if (!acrossPoolsIsFine &&
-             problem.buffers[first].pool != problem.buffers[second].pool)
+             poolsAllowed(problem, first) != poolsAllowed(problem, second))
       errors.push_back(std::string(what) + " of " + nameOf(problem, first) +
                        " and " + nameOf(problem, second) +
-                       " across pools");
+                       " across pools (they must allow the same pools)");
   };
   for (const Separation &s : problem.separations)
     checkPair(s.first, s.second, "separation", true);

@@ -78,7 +78,10 @@ void printHelp() {
       "id,lower,upper,size[,alignment]; - reads standard input) at fixed\n"
       "offsets, validates the placement and prints one line per pool.\n"
       "A CSV problem's capacity comes from --capacity or its file name\n"
-      "(NAME.CAPACITY.csv).\n\noptions:\n%s\n"
+      "(NAME.CAPACITY.csv). A buffer that allows several pools is put in\n"
+      "one of them (fit first, then reuse cost, then the sum of peaks); a\n"
+      "'pool choice:' line then says how many assignments were tried, and\n"
+      "the solution names each buffer's pool.\n\noptions:\n%s\n"
       "algorithms: %s\n\n"
       "pool status (last word of each pool line):\n"
       "  optimal      placed within capacity, peak equals a proven lower bound\n"
@@ -345,21 +348,26 @@ int loadProblem(const Arguments &args, Problem &problem, Placement &given,
 
 /// The solution is in the problem's format: schema-v1 JSON for a JSON
 /// problem, MiniMalloc CSV with offsets for a CSV one.
-int checkSolution(const Arguments &args, const Problem &problem, bool csv) {
+int checkSolution(const Arguments &args, const Problem &given, bool csv) {
   std::string text;
   Placement placement;
+  std::vector<size_t> poolOf;
   if (!readFile(args.check, text))
     return kBadInput;
-  ReadResult read = csv ? readMiniMallocSolution(text, problem, placement)
-                        : readSchemaV1Solution(text, problem, placement);
+  ReadResult read = csv ? readMiniMallocSolution(text, given, placement)
+                        : readSchemaV1Solution(text, given, placement, &poolOf);
   if (!read.ok) {
     std::fprintf(stderr, "dsa-solve: %s: %s\n", args.check.c_str(), read.error.c_str());
     return kBadInput;
   }
-  std::vector<Violation> violations = validate(problem, placement);
+  if (csv)
+    poolOf.assign(given.buffers.size(), 0);
+  std::vector<Violation> violations = validate(given, placement, poolOf);
   for (const Violation &violation : violations)
     std::fprintf(stderr, "dsa-solve: %s: %s\n", args.check.c_str(),
                  violation.message.c_str());
+  // The pools as the solution chose them (where a buffer allows several).
+  Problem problem = withPools(given, poolOf);
   for (size_t pool = 0; pool < problem.pools.size(); ++pool) {
     std::printf("pool %s: peak %lld, lower bound %lld", problem.pools[pool].id.c_str(),
                 static_cast<long long>(peakOf(problem, placement, pool)),
@@ -548,21 +556,30 @@ int main(int argc, char **argv) {
   Arguments args;
   if (int status = parseArguments(argc, argv, args); status >= 0)
     return status;
-  Problem problem;
-  Placement given;
+  Problem given;
+  Placement givenOffsets;
   bool csv = false;
-  if (int status = loadProblem(args, problem, given, csv))
+  if (int status = loadProblem(args, given, givenOffsets, csv))
     return status;
   if (!args.check.empty())
-    return checkSolution(args, problem, csv);
+    return checkSolution(args, given, csv);
 
   auto start = std::chrono::steady_clock::now();
-  Solution solution = solve(problem, args.options);
+  Solution solution = solve(given, args.options);
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start).count();
+  // Buffers that allow several pools are in the ones the solver chose.
+  Problem problem = withPools(given, solution.poolOf);
 
   // With the solution on standard output, the pool lines go to stderr.
   FILE *out = args.output == "-" ? stderr : stdout;
+  if (solution.poolChoices)
+    std::fprintf(out,
+                 "pool choice: %zu buffers (colocated groups once) allow "
+                 "several pools; %llu assignments tried%s\n",
+                 solution.poolChoices,
+                 static_cast<unsigned long long>(solution.assignmentsTried),
+                 solution.allAssignmentsTried ? ", all there are" : "");
   bool costsAgree = true;
   for (const PoolResult &r : solution.pools) {
     printPool(out, problem, r,
@@ -574,9 +591,11 @@ int main(int argc, char **argv) {
   // Nothing is written that the independent validator has not accepted:
   // pools not placed carry their best attempt, which may break the capacity
   // (or contradicting constraints); every placed pool must be valid.
-  std::vector<Violation> violations = validate(problem, solution.offsets);
+  std::vector<Violation> violations =
+      validate(given, solution.offsets, solution.poolOf);
   for (const Violation &violation : violations)
     if (violation.buffers.empty() ||
+        violation.kind == Violation::Kind::PoolNotAllowed ||
         isPlaced(solution.pools[problem.buffers[violation.buffers.front()].pool]
                      .status)) {
       std::fprintf(stderr, "dsa-solve: internal error: invalid placement: %s\n",

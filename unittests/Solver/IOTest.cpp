@@ -210,16 +210,36 @@ TEST(SchemaV1Problem, ReportsWhatItDoesNotHonour) {
   problem["pools"][0]["bank_geometry"] =
       json::parse(R"({"bank_size": 2048, "num_banks": 16})");
   problem["objective"]["terms"].push_back("reuse_cost");
-  problem["buffers"][0]["allowed_pools"] = json::parse(R"([1, "L1"])");
   Problem read_;
   ReadResult result = read(document, read_);
   ASSERT_TRUE(result.ok) << result.error;
   // A reuse cost after the peak terms only breaks ties: not optimised.
-  for (const char *word : {"bank_geometry", "reuse_cost", "allowed_pools"})
+  for (const char *word : {"bank_geometry", "reuse_cost"})
     EXPECT_TRUE(anyMentions(result.unsupported, word))
         << word << " is not reported as unsupported";
-  // More than one allowed pool: the first one is taken.
-  EXPECT_EQ(read_.buffers[0].pool, 0u);
+}
+
+TEST(SchemaV1Problem, KeepsEveryAllowedPool) {
+  json document = goodDocument();
+  document["problem"]["buffers"][0]["allowed_pools"] = json::parse(R"(["L1", 1])");
+  Problem problem;
+  ReadResult result = read(document, problem);
+  ASSERT_TRUE(result.ok) << result.error;
+  EXPECT_TRUE(result.unsupported.empty());
+  // In the input's order; the solver starts from the first.
+  EXPECT_EQ(problem.buffers[0].allowedPools, (std::vector<size_t>{1, 0}));
+  EXPECT_EQ(problem.buffers[0].pool, 1u);
+  // One allowed pool is just the buffer's pool.
+  EXPECT_TRUE(problem.buffers[1].allowedPools.empty());
+  // The written document lists them all again.
+  Problem back;
+  ASSERT_TRUE(readSchemaV1Problem(writeSchemaV1Problem(problem, "again"), back).ok);
+  EXPECT_EQ(back.buffers[0].allowedPools, problem.buffers[0].allowedPools);
+
+  document["problem"]["buffers"][0]["allowed_pools"] = json::parse(R"([1, "L1", 1])");
+  expectErrorAt(document, "problem.buffers[0].allowed_pools[2]");
+  document["problem"]["buffers"][0]["allowed_pools"] = json::parse(R"([1, "UB"])");
+  expectErrorAt(document, "problem.buffers[0].allowed_pools[1]");
 }
 
 TEST(SchemaV1Problem, ErrorsNameTheJsonPath) {

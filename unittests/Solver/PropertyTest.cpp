@@ -581,3 +581,166 @@ TEST(Property, DecompositionKeepsTheOptimum) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Pool choice
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Two small pools; about half of the buffers may go in either (in a random
+/// order of preference), the others in one.
+Problem randomChoiceProblem(Random &random) {
+  ProblemBuilder builder(10 + random.below(14));
+  builder.addPool(10 + random.below(14));
+  size_t count = 2 + random.below(5);
+  for (size_t b = 0; b < count; ++b) {
+    size_t pool = random.below(2);
+    builder.add(1 + random.below(9), randomLifetime(random, 6), 1, pool);
+    if (random.chance(50))
+      builder.problem.buffers[b].allowedPools = {pool, 1 - pool};
+  }
+  if (random.chance(30)) {
+    size_t a = random.below(count), b = random.below(count);
+    if (a != b)
+      builder.separate(a, b);
+  }
+  return builder.problem;
+}
+
+/// Whether some assignment of the buffers to their allowed pools lets every
+/// pool fit, by brute force over assignments and placements.
+bool someAssignmentFits(const Problem &problem) {
+  std::vector<size_t> choosers;
+  for (size_t b = 0; b < problem.buffers.size(); ++b)
+    if (problem.buffers[b].allowedPools.size() > 1)
+      choosers.push_back(b);
+  for (uint64_t mask = 0; mask < (uint64_t(1) << choosers.size()); ++mask) {
+    Problem moved = problem;
+    for (size_t i = 0; i < choosers.size(); ++i)
+      moved.buffers[choosers[i]].pool =
+          moved.buffers[choosers[i]].allowedPools[(mask >> i) & 1];
+    bool fits = true;
+    for (size_t p = 0; p < moved.pools.size() && fits; ++p) {
+      std::optional<int64_t> optimum = BruteForce(moved, p).optimum();
+      fits = optimum && *optimum <= moved.pools[p].capacity;
+    }
+    if (fits)
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
+TEST(PoolChoice, FitsExactlyWhenSomeAssignmentFits) {
+  Failure failure;
+  int fitting = 0, notFitting = 0;
+  for (uint64_t seed = 1; seed <= 400; ++seed) {
+    Random random(seed);
+    Problem problem = randomChoiceProblem(random);
+    ASSERT_TRUE(checkProblem(problem).empty())
+        << "seed " << seed << ": " << checkProblem(problem).front();
+    bool fits = someAssignmentFits(problem);
+    (fits ? fitting : notFitting) += 1;
+    Solution solution = solve(problem);
+    bool placed = std::all_of(solution.pools.begin(), solution.pools.end(),
+                              [](const PoolResult &r) { return isPlaced(r.status); });
+    bool infeasible = std::any_of(
+        solution.pools.begin(), solution.pools.end(),
+        [](const PoolResult &r) { return r.status == PoolStatus::Infeasible; });
+    if (placed != fits)
+      failure.add(seed, 0, Algorithm::Auto,
+                  fits ? "some assignment fits, yet not placed"
+                       : "placed, yet no assignment fits");
+    else if (!fits && !infeasible)
+      failure.add(seed, 0, Algorithm::Auto,
+                  "every assignment was tried and none fits, yet not infeasible");
+    else if (placed && !validate(problem, solution.offsets, solution.poolOf).empty())
+      failure.add(seed, 0, Algorithm::Auto,
+                  "invalid: " + describe(validate(problem, solution.offsets,
+                                                  solution.poolOf)));
+  }
+  EXPECT_EQ(failure.count, 0) << failure.text;
+  // Both answers occur, so the comparison can fail either way.
+  EXPECT_GT(fitting, 50);
+  EXPECT_GT(notFitting, 20);
+}
+
+TEST(PoolChoice, MovesWhatDoesNotFitAndNamesThePool) {
+  // b2 prefers pool 0, where b0 and b1 already fill the 16 bytes.
+  ProblemBuilder builder(16);
+  builder.addPool(8);
+  builder.add(8, {{0, 4}});
+  builder.add(8, {{0, 4}});
+  size_t b2 = builder.add(8, {{0, 4}});
+  builder.problem.buffers[b2].allowedPools = {0, 1};
+  Solution solution = solve(builder.problem);
+  EXPECT_EQ(solution.poolOf, (std::vector<size_t>{0, 0, 1}));
+  EXPECT_EQ(solution.poolChoices, 1u);
+  EXPECT_EQ(solution.assignmentsTried, 2u);
+  EXPECT_TRUE(solution.allAssignmentsTried);
+  for (const PoolResult &r : solution.pools)
+    EXPECT_EQ(r.status, PoolStatus::Optimal);
+  EXPECT_TRUE(validate(builder.problem, solution.offsets, solution.poolOf).empty());
+  // The validator checks the choice itself, independently of the solver.
+  std::vector<size_t> wrong = {1, 0, 1};
+  std::vector<Violation> violations =
+      validate(builder.problem, solution.offsets, wrong);
+  ASSERT_EQ(violations.size(), 1u);
+  EXPECT_EQ(violations[0].kind, Violation::Kind::PoolNotAllowed);
+  EXPECT_NE(violations[0].message.find("b0 is placed in pool 1"), std::string::npos)
+      << violations[0].message;
+}
+
+TEST(PoolChoice, ABudgetThatStopsTheChoiceGivesUpInsteadOfClaimingInfeasible) {
+  // Both movable buffers prefer pool 0 (16 bytes); pool 1 already holds
+  // 9 of its 16. With a budget of one assignment, only the first is tried.
+  ProblemBuilder builder(16);
+  builder.addPool(16);
+  size_t a = builder.add(12, {{0, 4}});
+  size_t b = builder.add(10, {{0, 4}});
+  size_t c = builder.add(9, {{0, 4}}, 1, 1);
+  builder.problem.buffers[a].allowedPools = {0, 1};
+  builder.problem.buffers[b].allowedPools = {0, 1};
+  (void)c;
+  SolveOptions options;
+  options.assignmentBudget = 1;
+  Solution stopped = solve(builder.problem, options);
+  EXPECT_FALSE(stopped.allAssignmentsTried);
+  EXPECT_EQ(stopped.assignmentsTried, 1u);
+  // Pool 0 holds 22 bytes > 16: its certificate names buffers that may
+  // move, so it is not called infeasible.
+  EXPECT_EQ(stopped.pools[0].status, PoolStatus::GaveUp);
+  // With the default budget every assignment is tried and none fits
+  // (12 + 10 + 9 bytes, all live together, in 16 + 16): proved infeasible.
+  Solution all = solve(builder.problem);
+  EXPECT_TRUE(all.allAssignmentsTried);
+  EXPECT_TRUE(std::any_of(all.pools.begin(), all.pools.end(), [](const PoolResult &r) {
+    return r.status == PoolStatus::Infeasible;
+  }));
+}
+
+TEST(PoolChoice, ReuseCostComesBeforeThePeaks) {
+  // b1 may reuse b0's bytes in pool 0 (both peaks then sum to 16) at a
+  // penalty of 5, or take pool 1 at no cost (the peaks sum to 32).
+  ProblemBuilder builder(16);
+  builder.addPool(16);
+  size_t b0 = builder.add(16, {{0, 4}});
+  size_t b1 = builder.add(16, {{4, 8}});
+  builder.problem.buffers[b1].allowedPools = {0, 1};
+  builder.problem.reusePenalties.push_back({b0, b1, 5, "cross_pipe"});
+
+  Solution peak = solve(builder.problem);
+  EXPECT_EQ(peak.poolOf[b1], 0u);
+
+  builder.problem.objective = Objective::ReuseCost;
+  Solution cost = solve(builder.problem);
+  EXPECT_EQ(cost.poolOf[b1], 1u);
+  Problem chosen = withPools(builder.problem, cost.poolOf);
+  for (size_t pool = 0; pool < 2; ++pool) {
+    EXPECT_EQ(reuseCostOf(chosen, cost.offsets, pool).cost, 0);
+    EXPECT_EQ(cost.pools[pool].status, PoolStatus::Optimal);
+  }
+  EXPECT_TRUE(validate(builder.problem, cost.offsets, cost.poolOf).empty());
+}

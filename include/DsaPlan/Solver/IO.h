@@ -41,14 +41,20 @@ std::string writeSchemaV1Problem(const Problem &problem,
 /// writeSchemaV1Problem produces for the problem), as 16 lower-case hex digits.
 std::string problemFingerprint(const Problem &problem);
 
-/// schema-v1 solution: {"schema_version":1, "problem_fingerprint_fnv1a64":...,
-/// "placements":[{"buffer":id,"pool":id,"offset":n}, ...]}.
+/// schema-v1 solution in the reference format: {"schema_version":1,
+/// "profile", "instance", "problem_fingerprint", "metadata", "placements":
+/// [{"buffer":id,"pool":id,"offset":n}, ...]}; each placement names the
+/// buffer's `pool` (withPools gives a problem where it is the chosen one).
 std::string writeSchemaV1Solution(const Problem &problem,
                                   const Placement &placement);
 /// Reads a solution for `problem`; fails on unknown buffers or pools, on a
-/// buffer placed twice, and on a fingerprint that does not match.
+/// buffer placed twice, and on a fingerprint that does not match. With
+/// `poolOf`, the pool each placement names is returned there (indexed like
+/// Problem::buffers; validate(problem, placement, *poolOf) checks that the
+/// buffer allows it); without, it must be the buffer's pool.
 ReadResult readSchemaV1Solution(const std::string &text,
-                                const Problem &problem, Placement &placement);
+                                const Problem &problem, Placement &placement,
+                                std::vector<size_t> *poolOf = nullptr);
 
 /// MiniMalloc CSV: header `id,lower,upper,size[,alignment][,offset]` in any
 /// column order. One pool with `capacity`. Offsets present in the file are

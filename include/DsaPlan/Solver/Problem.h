@@ -23,6 +23,9 @@
 //     their intervals meet (exclusive branches): they may share bytes.
 // A colocated group occupies the bytes of its largest member: every member
 // extends to [offset, offset + group size) in the rules above.
+// A buffer may allow several pools (schema-v1 `allowed_pools`); a solution
+// then also chooses one of them for it, and the rules above apply within the
+// chosen pools. Colocated buffers allow the same pools and share the choice.
 // The peak of a pool is max(offset + size) over its buffers (0 when empty).
 //
 // Objective. By default the peak is minimised. With Objective::ReuseCost
@@ -75,6 +78,10 @@ struct Buffer {
   /// Sorted, disjoint, non-empty half-open intervals.
   std::vector<Interval> live;
   size_t pool = 0; // index into Problem::pools
+  /// Every pool the buffer may go in, in the input's order, when there are
+  /// several (then `pool` is one of them: the first, or the one a solution
+  /// chose); empty when `pool` is the only one.
+  std::vector<size_t> allowedPools;
   std::optional<int64_t> pinnedOffset;
   /// With a pin: no other buffer of the pool may ever use these bytes.
   bool exclusivePin = false;
@@ -144,6 +151,13 @@ using Placement = std::vector<int64_t>;
 /// Effective alignment of buffer `b`: the least common multiple of its own
 /// and its pool's alignment (any positive values).
 int64_t effectiveAlignment(const Problem &problem, size_t b);
+
+/// Whether buffer `b` may be placed in `pool`.
+bool mayGoIn(const Problem &problem, size_t b, size_t pool);
+
+/// `problem` with every buffer moved to the pool `poolOf` names for it
+/// (indexed like Problem::buffers): the problem a pool choice leaves.
+Problem withPools(const Problem &problem, const std::vector<size_t> &poolOf);
 
 /// Peak of `pool` under `placement`: max(offset + size) of its placed buffers.
 int64_t peakOf(const Problem &problem, const Placement &placement, size_t pool);

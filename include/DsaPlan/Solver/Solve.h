@@ -51,6 +51,10 @@ struct SolveOptions {
   /// Branch-and-bound nodes per pool for the reuse cost (pools of problems
   /// whose objective is Objective::ReuseCost), after the greedy.
   uint64_t reuseCostNodeBudget = 100'000;
+  /// Pool assignments tried when buffers allow several pools: all of them
+  /// when there are at most this many, else a descent from the first
+  /// allowed pools that evaluates at most this many.
+  uint64_t assignmentBudget = 256;
 };
 
 /// What is known about a pool after solving: one of four honest answers.
@@ -117,9 +121,24 @@ struct Solution {
   /// carry the best (over-capacity) placement found, for reports.
   Placement offsets;
   std::vector<PoolResult> pools;
+  /// The pool of each buffer (indexed like Problem::buffers): its only one,
+  /// or the one chosen among its allowed pools. The pool results speak of
+  /// the buffers in each pool under this choice.
+  std::vector<size_t> poolOf;
+  /// Buffers (colocated groups count once) that allow several pools, the
+  /// assignments tried for them, and whether those were all there are.
+  size_t poolChoices = 0;
+  uint64_t assignmentsTried = 0;
+  bool allAssignmentsTried = true;
 };
 
-/// Places every pool of `problem`. The problem must be well-formed (see
+/// Places every pool of `problem`, choosing a pool for every buffer that
+/// allows several: first so that every pool fits, then (Objective::ReuseCost)
+/// for the lowest total reuse cost, then for the lowest sum of peaks. A pool
+/// stays Infeasible under a choice only when no other choice could help
+/// (its proof involves no buffer that may move, or every assignment was
+/// tried and each left some pool proved infeasible); else it is GaveUp.
+/// The problem must be well-formed (see
 /// checkProblem in Validate.h); behaviour on malformed problems is to return
 /// GaveUp pools, never to crash.
 Solution solve(const Problem &problem, const SolveOptions &options = {});

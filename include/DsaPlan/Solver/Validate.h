@@ -31,6 +31,7 @@ struct Violation {
     Colocation,
     Pin,
     ExclusivePin,
+    PoolNotAllowed,
   };
   Kind kind;
   std::vector<size_t> buffers; // indices into Problem::buffers
@@ -40,6 +41,13 @@ struct Violation {
 /// Every violation of `placement` against `problem` (empty when valid).
 std::vector<Violation> validate(const Problem &problem,
                                 const Placement &placement);
+
+/// Every violation of a solution that also chooses the pools: `poolOf`
+/// (indexed like Problem::buffers) must name an allowed pool of every
+/// buffer, and then `placement` must be valid with the buffers in them.
+std::vector<Violation> validate(const Problem &problem,
+                                const Placement &placement,
+                                const std::vector<size_t> &poolOf);
 
 /// The reuse cost of `pool` under `placement`, recomputed pair by pair from
 /// the definition in Problem.h (no solver code involved): the summed cost of

@@ -6,8 +6,14 @@ corpus README, sharing nothing with dsaplan:
                                 FNV-1a-64 of its canonical serialisation
                                 (sorted keys, two-space indent, newline)
   check PROBLEM SOLUTION        the required fields, the fingerprint, every
-                                buffer placed once; prints the reuse cost
-  write PROBLEM ID=OFFSET...    a solution in the reference format
+                                buffer placed once in one of its allowed
+                                pools, and the placement rules (alignment,
+                                capacity, reserved ranges, live buffers and
+                                separated ones apart, colocations, pins);
+                                prints the reuse cost
+  write PROBLEM ID=OFFSET[@POOL]...
+                                a solution in the reference format (the
+                                buffer's first allowed pool unless named)
 """
 
 import json
@@ -53,6 +59,51 @@ def reuse_cost(problem, offsets):
     return cost
 
 
+def placement_errors(problem, placed):
+    """Why `placed` ({buffer: (pool, offset)}) breaks the schema's rules."""
+    errors = []
+    buffers = {b["id"]: b for b in problem["buffers"]}
+    pools = {p["id"]: p for p in problem["pools"]}
+    constraints = problem["constraints"]
+    colocated = {frozenset((c["first"], c["second"])) for c in constraints["colocations"]}
+    excluded = {frozenset((e["first"], e["second"])) for e in constraints["temporal_exclusions"]}
+    separated = {frozenset((s["first"], s["second"])) for s in constraints["separations"]}
+    exclusive = {p["buffer"] for p in constraints["pinned_allocations"]
+                 if p.get("exclusive_for_all_time")}
+    for b, (pool, offset) in placed.items():
+        buffer = buffers[b]
+        if pool not in buffer["allowed_pools"]:
+            errors.append(f"buffer {b} is in pool {pool}, not one of {buffer['allowed_pools']}")
+            continue
+        if offset % buffer["alignment"]:
+            errors.append(f"buffer {b} at {offset} is not aligned to {buffer['alignment']}")
+        if offset + buffer["size"] > pools[pool]["capacity"]:
+            errors.append(f"buffer {b} ends beyond pool {pool}'s capacity")
+        for r in pools[pool]["reserved_ranges"]:
+            if offset < r["end"] and r["begin"] < offset + buffer["size"]:
+                errors.append(f"buffer {b} is in a reserved range of pool {pool}")
+    for pin in constraints["pinned_allocations"]:
+        if placed.get(pin["buffer"]) != (pin["pool"], pin["offset"]):
+            errors.append(f"buffer {pin['buffer']} is not at its pin")
+    for c in constraints["colocations"]:
+        if placed[c["first"]] != placed[c["second"]]:
+            errors.append(f"colocated buffers {c['first']} and {c['second']} differ")
+    ids = sorted(placed, key=str)
+    for i, a in enumerate(ids):
+        for b in ids[i + 1:]:
+            (pa, oa), (pb, ob) = placed[a], placed[b]
+            pair = frozenset((a, b))
+            if pa != pb or pair in colocated or not (
+                    oa < ob + buffers[b]["size"] and ob < oa + buffers[a]["size"]):
+                continue
+            live = pair not in excluded and any(
+                x["lower"] < y["upper"] and y["lower"] < x["upper"]
+                for x in buffers[a]["live_intervals"] for y in buffers[b]["live_intervals"])
+            if live or pair in separated or a in exclusive or b in exclusive:
+                errors.append(f"buffers {a} and {b} share bytes in pool {pa}")
+    return errors
+
+
 def main():
     command, problem_path = sys.argv[1], sys.argv[2]
     document = json.load(open(problem_path))
@@ -75,13 +126,19 @@ def main():
             offsets[p["buffer"]] = (p["pool"], p["offset"])
         if len(offsets) != len(document["problem"]["buffers"]):
             sys.exit("solution: not every buffer is placed")
+        errors = placement_errors(document["problem"], offsets)
+        if errors:
+            sys.exit("solution: " + "; ".join(errors))
         print(f"reference: accepted, reuse cost {reuse_cost(document['problem'], offsets)}")
     elif command == "write":
         pools = {b["id"]: b["allowed_pools"][0] for b in document["problem"]["buffers"]}
         placements = []
         for item in sys.argv[3:]:
-            buffer, offset = (int(x) for x in item.split("="))
-            placements.append({"buffer": buffer, "pool": pools[buffer], "offset": offset})
+            buffer, where = item.split("=")
+            offset, _, pool = where.partition("@")
+            buffer = int(buffer)
+            placements.append({"buffer": buffer, "pool": int(pool) if pool else pools[buffer],
+                               "offset": int(offset)})
         print(json.dumps({"schema_version": 1, "profile": document["profile"],
                           "instance": document["instance"],
                           "problem_fingerprint": fingerprint(document),
