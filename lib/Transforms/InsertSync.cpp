@@ -123,7 +123,7 @@ bool isAccessCandidate(Operation *op) {
   return !isa<RegionBranchOpInterface, RegionBranchTerminatorOpInterface,
               SetFlagOp, WaitFlagOp, PipeBarrierOp, SeparateOp, ColocateOp,
               AllocOp, ArenaOp>(op) &&
-         !op->hasTrait<OpTrait::IsTerminator>() && touchesDsaPlanMemory(op);
+         !op->hasTrait<OpTrait::IsTerminator>() && touchesSyncedMemory(op);
 }
 
 //===----------------------------------------------------------------------===//
@@ -214,7 +214,7 @@ public:
       : func(func), scope(scope), skipSync(skipSync) {}
 
   LogicalResult collect();
-  void findDependencies();
+  LogicalResult findDependencies();
   void cover();
   /// Creates the syncs, each decision a group of ops.
   LogicalResult materialize();
@@ -370,10 +370,15 @@ LogicalResult SyncPlanner::collect() {
       op->emitWarning() << "'" << op->getName()
                         << "' has unknown memory effects: taken to read and "
                            "write all its dsaplan memrefs";
+    PipeAccess access{op, *pipe, std::move(accesses)};
+    if (failed(verifyPipeReach(access))) {
+      ok = false;
+      return WalkResult::skip();
+    }
     accessIndex[op] = ops.size();
     for (Operation *at = op; at && at != func; at = at->getParentOp())
       pipesOf[at] |= 1u << pipeIndex(*pipe);
-    ops.push_back({op, *pipe, std::move(accesses)});
+    ops.push_back(std::move(access));
     // The regions of an access (a linalg body) belong to the access.
     return WalkResult::skip();
   });
@@ -429,8 +434,10 @@ Block *commonBlock(Operation *a, Operation *b) {
   return nullptr;
 }
 
-void SyncPlanner::findDependencies() {
+LogicalResult SyncPlanner::findDependencies() {
   dependencies = findSyncDependencies(func, ops, scope);
+  if (failed(verifySameCore(ops, dependencies)))
+    return failure();
   for (const SyncDependency &dep : dependencies) {
     const PipeAccess &x = ops[dep.earlier], &y = ops[dep.later];
     if (x.pipe == y.pipe && !needsBarrier(x.pipe))
@@ -448,6 +455,7 @@ void SyncPlanner::findDependencies() {
     llvm::sort(reqs);
     reqs.erase(std::unique(reqs.begin(), reqs.end()), reqs.end());
   }
+  return success();
 }
 
 void SyncPlanner::requireForward(Operation *from, Operation *to, Pipe src,
@@ -1077,7 +1085,8 @@ struct DsaPlanInsertSyncPass
     SyncPlanner planner(getOperation(), mode, testSkipSync);
     if (failed(planner.collect()))
       return signalPassFailure();
-    planner.findDependencies();
+    if (failed(planner.findDependencies()))
+      return signalPassFailure();
     planner.cover();
     if (failed(planner.materialize()) ||
         failed(planner.assignSafeEventIds()))
@@ -1206,7 +1215,7 @@ LogicalResult DsaPlanInsertSyncPass::writeSyncPictures() {
     SmallVector<MemoryAccess, 4> to = getMemoryAccesses(after, unknown);
     for (const MemoryAccess &a : from)
       for (const MemoryAccess &b : to)
-        if (a.overlaps(b) && !a.region.unplacedAlloc) {
+        if (a.overlaps(b) && !a.region.unplacedAlloc && !a.region.isGlobal()) {
           auto pool = picture.poolOf.find(
               {static_cast<int>(a.region.space), nullptr});
           if (pool == picture.poolOf.end())

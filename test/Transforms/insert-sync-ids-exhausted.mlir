@@ -5,8 +5,11 @@
 // scf.while 'do' region runs out of moves (its consumer is a handshake's
 // wait, which gets no handshake of its own). Remove XFAIL once it places.
 // RUN: dsa-opt %s --dsa-plan="algorithm=first-fit" -o /dev/null
+//
+// The GM arguments are llvm.noalias: GM dependencies between arguments that
+// may alias add syncs that hide the bug this kernel reproduces.
 module attributes {dsaplan.target = #dsaplan.target<"ascend910b">} {
-  func.func @k40(%x: memref<256xf32>, %y: memref<256xf32>, %out0: memref<256xf32>, %out1: memref<256xf32>, %p: i1, %q: i1) {
+  func.func @k40(%x: memref<256xf32> {llvm.noalias}, %y: memref<256xf32> {llvm.noalias}, %out0: memref<256xf32> {llvm.noalias}, %out1: memref<256xf32> {llvm.noalias}, %p: i1, %q: i1) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
