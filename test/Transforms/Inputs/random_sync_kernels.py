@@ -243,6 +243,8 @@ def main():
     parser.add_argument("--require-minimal", action="store_true")
     parser.add_argument("--simulate", action="store_true",
                         help="also run dsaplan-simulate on every kernel")
+    parser.add_argument("--allow-resync-changes", type=int, default=0,
+                        help="kernels a second insert-sync may change (known gaps; the line still counts them)")
     parser.add_argument("--allow-simulator-failures", action="store_true",
                         help="count simulator failures without failing the run")
     args = parser.parse_args()
@@ -268,7 +270,7 @@ def main():
                  f"{caught}/{total - len(redundant)} left-out syncs caught by the simulator")
     line += f", {len(resync_changes)} changed by a second insert-sync"
     print(line)
-    if resync_changes:
+    if len(resync_changes) > args.allow_resync_changes:
         return 1
     if args.require_minimal and redundant:
         print(redundant[0], file=sys.stderr)
