@@ -349,14 +349,16 @@ LogicalResult SyncPlanner::collect() {
       // What the callee runs, on which pipes, and whether it syncs its own
       // accesses is unknown here: no pipe to order the call on is sound.
       op->emitError() << "call to " << callee
-                      << " passes a dsaplan tile but has no pipe (give the "
+                      << " passes a dsaplan tile or GM buffer but has no "
+                         "pipe (give the "
                          "call the dsaplan.pipe its accesses run on)";
       ok = false;
       return WalkResult::skip();
     }
     if (!pipe) {
       op->emitError() << "'" << op->getName()
-                      << "' touches a dsaplan memory space but has no pipe "
+                      << "' touches a dsaplan memory space or global memory "
+                         "but has no pipe "
                          "(a dsaplan.pipe attribute or PipeOpInterface)";
       ok = false;
       return WalkResult::skip();

@@ -1072,7 +1072,7 @@ void SyncChecker::walkOp(Operation &op, PathState &state) {
     op.emitError() << "call to "
                    << (callee ? "@" + callee.getLeafReference().getValue().str()
                               : std::string("an indirect callee"))
-                   << " passes a dsaplan tile but has no pipe";
+                   << " passes a dsaplan tile or GM buffer but has no pipe";
     return;
   }
   op.emitError() << "'" << op.getName()

@@ -316,7 +316,7 @@ func.func @call_without_pipe(%gm: memref<256xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
-  // expected-error @below {{call to @helper passes a dsaplan tile but has no pipe}}
+  // expected-error @below {{call to @helper passes a dsaplan tile or GM buffer but has no pipe}}
   func.call @helper(%a) : (memref<256xf32, #dsaplan.space<ub>>) -> ()
   return
 }
@@ -530,5 +530,13 @@ func.func @cross_core(%gm: memref<64xf32>) {
   dsaplan.wait_flag <fix -> mte2>, 0
   // expected-error @below {{'memref.copy' on pipe mte2 (vector core) and 'memref.copy' on pipe fix (cube core) touch GM argument #0 from different cores: no set_flag/wait_flag orders them}}
   memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
+  return
+}
+
+// -----
+
+func.func @gm_only_without_pipe(%gm: memref<64xf32>, %out: memref<64xf32>) {
+  // expected-error @below {{'memref.copy' touches a dsaplan memory space or global memory but has no pipe}}
+  memref.copy %gm, %out : memref<64xf32> to memref<64xf32>
   return
 }
