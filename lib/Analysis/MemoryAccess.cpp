@@ -13,9 +13,9 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 #include <limits>
@@ -160,10 +160,8 @@ Footprint wholeGlobal(Value root) {
   if (!type)
     return loc;
   loc.box = tileBox(type, 0);
-  if (loc.box) {
+  if (loc.box)
     std::tie(loc.begin, loc.end) = hullOf(*loc.box);
-    loc.begin = std::min<int64_t>(loc.begin, 0);
-  }
   return loc;
 }
 
@@ -465,12 +463,6 @@ bool mlir::dsaplan::mayAliasGlobalRoots(Value a, Value b) {
          kindB == GlobalRootKind::Argument;
 }
 
-Value mlir::dsaplan::getGlobalRoot(Value value) {
-  std::optional<std::optional<MemorySpace>> memory = accessedMemory(value);
-  if (!memory || *memory)
-    return {};
-  return locate(value, std::nullopt, nullptr).region.global;
-}
 
 SmallVector<Value, 1> mlir::dsaplan::getAliasSources(Value value) {
   auto result = dyn_cast<OpResult>(value);

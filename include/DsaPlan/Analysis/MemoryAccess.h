@@ -115,11 +115,6 @@ bool touchesDsaPlanMemory(Operation *op);
 /// memory, both of which the sync orders.
 bool touchesSyncedMemory(Operation *op);
 
-/// The GM buffer `value` is a view of: the function argument, GM
-/// allocation or memref of unknown origin at the end of its view chain;
-/// null when `value` is not a memref or lives in a dsaplan space.
-Value getGlobalRoot(Value value);
-
 /// Whether `arg` is a function argument marked `llvm.noalias`: no other
 /// argument designates any of its bytes.
 bool isNoAliasArgument(Value arg);
