@@ -13,9 +13,12 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SmallBitVector.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::dsaplan;
@@ -133,17 +136,44 @@ struct RootChoice {
   Value from, to;
 };
 
-Footprint locate(Value value, MemorySpace space, Operation *anchor,
-                 RootChoice choice = {}) {
+/// An end for the bytes of a GM buffer whose size is unknown.
+constexpr int64_t kUnboundedEnd = std::numeric_limits<int64_t>::max() / 2;
+
+/// Every byte of the GM buffer `root` (a function argument, a GM
+/// allocation, or a memref of unknown origin): exact when its type is
+/// static, else unbounded.
+///
+///   %arg0: memref<16x64xf32>   // bytes [0, 4096), box (16, 256) (64, 4)
+///   %arg1: memref<?xf32>       // bytes [0, unbounded)
+Footprint wholeGlobal(Value root) {
+  Footprint loc;
+  loc.region.global = root;
+  loc.end = kUnboundedEnd;
+  auto type = dyn_cast<MemRefType>(root.getType());
+  if (!type)
+    return loc;
+  loc.box = tileBox(type, 0);
+  if (loc.box)
+    std::tie(loc.begin, loc.end) = hullOf(*loc.box);
+  return loc;
+}
+
+/// The bytes `value` designates in `space`, or in global memory when
+/// `space` is none.
+Footprint locate(Value value, std::optional<MemorySpace> space,
+                 Operation *anchor, RootChoice choice = {}) {
   if (choice.from && value == choice.from)
     value = choice.to;
+  auto whole = [&] {
+    return space ? wholeSpace(*space, anchor) : wholeGlobal(value);
+  };
   Operation *def = value.getDefiningOp();
   if (!def)
-    return wholeSpace(space, anchor); // a block argument: anything
+    return whole(); // a block argument: anything (GM: the argument)
   if (auto alloc = dyn_cast<AllocOp>(def)) {
     Footprint loc;
     loc.tile = alloc;
-    loc.region.space = space;
+    loc.region.space = alloc.getSpace();
     if (std::optional<uint64_t> offset = alloc.getOffset()) {
       loc.begin = static_cast<int64_t>(*offset);
     } else {
@@ -154,17 +184,31 @@ Footprint locate(Value value, MemorySpace space, Operation *anchor,
     return loc;
   }
   if (auto view = dyn_cast<memref::ViewOp>(def)) {
-    Footprint loc = wholeSpace(space, anchor);
     APInt offset;
     int64_t size = getStaticSizeInBytes(view.getType());
-    if (isa_and_nonnull<ArenaOp>(view.getSource().getDefiningOp()) &&
-        matchPattern(view.getByteShift(), m_ConstantInt(&offset)) &&
-        size >= 0) {
-      loc.begin = offset.getSExtValue();
-      loc.end = loc.begin + size;
-      loc.tile = view;
-      loc.box = tileBox(view.getType(), loc.begin);
+    bool staticView = matchPattern(view.getByteShift(), m_ConstantInt(&offset)) &&
+                      size >= 0;
+    if (space) {
+      Footprint loc = wholeSpace(*space, anchor);
+      if (isa_and_nonnull<ArenaOp>(view.getSource().getDefiningOp()) &&
+          staticView) {
+        loc.begin = offset.getSExtValue();
+        loc.end = loc.begin + size;
+        loc.tile = view;
+        loc.box = tileBox(view.getType(), loc.begin);
+      }
+      return loc;
     }
+    // A GM view: bytes of its source from the shift on, when the source's
+    // own bytes are known exactly.
+    Footprint loc = locate(view.getSource(), space, anchor, choice);
+    if (!staticView || !loc.box) {
+      loc.box.reset();
+      return loc;
+    }
+    loc.begin = loc.box->base + offset.getSExtValue();
+    loc.end = loc.begin + size;
+    loc.box = tileBox(view.getType(), loc.begin);
     return loc;
   }
   if (auto subview = dyn_cast<memref::SubViewOp>(def))
@@ -179,7 +223,7 @@ Footprint locate(Value value, MemorySpace space, Operation *anchor,
     loc.box.reset();
     return loc;
   }
-  return wholeSpace(space, anchor);
+  return whole(); // GM: an allocation, or a memref of unknown origin
 }
 
 /// The runs of contiguous bytes of `box`, sorted and disjoint; the hull
@@ -332,10 +376,12 @@ void appendFootprint(const Footprint &loc, bool isWrite,
   }
 }
 
-/// The accesses of `value`'s bytes; a value that may be one of several
-/// tiles (see mayBe) accesses each of them.
-void appendAccesses(Value value, MemorySpace space, bool isWrite,
-                    Operation *anchor, SmallVectorImpl<MemoryAccess> &out) {
+/// The accesses of `value`'s bytes (in `space`, or in global memory when it
+/// is none); a value that may be one of several tiles (see mayBe) accesses
+/// each of them.
+void appendAccesses(Value value, std::optional<MemorySpace> space,
+                    bool isWrite, Operation *anchor,
+                    SmallVectorImpl<MemoryAccess> &out) {
   Value root = chainRoot(value);
   if (!mayBeOneStep(root).empty())
     if (std::optional<SmallVector<Value, 4>> candidates = mayBe(root)) {
@@ -345,6 +391,16 @@ void appendAccesses(Value value, MemorySpace space, bool isWrite,
       return;
     }
   appendFootprint(locate(value, space, anchor), isWrite, out);
+}
+
+/// Where an access through `value` lands: a dsaplan space, global memory
+/// (nullopt inside), or nothing (not a memref).
+std::optional<std::optional<MemorySpace>> accessedMemory(Value value) {
+  if (std::optional<MemorySpace> space = getRootMemorySpace(value))
+    return space;
+  if (isa<BaseMemRefType>(value.getType()))
+    return std::optional<MemorySpace>();
+  return std::nullopt;
 }
 
 } // namespace
@@ -362,11 +418,56 @@ bool mlir::dsaplan::touchesDsaPlanMemory(Operation *op) {
   });
 }
 
+bool mlir::dsaplan::touchesSyncedMemory(Operation *op) {
+  return llvm::any_of(op->getOperands(), [](Value operand) {
+    return isa<BaseMemRefType>(operand.getType());
+  });
+}
+
+bool mlir::dsaplan::isNoAliasArgument(Value arg) {
+  auto blockArg = dyn_cast<BlockArgument>(arg);
+  if (!blockArg)
+    return false;
+  auto func = dyn_cast<FunctionOpInterface>(blockArg.getOwner()->getParentOp());
+  if (!func || blockArg.getOwner() != &func.getFunctionBody().front())
+    return false;
+  return static_cast<bool>(
+      func.getArgAttr(blockArg.getArgNumber(), "llvm.noalias"));
+}
+
+namespace {
+/// What a GM root is, for aliasing.
+enum class GlobalRootKind { Argument, NoAliasArgument, Allocation, Unknown };
+
+GlobalRootKind classifyGlobalRoot(Value root) {
+  if (isNoAliasArgument(root))
+    return GlobalRootKind::NoAliasArgument;
+  if (auto arg = dyn_cast<BlockArgument>(root))
+    return isa<FunctionOpInterface>(arg.getOwner()->getParentOp())
+               ? GlobalRootKind::Argument
+               : GlobalRootKind::Unknown;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(root.getDefiningOp());
+  if (effects && effects.getEffectOnValue<MemoryEffects::Allocate>(root))
+    return GlobalRootKind::Allocation;
+  return GlobalRootKind::Unknown;
+}
+} // namespace
+
+bool mlir::dsaplan::mayAliasGlobalRoots(Value a, Value b) {
+  if (a == b)
+    return true;
+  GlobalRootKind kindA = classifyGlobalRoot(a), kindB = classifyGlobalRoot(b);
+  if (kindA == GlobalRootKind::Unknown || kindB == GlobalRootKind::Unknown)
+    return true;
+  return kindA == GlobalRootKind::Argument &&
+         kindB == GlobalRootKind::Argument;
+}
+
 bool mlir::dsaplan::isAccessCandidate(Operation *op) {
   return !isa<RegionBranchOpInterface, RegionBranchTerminatorOpInterface,
               SetFlagOp, WaitFlagOp, PipeBarrierOp, SeparateOp, ColocateOp,
               AllocOp, ArenaOp>(op) &&
-         !op->hasTrait<OpTrait::IsTerminator>() && touchesDsaPlanMemory(op);
+         !op->hasTrait<OpTrait::IsTerminator>() && touchesSyncedMemory(op);
 }
 
 SmallVector<Value, 1> mlir::dsaplan::getAliasSources(Value value) {
@@ -410,11 +511,12 @@ mlir::dsaplan::getMemoryAccesses(Operation *op, bool &unknownEffects) {
     // A view without the effect interface still only names bytes.
     if (isa<ViewLikeOpInterface>(op))
       return accesses;
-    unknownEffects = touchesDsaPlanMemory(op);
+    unknownEffects = touchesSyncedMemory(op);
     for (Value operand : op->getOperands())
-      if (std::optional<MemorySpace> space = getRootMemorySpace(operand))
+      if (std::optional<std::optional<MemorySpace>> memory =
+              accessedMemory(operand))
         for (bool isWrite : {false, true})
-          appendAccesses(operand, *space, isWrite, op, accesses);
+          appendAccesses(operand, *memory, isWrite, op, accesses);
     return accesses;
   }
   SmallVector<MemoryEffects::EffectInstance> instances;
@@ -423,13 +525,13 @@ mlir::dsaplan::getMemoryAccesses(Operation *op, bool &unknownEffects) {
     Value value = instance.getValue();
     if (!value)
       continue;
-    std::optional<MemorySpace> space = getRootMemorySpace(value);
-    if (!space)
+    std::optional<std::optional<MemorySpace>> memory = accessedMemory(value);
+    if (!memory)
       continue;
     bool isRead = isa<MemoryEffects::Read>(instance.getEffect());
     bool isWrite = isa<MemoryEffects::Write>(instance.getEffect());
     if (isRead || isWrite)
-      appendAccesses(value, *space, isWrite, op, accesses);
+      appendAccesses(value, *memory, isWrite, op, accesses);
   }
   return accesses;
 }

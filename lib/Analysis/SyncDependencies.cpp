@@ -16,6 +16,7 @@
 #include "DsaPlan/Analysis/SyncDependencies.h"
 
 #include "DsaPlan/Analysis/BufferLifetimes.h"
+#include "DsaPlan/Dialect/DsaPlan/Target.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseSet.h"
@@ -50,9 +51,29 @@ struct ShadowCell {
 /// one to the end of memory. Bytes before the first key have no history.
 using Shadow = std::map<int64_t, ShadowCell>;
 
-/// A memory space, or what has bytes of its own: an unplaced alloc, or each
-/// tile when dependencies are decided by buffer identity.
-using RegionKey = std::pair<int, Operation *>;
+/// A memory space, or what has bytes of its own: an unplaced alloc, each
+/// tile when dependencies are decided by buffer identity, or a GM root
+/// buffer (kGlobalRegion and the root's opaque pointer).
+using RegionKey = std::pair<int, const void *>;
+constexpr int kGlobalRegion = -1;
+
+/// The shadow an access is recorded in.
+RegionKey regionKeyOf(const MemoryAccess &access, DependencyScope scope) {
+  if (access.region.isGlobal())
+    return {kGlobalRegion, access.region.global.getAsOpaquePointer()};
+  RegionKey key{static_cast<int>(access.region.space),
+                access.region.unplacedAlloc};
+  // Identity-only: each tile has bytes of its own, so only accesses of one
+  // tile meet (the baseline a buffer-identity inserter would give).
+  if (scope == DependencyScope::IdentityOnly)
+    key.second = access.tile ? access.tile : access.region.unplacedAlloc;
+  return key;
+}
+
+/// The GM root of a global region key.
+Value globalRootOf(const RegionKey &key) {
+  return Value::getFromOpaquePointer(key.second);
+}
 using ShadowState = std::map<RegionKey, Shadow>;
 
 /// Makes `pos` the first byte of a cell, which inherits the history of the
@@ -113,11 +134,13 @@ void uniteStates(ShadowState &into, const ShadowState &other) {
 }
 
 
+/// Whether a dependency between accesses of these tiles counts. Reuse-only
+/// leaves GM to the toolchain too: placement creates no GM dependency.
 bool inScope(DependencyScope scope, Operation *earlierTile,
-             Operation *laterTile) {
+             Operation *laterTile, bool global = false) {
   bool sameTile = earlierTile && earlierTile == laterTile;
   if (scope == DependencyScope::ReuseOnly)
-    return !sameTile;
+    return !sameTile && !global;
   return true;
 }
 
@@ -144,8 +167,10 @@ private:
   void walkShadowLoop(Operation &loop, ShadowState &state);
   void recordAccess(unsigned op, const MemoryAccess &access,
                     ShadowState &state);
+  void dependOnAliasingRoots(unsigned op, const MemoryAccess &access,
+                             const ShadowState &state);
   void addDependency(const ShadowEntry &earlier, unsigned later,
-                     Operation *laterTile);
+                     const MemoryAccess &laterAccess);
 
   ArrayRef<PipeAccess> accesses;
   DependencyScope scope;
@@ -247,24 +272,46 @@ void DependencyFinder::walkShadowLoop(Operation &loop, ShadowState &state) {
     uniteStates(state, exits);
 }
 
+/// A GM access also depends on the history of every other root that may
+/// alias its own, whatever the bytes (their placement relative to each
+/// other is unknown). That history is left as it is: a write through one
+/// root hides nothing of another's.
+///
+///   memref.copy %ub, %x   (mte3)  // writes %x[0:64]
+///   memref.copy %y, %ub2  (mte2)  // reads %y[512:576]: depends on the copy
+///                                 // when %x and %y may alias
+void DependencyFinder::dependOnAliasingRoots(unsigned op,
+                                             const MemoryAccess &access,
+                                             const ShadowState &state) {
+  Value root = access.region.global;
+  for (const auto &[key, shadow] : state) {
+    if (key.first != kGlobalRegion || globalRootOf(key) == root ||
+        !mayAliasGlobalRoots(root, globalRootOf(key)))
+      continue;
+    for (const auto &[begin, cell] : shadow) {
+      for (const ShadowEntry &writer : cell.writers)
+        addDependency(writer, op, access);
+      if (access.isWrite)
+        for (const ShadowEntry &reader : cell.readers)
+          addDependency(reader, op, access);
+    }
+  }
+}
+
 void DependencyFinder::recordAccess(unsigned op, const MemoryAccess &access,
-                               ShadowState &state) {
-  // Identity-only: each tile has bytes of its own, so only accesses of one
-  // tile meet (the baseline a buffer-identity inserter would give).
-  RegionKey key{static_cast<int>(access.region.space),
-                access.region.unplacedAlloc};
-  if (scope == DependencyScope::IdentityOnly)
-    key.second = access.tile ? access.tile : access.region.unplacedAlloc;
-  Shadow &shadow = state[key];
+                                    ShadowState &state) {
+  if (access.region.isGlobal())
+    dependOnAliasingRoots(op, access, state);
+  Shadow &shadow = state[regionKeyOf(access, scope)];
   splitAt(shadow, access.end);
   auto first = splitAt(shadow, access.begin);
   auto last = shadow.find(access.end);
   for (auto it = first; it != last; ++it) {
     for (const ShadowEntry &writer : it->second.writers)
-      addDependency(writer, op, access.tile);
+      addDependency(writer, op, access);
     if (access.isWrite)
       for (const ShadowEntry &reader : it->second.readers)
-        addDependency(reader, op, access.tile);
+        addDependency(reader, op, access);
   }
   ShadowEntry self{op, epoch, access.tile};
   if (access.isWrite) {
@@ -279,8 +326,10 @@ void DependencyFinder::recordAccess(unsigned op, const MemoryAccess &access,
 }
 
 void DependencyFinder::addDependency(const ShadowEntry &earlier,
-                                     unsigned later, Operation *laterTile) {
-  if (!inScope(scope, earlier.tile, laterTile))
+                                     unsigned later,
+                                     const MemoryAccess &laterAccess) {
+  if (!inScope(scope, earlier.tile, laterAccess.tile,
+               laterAccess.region.isGlobal()))
     return;
   Operation *loop = nullptr;
   for (const LoopWalk &walk : loopWalks)
@@ -313,16 +362,27 @@ unsigned mlir::dsaplan::countConflictingPairs(func::FuncOp func,
     unsigned op;
     bool isWrite;
     Operation *tile;
+    bool global;
   };
   std::map<RegionKey, std::vector<Span>> regions;
   for (unsigned i = 0; i < ops.size(); ++i)
-    for (const MemoryAccess &a : ops[i].accesses) {
-      RegionKey key{static_cast<int>(a.region.space), a.region.unplacedAlloc};
-      if (scope == DependencyScope::IdentityOnly)
-        key.second = a.tile ? a.tile : a.region.unplacedAlloc;
-      regions[key].push_back({a.begin, a.end, i, a.isWrite, a.tile});
-    }
+    for (const MemoryAccess &a : ops[i].accesses)
+      regions[regionKeyOf(a, scope)].push_back(
+          {a.begin, a.end, i, a.isWrite, a.tile, a.region.isGlobal()});
   llvm::DenseSet<std::pair<unsigned, unsigned>> pairs;
+  // GM roots that may alias: every conflicting pair across them.
+  for (auto &[keyA, spansA] : regions)
+    for (auto &[keyB, spansB] : regions) {
+      if (keyA.first != kGlobalRegion || keyB.first != kGlobalRegion ||
+          !(keyA < keyB) ||
+          !mayAliasGlobalRoots(globalRootOf(keyA), globalRootOf(keyB)))
+        continue;
+      for (const Span &a : spansA)
+        for (const Span &b : spansB)
+          if ((a.isWrite || b.isWrite) && a.op != b.op &&
+              inScope(scope, a.tile, b.tile, /*global=*/true))
+            pairs.insert({std::min(a.op, b.op), std::max(a.op, b.op)});
+    }
   for (auto &[key, spans] : regions) {
     llvm::sort(spans, [](const Span &a, const Span &b) {
       return std::tie(a.begin, a.op) < std::tie(b.begin, b.op);
@@ -331,7 +391,8 @@ unsigned mlir::dsaplan::countConflictingPairs(func::FuncOp func,
     for (const Span &span : spans) {
       llvm::erase_if(open, [&](const Span &o) { return o.end <= span.begin; });
       for (const Span &o : open)
-        if ((o.isWrite || span.isWrite) && inScope(scope, o.tile, span.tile))
+        if ((o.isWrite || span.isWrite) &&
+            inScope(scope, o.tile, span.tile, span.global))
           pairs.insert({std::min(o.op, span.op), std::max(o.op, span.op)});
       open.push_back(span);
     }
@@ -340,7 +401,8 @@ unsigned mlir::dsaplan::countConflictingPairs(func::FuncOp func,
   // conflicts with its own next execution.
   for (unsigned i = 0; i < ops.size(); ++i) {
     bool writes = llvm::any_of(ops[i].accesses, [&](const MemoryAccess &a) {
-      return a.isWrite && inScope(scope, a.tile, a.tile);
+      return a.isWrite &&
+             inScope(scope, a.tile, a.tile, a.region.isGlobal());
     });
     for (Operation *parent = ops[i].op->getParentOp();
          writes && parent && parent != func; parent = parent->getParentOp())
@@ -365,3 +427,76 @@ unsigned mlir::dsaplan::countConflictingPairs(func::FuncOp func,
   return count;
 }
 
+
+//===----------------------------------------------------------------------===//
+// The machine: which pipe reaches which memory, on which core
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The space of an on-chip access, none for global memory.
+std::optional<MemorySpace> spaceOf(const MemoryAccess &access) {
+  if (access.region.isGlobal())
+    return std::nullopt;
+  return access.region.space;
+}
+
+StringRef memoryName(std::optional<MemorySpace> space) {
+  return space ? stringifyMemorySpace(*space) : StringRef("gm");
+}
+} // namespace
+
+LogicalResult mlir::dsaplan::verifyPipeReach(const PipeAccess &access) {
+  TargetDescription target = TargetDescription::getForOp(access.op);
+  for (const MemoryAccess &a : access.accesses) {
+    std::optional<MemorySpace> space = spaceOf(a);
+    // GM reach is not enforced yet (kernels in the tests write GM from V).
+    if (!space || target.canAccess(access.pipe, space, a.isWrite))
+      continue;
+    return access.op->emitError()
+           << "'" << access.op->getName() << "' on pipe "
+           << stringifyPipe(access.pipe) << " "
+           << (a.isWrite ? "writes " : "reads ") << memoryName(space)
+           << ", which " << target.getName() << " pipe "
+           << stringifyPipe(access.pipe) << " cannot "
+           << (a.isWrite ? "write" : "read") << " (it "
+           << (a.isWrite ? "writes " : "reads ")
+           << target.describeReach(access.pipe, a.isWrite) << ")";
+  }
+  return success();
+}
+
+unsigned mlir::dsaplan::getAccessCores(const PipeAccess &access) {
+  TargetDescription target = TargetDescription::getForOp(access.op);
+  unsigned cores = target.getPipe(access.pipe).cores;
+  for (const MemoryAccess &a : access.accesses)
+    if (std::optional<MemorySpace> space = spaceOf(a))
+      cores &= target.getCore(*space);
+  return cores;
+}
+
+LogicalResult
+mlir::dsaplan::verifySameCore(ArrayRef<PipeAccess> accesses,
+                              ArrayRef<SyncDependency> dependencies) {
+  bool ok = true;
+  for (const SyncDependency &dep : dependencies) {
+    const PipeAccess &earlier = accesses[dep.earlier];
+    const PipeAccess &later = accesses[dep.later];
+    unsigned from = getAccessCores(earlier), to = getAccessCores(later);
+    // An op whose core is not decided (GM only, on a pipe of both cores)
+    // is taken to run where its partner runs.
+    if ((from & to) != 0 || from == kNoCore || to == kNoCore)
+      continue;
+    ok = false;
+    InFlightDiagnostic diag =
+        later.op->emitError()
+        << "'" << later.op->getName() << "' on pipe "
+        << stringifyPipe(later.pipe) << " (" << stringifyCores(to)
+        << " core) depends on '" << earlier.op->getName() << "' on pipe "
+        << stringifyPipe(earlier.pipe) << " (" << stringifyCores(from)
+        << " core): a set_flag/wait_flag orders pipes of one core only; "
+           "order the two cores with a cross-core sync before dsaplan "
+           "inserts the intra-core ones";
+    diag.attachNote(earlier.op->getLoc()) << "the earlier access";
+  }
+  return success(ok);
+}

@@ -15,8 +15,8 @@ using namespace mlir::dsaplan;
 
 namespace {
 /// The simulator's timing in the summary and the reports, when they are
-/// asked for and the kernel is synchronised. GM is not checked: the
-/// inserter orders only the on-chip spaces.
+/// asked for and the kernel is synchronised. GM is checked unless the
+/// inserter leaves it to the toolchain (sync-mode=reuse-only).
 void addSimulation(OpPassManager &pm, const DsaPlanPipelineOptions &options) {
   bool wanted = options.summary || !options.reportDir.empty() ||
                 !options.traceFile.empty();
@@ -27,7 +27,7 @@ void addSimulation(OpPassManager &pm, const DsaPlanPipelineOptions &options) {
   simulate.reportDir = options.reportDir;
   simulate.traceFile = options.traceFile;
   simulate.costs = options.simulateCosts;
-  simulate.checkGm = false;
+  simulate.checkGm = options.syncMode != DependencyScope::ReuseOnly;
   pm.addNestedPass<func::FuncOp>(createDsaPlanSimulate(simulate));
 }
 

@@ -141,7 +141,8 @@ LogicalResult mlir::dsaplan::writeSyncPictures(func::FuncOp func,
     SmallVector<MemoryAccess, 4> to = getMemoryAccesses(after, unknown);
     for (const MemoryAccess &a : from)
       for (const MemoryAccess &b : to)
-        if (a.overlaps(b) && !a.region.unplacedAlloc) {
+        if (a.overlaps(b) && !a.region.unplacedAlloc &&
+            !a.region.isGlobal()) {
           auto pool = picture.poolOf.find(
               {static_cast<int>(a.region.space), nullptr});
           if (pool == picture.poolOf.end())

@@ -56,14 +56,15 @@ FailureOr<std::optional<PipeAccess>> accessOf(Operation *op) {
     // What the callee runs, on which pipes, and whether it syncs its own
     // accesses is unknown here: no pipe to order the call on is sound.
     op->emitError() << "call to " << calleeName(call)
-                    << " passes a dsaplan tile but has no pipe (give the "
-                       "call the dsaplan.pipe its accesses run on)";
+                    << " passes a dsaplan tile or GM buffer but has no pipe "
+                       "(give the call the dsaplan.pipe its accesses run on)";
     return failure();
   }
   if (!pipe) {
     op->emitError() << "'" << op->getName()
-                    << "' touches a dsaplan memory space but has no pipe "
-                       "(a dsaplan.pipe attribute or PipeOpInterface)";
+                    << "' touches a dsaplan memory space or global memory "
+                       "but has no pipe (a dsaplan.pipe attribute or "
+                       "PipeOpInterface)";
     return failure();
   }
   if (unknownEffects && call)
@@ -144,6 +145,10 @@ LogicalResult mlir::dsaplan::sync::collectSyncRequirements(
     }
     if (!*access)
       return WalkResult::advance();
+    if (failed(verifyPipeReach(**access))) {
+      ok = false;
+      return WalkResult::skip();
+    }
     result.accessIndex[op] = result.accesses.size();
     for (Operation *at = op; at && at != func; at = at->getParentOp())
       result.pipesOf[at] |= 1u << pipeIndex((*access)->pipe);
@@ -154,6 +159,8 @@ LogicalResult mlir::dsaplan::sync::collectSyncRequirements(
   if (!ok)
     return failure();
   result.dependencies = findSyncDependencies(func, result.accesses, scope);
+  if (failed(verifySameCore(result.accesses, result.dependencies)))
+    return failure();
   for (const SyncDependency &dep : result.dependencies) {
     const PipeAccess &x = result.accesses[dep.earlier];
     const PipeAccess &y = result.accesses[dep.later];

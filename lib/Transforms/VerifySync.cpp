@@ -149,13 +149,19 @@ using Knowledge = std::array<SeqSet, kNumPipes>;
 // Byte ranges, computed here and nowhere else
 //===----------------------------------------------------------------------===//
 
-/// A place in memory: a space (or an unplaced alloc) and a byte range.
+/// `Bytes::space` of an unplaced alloc and of global memory.
+constexpr int kUnplacedSpace = -1;
+constexpr int kGlobalSpace = -2;
+
+/// A place in memory: a space (or an unplaced alloc, or a GM buffer) and a
+/// byte range.
 struct Bytes {
-  int space = 0;                 // MemorySpace, or -1 for an unplaced alloc
+  int space = 0;                 // MemorySpace, kUnplacedSpace, kGlobalSpace
   Operation *alloc = nullptr;    // the unplaced alloc
   int64_t begin = 0, end = 0;
+  Value gm;                      // the GM buffer the range is of
   bool sameMemory(const Bytes &o) const {
-    return space == o.space && alloc == o.alloc;
+    return space == o.space && alloc == o.alloc && gm == o.gm;
   }
 };
 
@@ -271,7 +277,7 @@ SmallVector<Bytes, 1> bytesOfSubview(memref::SubViewOp sub, const Bytes &tile) {
     if (!runs.empty() && begin <= runs.back().end)
       runs.back().end = std::max(runs.back().end, end);
     else
-      runs.push_back({tile.space, tile.alloc, begin, end});
+      runs.push_back({tile.space, tile.alloc, begin, end, tile.gm});
   }
   return runs;
 }
@@ -370,7 +376,7 @@ Bytes bytesOfValue(Value value, MemorySpace space, Operation *anchor) {
     if (std::optional<uint64_t> offset = alloc.getOffset())
       return {static_cast<int>(space), nullptr, static_cast<int64_t>(*offset),
               static_cast<int64_t>(*offset) + alloc.getSizeInBytes()};
-    return {-1, alloc, 0, alloc.getSizeInBytes()};
+    return {kUnplacedSpace, alloc, 0, alloc.getSizeInBytes()};
   }
   if (auto view = dyn_cast_or_null<memref::ViewOp>(def)) {
     APInt shift;
@@ -394,7 +400,109 @@ Bytes bytesOfValue(Value value, MemorySpace space, Operation *anchor) {
   return whole(space, anchor);
 }
 
-/// The dsaplan memory an op reads and writes, from its own point of view.
+//===----------------------------------------------------------------------===//
+// Global memory
+//===----------------------------------------------------------------------===//
+
+/// The end of a GM buffer whose size the type does not give.
+constexpr int64_t kUnknownGmEnd = int64_t(1) << 62;
+
+/// Whether `root`, the first value of a chain of views in global memory, is
+/// an argument of the function.
+bool isFunctionArgument(Value root) {
+  auto arg = dyn_cast<BlockArgument>(root);
+  return arg && arg.getOwner()->isEntryBlock() &&
+         isa<func::FuncOp>(arg.getOwner()->getParentOp());
+}
+
+/// Whether `root` is a buffer allocated in the function (shares no byte
+/// with anything allocated elsewhere).
+bool isFreshBuffer(Value root) {
+  return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
+      root.getDefiningOp());
+}
+
+/// Two different GM buffers may be one: two arguments the caller may pass
+/// the same memory as (unless one of them promises otherwise with
+/// `llvm.noalias`), and anything whose origin is unknown here.
+bool mayBeSameGm(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto knownOrigin = [](Value root) {
+    return isFunctionArgument(root) || isFreshBuffer(root);
+  };
+  if (!knownOrigin(a) || !knownOrigin(b))
+    return true;
+  auto promisesNoAlias = [](Value root) {
+    auto arg = cast<BlockArgument>(root);
+    auto func = cast<func::FuncOp>(arg.getOwner()->getParentOp());
+    return func.getArgAttr(arg.getArgNumber(), "llvm.noalias") != nullptr;
+  };
+  return isFunctionArgument(a) && isFunctionArgument(b) &&
+         !promisesNoAlias(a) && !promisesNoAlias(b);
+}
+
+/// The runs of GM bytes `value` designates, counted from its buffer's first
+/// byte: a static subview (or chain of them) or a constant memref.view of an
+/// identity-layout buffer exactly, anything else the whole buffer.
+SmallVector<Bytes, 1> gmRunsOfValue(Value value, Operation *anchor) {
+  Value root = value;
+  for (unsigned hops = 0; hops < 256; ++hops) {
+    Value source = sourceOfView(root);
+    if (!source)
+      break;
+    root = source;
+  }
+  if (isChoice(root)) {
+    SmallVector<Value> held = heldValues(root);
+    SmallVector<Bytes, 1> runs;
+    for (Value buffer : held)
+      llvm::append_range(runs, gmRunsOfValue(buffer, anchor));
+    if (!held.empty())
+      return runs;
+  }
+  Bytes whole{kGlobalSpace, nullptr, 0, kUnknownGmEnd, root};
+  auto rootType = dyn_cast<MemRefType>(root.getType());
+  bool exact = rootType && rootType.hasStaticShape() &&
+               rootType.getLayout().isIdentity() &&
+               elementBytesOf(rootType, anchor) > 0;
+  if (exact)
+    whole.end = bytesOf(rootType, anchor);
+  if (value == root || !exact)
+    return {whole};
+  if (auto sub = value.getDefiningOp<memref::SubViewOp>()) {
+    Value inner = sub.getSource();
+    while (auto next = inner.getDefiningOp<memref::SubViewOp>())
+      inner = next.getSource();
+    if (inner == root)
+      return bytesOfSubview(sub, whole);
+  }
+  if (auto view = value.getDefiningOp<memref::ViewOp>()) {
+    APInt shift;
+    if (view.getSource() == root && view.getType().hasStaticShape() &&
+        elementBytesOf(view.getType(), view) > 0 &&
+        matchPattern(view.getByteShift(), m_ConstantInt(&shift)))
+      return {{kGlobalSpace, nullptr, shift.getSExtValue(),
+               shift.getSExtValue() + bytesOf(view.getType(), view), root}};
+  }
+  return {whole};
+}
+
+/// How a diagnostic names the memory of `bytes`.
+std::string memoryName(const Bytes &bytes) {
+  if (bytes.space >= 0)
+    return stringifyMemorySpace(static_cast<MemorySpace>(bytes.space)).str();
+  if (bytes.space == kUnplacedSpace)
+    return "an unplaced alloc";
+  if (isFunctionArgument(bytes.gm))
+    return "GM argument #" +
+           std::to_string(cast<BlockArgument>(bytes.gm).getArgNumber());
+  if (Operation *def = bytes.gm.getDefiningOp())
+    return "the GM buffer of '" + def->getName().getStringRef().str() + "'";
+  return "a GM buffer of unknown origin";
+}
+
+/// The memory an op reads and writes, from its own point of view.
 struct Touch {
   Bytes bytes;
   bool write;
@@ -403,9 +511,13 @@ struct Touch {
 SmallVector<Touch> touchesOf(Operation *op) {
   SmallVector<Touch> touches;
   auto record = [&](Value value, bool write) {
-    if (std::optional<MemorySpace> space = dsaplanSpaceOf(value))
+    if (std::optional<MemorySpace> space = dsaplanSpaceOf(value)) {
       for (const Bytes &run : runsOfValue(value, *space, op))
         touches.push_back({run, write});
+    } else if (isa<BaseMemRefType>(value.getType())) {
+      for (const Bytes &run : gmRunsOfValue(value, op))
+        touches.push_back({run, write});
+    }
   };
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effects) {
@@ -427,10 +539,10 @@ SmallVector<Touch> touchesOf(Operation *op) {
   return touches;
 }
 
-/// Whether `op` reads or writes dsaplan memory: its effects say so for a
-/// memref operand in (or viewing) a dsaplan space; an op without effects
-/// that is not a view is taken to. Views, casts, dim and metadata ops only
-/// name bytes, with or without a pipe.
+/// Whether `op` reads or writes memory the pipes share (a dsaplan space or
+/// global memory): its effects say so for a memref operand; an op without
+/// effects that is not a view is taken to. Views, casts, dim and metadata
+/// ops only name bytes, with or without a pipe.
 bool isMemoryOp(Operation *op) {
   if (isa<AllocOp, ArenaOp, SetFlagOp, WaitFlagOp, PipeBarrierOp, SeparateOp,
           ColocateOp, RegionBranchOpInterface>(op) ||
@@ -441,7 +553,7 @@ bool isMemoryOp(Operation *op) {
     if (isa<ViewLikeOpInterface>(op))
       return false;
     return llvm::any_of(op->getOperands(), [](Value operand) {
-      return dsaplanSpaceOf(operand).has_value();
+      return isa<BaseMemRefType>(operand.getType());
     });
   }
   SmallVector<MemoryEffects::EffectInstance> instances;
@@ -449,7 +561,7 @@ bool isMemoryOp(Operation *op) {
   return llvm::any_of(instances, [](const MemoryEffects::EffectInstance &e) {
     return e.getValue() &&
            isa<MemoryEffects::Read, MemoryEffects::Write>(e.getEffect()) &&
-           dsaplanSpaceOf(e.getValue()).has_value();
+           isa<BaseMemRefType>(e.getValue().getType());
   });
 }
 
@@ -462,6 +574,8 @@ struct Access {
   Pipe pipe;
   int64_t seq;
   Touch touch;
+  /// The cores the op may run on (a CoreMask).
+  unsigned cores = kBothCores;
   /// What tells two accesses apart: one execution of an op (its pipe and
   /// sequence number), the kind, and the bytes.
   using Key = std::tuple<int64_t, int, Operation *, int64_t, int64_t>;
@@ -497,6 +611,8 @@ public:
   void forEachOverlapping(
       const Bytes &bytes,
       llvm::function_ref<void(const Access &, int64_t, int64_t)> fn) const {
+    if (bytes.space == kGlobalSpace)
+      return forEachOverlappingGm(bytes, fn);
     for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
       auto it = pages.find({bytes.space, page});
       if (it == pages.end())
@@ -515,33 +631,25 @@ public:
     auto hit = [&](const Access &earlier) {
       return overlap(earlier.touch.bytes, bytes) && shadowed(earlier);
     };
+    if (bytes.space == kGlobalSpace) {
+      auto it = gmPages.find(bytes.gm.getAsOpaquePointer());
+      if (it != gmPages.end() && llvm::any_of(*it->second, hit))
+        cutPage(ownGmPage(bytes.gm), bytes, hit);
+      return;
+    }
     for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
       auto it = pages.find({bytes.space, page});
       if (it == pages.end() || llvm::none_of(*it->second, hit))
         continue;
-      std::vector<Access> &accesses = ownPage(it->first);
-      std::vector<Access> kept;
-      kept.reserve(accesses.size() + 1);
-      for (const Access &earlier : accesses) {
-        if (!hit(earlier)) {
-          kept.push_back(earlier);
-          continue;
-        }
-        const Bytes &a = earlier.touch.bytes;
-        if (a.begin < bytes.begin) {
-          kept.push_back(earlier);
-          kept.back().touch.bytes.end = bytes.begin;
-        }
-        if (bytes.end < a.end) {
-          kept.push_back(earlier);
-          kept.back().touch.bytes.begin = bytes.end;
-        }
-      }
-      accesses = std::move(kept);
+      cutPage(ownPage(it->first), bytes, hit);
     }
   }
   void add(const Access &access) {
     const Bytes &bytes = access.touch.bytes;
+    if (bytes.space == kGlobalSpace) {
+      ownGmPage(bytes.gm).push_back(access);
+      return;
+    }
     for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
       Access part = access;
       part.touch.bytes.begin = std::max(bytes.begin, page << kPageShift);
@@ -553,25 +661,87 @@ public:
   /// the entry state's accesses and mostly differ on a few pages.
   static History unite(ArrayRef<const History *> histories) {
     History united = *histories.front();
-    for (const History *history : histories.drop_front())
-      for (const auto &[key, accesses] : history->pages) {
-        auto [it, inserted] = united.pages.try_emplace(key, accesses);
-        if (inserted || it->second == accesses || *it->second == *accesses)
-          continue;
-        std::vector<Access> &page = united.ownPage(key);
-        llvm::DenseSet<Access::Key> present;
-        for (const Access &access : page)
-          present.insert(access.key());
-        for (const Access &access : *accesses)
-          if (present.insert(access.key()).second)
-            page.push_back(access);
-      }
+    for (const History *history : histories.drop_front()) {
+      for (const auto &[key, accesses] : history->pages)
+        uniteInto(united.pages, key, accesses,
+                  [&, k = key] { return &united.ownPage(k); });
+      for (const auto &[key, accesses] : history->gmPages)
+        uniteInto(united.gmPages, key, accesses, [&, k = key] {
+          return &united.ownGmPage(Value::getFromOpaquePointer(k));
+        });
+    }
     return united;
   }
 
 private:
   using PageKey = std::pair<int, int64_t>; // space (-1: unplaced), page
   using Page = std::shared_ptr<std::vector<Access>>;
+
+  /// Global memory: one page per buffer, in the order first touched (the
+  /// order diagnostics come in), since GM ranges may be unbounded and
+  /// buffers that may alias are checked against each other whole.
+  void forEachOverlappingGm(
+      const Bytes &bytes,
+      llvm::function_ref<void(const Access &, int64_t, int64_t)> fn) const {
+    for (const auto &[key, accesses] : gmPages) {
+      Value gm = Value::getFromOpaquePointer(key);
+      if (gm == bytes.gm) {
+        for (const Access &earlier : *accesses)
+          if (overlap(earlier.touch.bytes, bytes))
+            fn(earlier, std::max(earlier.touch.bytes.begin, bytes.begin),
+               std::min(earlier.touch.bytes.end, bytes.end));
+      } else if (mayBeSameGm(gm, bytes.gm)) {
+        // Another buffer that may be this one: its bytes and ours may be
+        // any of each other's.
+        for (const Access &earlier : *accesses)
+          fn(earlier, earlier.touch.bytes.begin, earlier.touch.bytes.end);
+      }
+    }
+  }
+  template <typename Map, typename Key, typename Own>
+  static void uniteInto(Map &united, const Key &key, const Page &accesses,
+                        Own own) {
+    auto [it, inserted] = united.try_emplace(key, accesses);
+    if (inserted || it->second == accesses || *it->second == *accesses)
+      return;
+    std::vector<Access> &page = *own();
+    llvm::DenseSet<Access::Key> present;
+    for (const Access &access : page)
+      present.insert(access.key());
+    for (const Access &access : *accesses)
+      if (present.insert(access.key()).second)
+        page.push_back(access);
+  }
+  /// Cuts `bytes` out of the accesses of `accesses` that `hit` selects.
+  static void cutPage(std::vector<Access> &accesses, const Bytes &bytes,
+                      llvm::function_ref<bool(const Access &)> hit) {
+    std::vector<Access> kept;
+    kept.reserve(accesses.size() + 1);
+    for (const Access &earlier : accesses) {
+      if (!hit(earlier)) {
+        kept.push_back(earlier);
+        continue;
+      }
+      const Bytes &a = earlier.touch.bytes;
+      if (a.begin < bytes.begin) {
+        kept.push_back(earlier);
+        kept.back().touch.bytes.end = bytes.begin;
+      }
+      if (bytes.end < a.end) {
+        kept.push_back(earlier);
+        kept.back().touch.bytes.begin = bytes.end;
+      }
+    }
+    accesses = std::move(kept);
+  }
+  std::vector<Access> &ownGmPage(Value gm) {
+    Page &page = gmPages[gm.getAsOpaquePointer()];
+    if (!page)
+      page = std::make_shared<std::vector<Access>>();
+    else if (page.use_count() > 1)
+      page = std::make_shared<std::vector<Access>>(*page);
+    return *page;
+  }
 
   /// The page, unshared, to be changed.
   std::vector<Access> &ownPage(PageKey key) {
@@ -589,6 +759,7 @@ private:
     return a.sameMemory(b) && a.begin < b.end && b.begin < a.end;
   }
   llvm::DenseMap<PageKey, Page> pages;
+  llvm::MapVector<const void *, Page> gmPages;
 };
 
 /// The wait that consumed the latest set of a flag: its sequence numbers on
@@ -619,6 +790,9 @@ private:
   PathState merge(ArrayRef<PathState> states, Operation *at);
   void report(const Access &earlier, Operation *later, Pipe pipe,
               const Touch &touch, int64_t begin, int64_t end);
+  void reportCrossCore(const Access &earlier, const Access &later);
+  bool checkReach(Operation *op, Pipe pipe, ArrayRef<Touch> touches);
+  unsigned coresOf(Pipe pipe, ArrayRef<Touch> touches) const;
   void setFlag(SetFlagOp set, PathState &state);
   void waitFlag(WaitFlagOp wait, PathState &state);
   bool needsBarrier(Pipe pipe) const { return pipe != Pipe::s; }
@@ -640,9 +814,6 @@ void SyncChecker::report(const Access &earlier, Operation *later, Pipe pipe,
     return;
   failedAny = true;
   const Bytes &a = earlier.touch.bytes;
-  std::string space = a.space >= 0
-                          ? stringifyMemorySpace(static_cast<MemorySpace>(a.space)).str()
-                          : "an unplaced alloc";
   const char *kind = earlier.touch.write
                          ? (touch.write ? "write after write" : "read after write")
                          : "write after read";
@@ -650,8 +821,76 @@ void SyncChecker::report(const Access &earlier, Operation *later, Pipe pipe,
       later->emitError()
       << "unordered " << kind << ": '" << later->getName() << "' on pipe "
       << stringifyPipe(pipe) << " and '" << earlier.op->getName()
-      << "' on pipe " << stringifyPipe(earlier.pipe) << " touch bytes ["
-      << begin << ", " << end << ") of " << space;
+      << "' on pipe " << stringifyPipe(earlier.pipe);
+  if (a.sameMemory(touch.bytes))
+    diag << " touch bytes [" << begin << ", " << end << ") of "
+         << memoryName(a);
+  else // two GM buffers that may be one
+    diag << " touch bytes [" << touch.bytes.begin << ", " << touch.bytes.end
+         << ") of " << memoryName(touch.bytes) << " and [" << a.begin << ", "
+         << a.end << ") of " << memoryName(a)
+         << ", which may alias (mark an argument llvm.noalias if it cannot)";
+  diag.attachNote(earlier.op->getLoc()) << "the earlier access";
+}
+
+/// The space a touch is of; none for global memory.
+std::optional<MemorySpace> spaceOfTouch(const Touch &touch) {
+  if (touch.bytes.space >= 0)
+    return static_cast<MemorySpace>(touch.bytes.space);
+  if (touch.bytes.space == kUnplacedSpace)
+    return cast<AllocOp>(touch.bytes.alloc).getSpace();
+  return std::nullopt;
+}
+
+/// Every memory the op touches must be one the target lets its pipe reach.
+bool SyncChecker::checkReach(Operation *op, Pipe pipe,
+                             ArrayRef<Touch> touches) {
+  TargetDescription target = TargetDescription::getForOp(op);
+  for (const Touch &touch : touches) {
+    std::optional<MemorySpace> space = spaceOfTouch(touch);
+    // GM reach is not enforced yet (kernels in the tests write GM from V).
+    if (!space || target.canAccess(pipe, space, touch.write))
+      continue;
+    failedAny = true;
+    op->emitError() << "'" << op->getName() << "' on pipe "
+                    << stringifyPipe(pipe) << " "
+                    << (touch.write ? "writes " : "reads ")
+                    << (space ? stringifyMemorySpace(*space) : "gm")
+                    << ", which " << target.getName() << " pipe "
+                    << stringifyPipe(pipe) << " cannot "
+                    << (touch.write ? "write" : "read") << " (it "
+                    << (touch.write ? "writes " : "reads ")
+                    << target.describeReach(pipe, touch.write) << ")";
+    return false;
+  }
+  return true;
+}
+
+/// The cores an op may run on: its pipe's, narrowed to the core of every
+/// on-chip space it touches.
+unsigned SyncChecker::coresOf(Pipe pipe, ArrayRef<Touch> touches) const {
+  TargetDescription target = TargetDescription::getForOp(func);
+  unsigned cores = target.getPipe(pipe).cores;
+  for (const Touch &touch : touches)
+    if (std::optional<MemorySpace> space = spaceOfTouch(touch))
+      cores &= target.getCore(*space);
+  return cores;
+}
+
+/// Flags order the pipes of one core: two conflicting accesses on
+/// different cores are never ordered here, whatever flags lie between.
+void SyncChecker::reportCrossCore(const Access &earlier, const Access &later) {
+  if (!reported.insert({earlier.op, later.op}).second)
+    return;
+  failedAny = true;
+  InFlightDiagnostic diag =
+      later.op->emitError()
+      << "'" << later.op->getName() << "' on pipe " << stringifyPipe(later.pipe)
+      << " (" << stringifyCores(later.cores) << " core) and '"
+      << earlier.op->getName() << "' on pipe " << stringifyPipe(earlier.pipe)
+      << " (" << stringifyCores(earlier.cores) << " core) touch "
+      << memoryName(later.touch.bytes)
+      << " from different cores: no set_flag/wait_flag orders them";
   diag.attachNote(earlier.op->getLoc()) << "the earlier access";
 }
 
@@ -664,13 +903,20 @@ void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
            (p == q && !needsBarrier(pipe));
   };
   SmallVector<Touch> touches = touchesOf(op);
+  if (!checkReach(op, pipe, touches))
+    return;
+  unsigned cores = coresOf(pipe, touches);
   for (const Touch &touch : touches) {
     ++checked;
     // One report per earlier op, over the bytes of all its pages.
     llvm::MapVector<Operation *, std::tuple<Access, int64_t, int64_t>> races;
     state.history.forEachOverlapping(
         touch.bytes, [&](const Access &earlier, int64_t lo, int64_t hi) {
-          if ((!earlier.touch.write && !touch.write) || orderedBefore(earlier))
+          if (!earlier.touch.write && !touch.write)
+            return;
+          if ((earlier.cores & cores) == 0 && earlier.cores && cores)
+            return reportCrossCore(earlier, {op, pipe, seq, touch, cores});
+          if (orderedBefore(earlier))
             return;
           auto [it, inserted] = races.try_emplace(earlier.op, earlier, lo, hi);
           if (!inserted) {
@@ -691,7 +937,7 @@ void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
     if (touch.write)
       state.history.cut(touch.bytes, orderedBefore);
   for (const Touch &touch : touches)
-    state.history.add({op, pipe, seq, touch});
+    state.history.add({op, pipe, seq, touch, cores});
   state.executed[q].add(seq, seq);
 }
 
@@ -826,11 +1072,12 @@ void SyncChecker::walkOp(Operation &op, PathState &state) {
     op.emitError() << "call to "
                    << (callee ? "@" + callee.getLeafReference().getValue().str()
                               : std::string("an indirect callee"))
-                   << " passes a dsaplan tile but has no pipe";
+                   << " passes a dsaplan tile or GM buffer but has no pipe";
     return;
   }
   op.emitError() << "'" << op.getName()
-                 << "' touches a dsaplan memory space but has no pipe";
+                 << "' touches a dsaplan memory space or global memory but "
+                    "has no pipe";
 }
 
 void SyncChecker::walkBlock(Block &block, PathState &state) {

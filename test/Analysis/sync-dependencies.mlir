@@ -6,6 +6,9 @@
 // depends on each byte's last writer and the readers since: the first read
 // (outside the row), the load and the use (inside it). A store after it
 // depends on the reload alone: the older accesses are ordered through it.
+// GM counts too: the use writes %rows, which the load read and which may
+// be %out (two arguments may alias), written by the first read; the store
+// writes %gm, which the reload read.
 func.func @partial_overlap(%gm: memref<1024xf32>, %out: memref<1024xf32>, %rows: memref<8xf32>) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
@@ -16,12 +19,13 @@ func.func @partial_overlap(%gm: memref<1024xf32>, %out: memref<1024xf32>, %rows:
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>, test.name = "read"} ins(%table : memref<1024xf32, #dsaplan.space<ub>>) outs(%out : memref<1024xf32>)
   // expected-remark @below {{load depends on read}}
   memref.copy %rows, %row {dsaplan.pipe = #dsaplan.pipe<mte2>, test.name = "load"} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
-  // expected-remark @below {{use depends on load}}
+  // expected-remark @below {{use depends on read, load}}
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>, test.name = "use"} ins(%row : memref<8xf32, #dsaplan.space<ub>>) outs(%rows : memref<8xf32>)
   // expected-remark @below {{reload depends on read, load, use}}
   memref.copy %gm, %table {dsaplan.pipe = #dsaplan.pipe<mte2>, test.name = "reload"} : memref<1024xf32> to memref<1024xf32, #dsaplan.space<ub>>
-  // Only the reload is the last writer now.
-  // expected-remark @below {{store depends on reload}}
+  // Only the reload is the last writer of the table now; %gm may be %out
+  // or %rows, written by the read and the use.
+  // expected-remark @below {{store depends on read, use, reload}}
   memref.copy %table, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>, test.name = "store"} : memref<1024xf32, #dsaplan.space<ub>> to memref<1024xf32>
   return
 }
@@ -63,7 +67,8 @@ func.func @branches(%gm: memref<8xf32>, %c: i1) {
     // expected-remark @below {{else depends on nothing}}
     linalg.fill {dsaplan.pipe = #dsaplan.pipe<s>, test.name = "else"} ins(%zero : f32) outs(%b : memref<8xf32, #dsaplan.space<ub>>)
   }
-  // expected-remark @below {{store depends on then, else}}
+  // The store also overwrites the GM bytes the load read.
+  // expected-remark @below {{store depends on load, then, else}}
   memref.copy %b, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>, test.name = "store"} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32>
   return
 }

@@ -308,3 +308,11 @@ func.func @arena_wrong_space() {
   %ub = dsaplan.arena <l1> : memref<196608xi8, #dsaplan.space<ub>>
   return
 }
+
+// -----
+
+func.func @flag_across_cores() {
+  // expected-error @below {{'dsaplan.set_flag' op flag <fix -> v> crosses cores on ascend910b: fix runs on the cube core, v on the vector core; an intra-core flag cannot order them (use a cross-core sync through GM)}}
+  dsaplan.set_flag <fix -> v>, 0
+  return
+}

@@ -9,7 +9,7 @@ func.func @no_pipe(%gm: memref<256xf32>) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
-  // expected-error @below {{'memref.copy' touches a dsaplan memory space but has no pipe (a dsaplan.pipe attribute or PipeOpInterface)}}
+  // expected-error @below {{'memref.copy' touches a dsaplan memory space or global memory but has no pipe (a dsaplan.pipe attribute or PipeOpInterface)}}
   memref.copy %gm, %a : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
   return
 }
@@ -68,7 +68,7 @@ func.func @call_without_pipe(%gm: memref<256xf32>) {
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
   memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
-  // expected-error @below {{call to @helper passes a dsaplan tile but has no pipe (give the call the dsaplan.pipe its accesses run on)}}
+  // expected-error @below {{call to @helper passes a dsaplan tile or GM buffer but has no pipe (give the call the dsaplan.pipe its accesses run on)}}
   func.call @helper(%a) : (memref<256xf32, #dsaplan.space<ub>>) -> ()
   return
 }
@@ -138,5 +138,46 @@ func.func @parallel(%gm: memref<4x256xf32>, %out: memref<256xf32>) {
     memref.copy %src, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32, strided<[1], offset: ?>> to memref<256xf32, #dsaplan.space<ub>>
     linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
   }
+  return
+}
+
+// -----
+
+// FIX cannot write UB on ascend910b.
+func.func @fix_writes_ub() {
+  %l0c = dsaplan.arena <l0c> : memref<131072xi8, #dsaplan.space<l0c>>
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %acc = memref.view %l0c[%c0][] : memref<131072xi8, #dsaplan.space<l0c>> to memref<64xf32, #dsaplan.space<l0c>>
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+  // expected-error @below {{'memref.copy' on pipe fix writes ub, which ascend910b pipe fix cannot write (it writes gm, l1)}}
+  memref.copy %acc, %a {dsaplan.pipe = #dsaplan.pipe<fix>} : memref<64xf32, #dsaplan.space<l0c>> to memref<64xf32, #dsaplan.space<ub>>
+  return
+}
+
+// -----
+
+// A dependency between the cores (FIX on the cube core writes GM, MTE2 on
+// the vector core reads it) cannot be ordered with set_flag/wait_flag.
+func.func @cross_core(%gm: memref<64xf32>) {
+  %l0c = dsaplan.arena <l0c> : memref<131072xi8, #dsaplan.space<l0c>>
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %acc = memref.view %l0c[%c0][] : memref<131072xi8, #dsaplan.space<l0c>> to memref<64xf32, #dsaplan.space<l0c>>
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+  // expected-note @below {{the earlier access}}
+  memref.copy %acc, %gm {dsaplan.pipe = #dsaplan.pipe<fix>} : memref<64xf32, #dsaplan.space<l0c>> to memref<64xf32>
+  // expected-error @below {{'memref.copy' on pipe mte2 (vector core) depends on 'memref.copy' on pipe fix (cube core): a set_flag/wait_flag orders pipes of one core only; order the two cores with a cross-core sync before dsaplan inserts the intra-core ones}}
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
+  return
+}
+
+// -----
+
+// An op that touches GM only still runs on some pipe, which the sync must
+// know to order it against the other accesses of that GM buffer.
+func.func @gm_only_without_pipe(%gm: memref<64xf32>, %out: memref<64xf32>) {
+  // expected-error @below {{'memref.copy' touches a dsaplan memory space or global memory but has no pipe (a dsaplan.pipe attribute or PipeOpInterface)}}
+  memref.copy %gm, %out : memref<64xf32> to memref<64xf32>
   return
 }

@@ -23,7 +23,7 @@
 // CHECK-NEXT:    dsaplan.set_flag <mte2 -> v>, 0
 // CHECK-NEXT:    dsaplan.wait_flag <mte2 -> v>, 0
 // CHECK-NEXT:    linalg.exp
-func.func @out_of_event_ids(%gm: memref<8xf32>, %out: memref<8xf32>) {
+func.func @out_of_event_ids(%gm: memref<8xf32> {llvm.noalias}, %out: memref<8xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %o0 = arith.constant 0 : index
   %t0 = memref.view %ub[%o0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xf32, #dsaplan.space<ub>>
@@ -52,15 +52,15 @@ func.func @out_of_event_ids(%gm: memref<8xf32>, %out: memref<8xf32>) {
   memref.copy %gm, %t6 {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
   memref.copy %gm, %t7 {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
   memref.copy %gm, %t8 {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
-  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t0 : memref<8xf32, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
-  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t1 : memref<8xf32, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
-  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t2 : memref<8xf32, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
-  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t3 : memref<8xf32, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
-  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t4 : memref<8xf32, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
-  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t5 : memref<8xf32, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
-  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t6 : memref<8xf32, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
-  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t7 : memref<8xf32, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
-  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t8 : memref<8xf32, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t0 : memref<8xf32, #dsaplan.space<ub>>) outs(%t0 : memref<8xf32, #dsaplan.space<ub>>)
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t1 : memref<8xf32, #dsaplan.space<ub>>) outs(%t1 : memref<8xf32, #dsaplan.space<ub>>)
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t2 : memref<8xf32, #dsaplan.space<ub>>) outs(%t2 : memref<8xf32, #dsaplan.space<ub>>)
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t3 : memref<8xf32, #dsaplan.space<ub>>) outs(%t3 : memref<8xf32, #dsaplan.space<ub>>)
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t4 : memref<8xf32, #dsaplan.space<ub>>) outs(%t4 : memref<8xf32, #dsaplan.space<ub>>)
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t5 : memref<8xf32, #dsaplan.space<ub>>) outs(%t5 : memref<8xf32, #dsaplan.space<ub>>)
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t6 : memref<8xf32, #dsaplan.space<ub>>) outs(%t6 : memref<8xf32, #dsaplan.space<ub>>)
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t7 : memref<8xf32, #dsaplan.space<ub>>) outs(%t7 : memref<8xf32, #dsaplan.space<ub>>)
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t8 : memref<8xf32, #dsaplan.space<ub>>) outs(%t8 : memref<8xf32, #dsaplan.space<ub>>)
   return
 }
 
@@ -85,20 +85,30 @@ func.func @out_of_event_ids(%gm: memref<8xf32>, %out: memref<8xf32>) {
 // CHECK-NEXT:      dsaplan.wait_flag <v -> mte3>, 0
 // CHECK-NEXT:      scf.yield
 // CHECK-NOT:     dsaplan.set_flag
-func.func @one_eager_pair_per_op(%gm: memref<8xf32>, %src: memref<8xf32>, %c: i1) {
+// (Nine disjoint rows of GM: the stores do not order each other.)
+func.func @one_eager_pair_per_op(%gm: memref<9x8xf32> {llvm.noalias}, %src: memref<8xf32> {llvm.noalias}, %c: i1) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %o0 = arith.constant 0 : index
   %t = memref.view %ub[%o0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xf32, #dsaplan.space<ub>>
+  %r0 = memref.subview %gm[0, 0] [1, 8] [1, 1] : memref<9x8xf32> to memref<8xf32, strided<[1], offset: 0>>
+  %r1 = memref.subview %gm[1, 0] [1, 8] [1, 1] : memref<9x8xf32> to memref<8xf32, strided<[1], offset: 8>>
+  %r2 = memref.subview %gm[2, 0] [1, 8] [1, 1] : memref<9x8xf32> to memref<8xf32, strided<[1], offset: 16>>
+  %r3 = memref.subview %gm[3, 0] [1, 8] [1, 1] : memref<9x8xf32> to memref<8xf32, strided<[1], offset: 24>>
+  %r4 = memref.subview %gm[4, 0] [1, 8] [1, 1] : memref<9x8xf32> to memref<8xf32, strided<[1], offset: 32>>
+  %r5 = memref.subview %gm[5, 0] [1, 8] [1, 1] : memref<9x8xf32> to memref<8xf32, strided<[1], offset: 40>>
+  %r6 = memref.subview %gm[6, 0] [1, 8] [1, 1] : memref<9x8xf32> to memref<8xf32, strided<[1], offset: 48>>
+  %r7 = memref.subview %gm[7, 0] [1, 8] [1, 1] : memref<9x8xf32> to memref<8xf32, strided<[1], offset: 56>>
+  %r8 = memref.subview %gm[8, 0] [1, 8] [1, 1] : memref<9x8xf32> to memref<8xf32, strided<[1], offset: 64>>
   scf.while : () -> () {
-    memref.copy %t, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32>
-    memref.copy %t, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32>
-    memref.copy %t, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32>
-    memref.copy %t, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32>
-    memref.copy %t, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32>
-    memref.copy %t, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32>
-    memref.copy %t, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32>
-    memref.copy %t, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32>
-    memref.copy %t, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32>
+    memref.copy %t, %r0 {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32, strided<[1], offset: 0>>
+    memref.copy %t, %r1 {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32, strided<[1], offset: 8>>
+    memref.copy %t, %r2 {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32, strided<[1], offset: 16>>
+    memref.copy %t, %r3 {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32, strided<[1], offset: 24>>
+    memref.copy %t, %r4 {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32, strided<[1], offset: 32>>
+    memref.copy %t, %r5 {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32, strided<[1], offset: 40>>
+    memref.copy %t, %r6 {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32, strided<[1], offset: 48>>
+    memref.copy %t, %r7 {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32, strided<[1], offset: 56>>
+    memref.copy %t, %r8 {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32, strided<[1], offset: 64>>
     scf.condition(%c)
   } do {
     linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%src : memref<8xf32>) outs(%t : memref<8xf32, #dsaplan.space<ub>>)
@@ -121,16 +131,16 @@ func.func @one_eager_pair_per_op(%gm: memref<8xf32>, %src: memref<8xf32>, %c: i1
 // CHECK-NEXT:    dsaplan.set_flag <mte2 -> v>, 1
 // CHECK-NEXT:    dsaplan.wait_flag <mte2 -> v>, 1
 // CHECK-NEXT:    linalg.exp
-func.func @second_set_needs_another_id(%gm: memref<8xf32>, %out: memref<8xf32>) {
+func.func @second_set_needs_another_id(%gm: memref<8xf32> {llvm.noalias}, %out: memref<8xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %o0 = arith.constant 0 : index
   %t0 = memref.view %ub[%o0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xf32, #dsaplan.space<ub>>   // [0, 32)
   %o1 = arith.constant 32 : index
   %t1 = memref.view %ub[%o1][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xf32, #dsaplan.space<ub>>   // [32, 64)
   memref.copy %gm, %t0 {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
-  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t0 : memref<8xf32, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t0 : memref<8xf32, #dsaplan.space<ub>>) outs(%t0 : memref<8xf32, #dsaplan.space<ub>>)
   memref.copy %gm, %t1 {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
-  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t1 : memref<8xf32, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t1 : memref<8xf32, #dsaplan.space<ub>>) outs(%t1 : memref<8xf32, #dsaplan.space<ub>>)
   return
 }
 

@@ -30,4 +30,6 @@
 // SVG: class="caption"{{.*}}6 buffers, peak 4128 B, capacity 192 KiB; 10 flag pairs, 1 barriers
 // SVG: class="barrier" data-pipe="v"
 // SVG: class="sync" data-pipe="v"{{.*}}<title>set/wait &lt;v -&gt; mte2&gt;, {{[0-7]}}</title>
-// PICTURE: ub: 10 arrows for 10 set_flags, 1 barriers, 6 tiles named as placed: ok
+// The eleventh set_flag orders GM (MTE3's store to an argument that may be
+// the one MTE2 loads from): no UB arrow.
+// PICTURE: ub: 10 arrows for 11 set_flags, 1 barriers, 6 tiles named as placed: ok

@@ -17,7 +17,7 @@
 // REUSE-NEXT: dsaplan.wait_flag <v -> mte2>, 0
 #red = affine_map<(d0) -> (d0)>
 #red_out = affine_map<(d0) -> ()>
-func.func @partial_overlap(%gm: memref<8xf32>, %acc: memref<f32>) {
+func.func @partial_overlap(%gm: memref<8xf32> {llvm.noalias}, %acc: memref<f32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %table = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<1024xf32, #dsaplan.space<ub>>  // [0, 4096)
@@ -42,7 +42,7 @@ func.func @partial_overlap(%gm: memref<8xf32>, %acc: memref<f32>) {
 // CHECK-NEXT: dsaplan.set_flag <mte3 -> v>, 0
 // CHECK-NEXT: dsaplan.wait_flag <mte3 -> v>, 0
 // CHECK-NEXT: linalg.fill
-func.func @ptoas_overlap(%out: memref<2048xf32>) {
+func.func @ptoas_overlap(%out: memref<2048xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c1280 = arith.constant 1280 : index
   %c8192 = arith.constant 8192 : index
@@ -60,7 +60,7 @@ func.func @ptoas_overlap(%out: memref<2048xf32>) {
 // CHECK-LABEL: func.func @disjoint
 // CHECK-NOT: dsaplan.set_flag
 // CHECK-NOT: dsaplan.pipe_barrier
-func.func @disjoint(%out: memref<1024xf32>) {
+func.func @disjoint(%out: memref<1024xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %c4096 = arith.constant 4096 : index
@@ -83,7 +83,7 @@ func.func @disjoint(%out: memref<1024xf32>) {
 // CHECK-NEXT: linalg.exp
 // REUSE-LABEL: func.func @same_tile_raw
 // REUSE-NOT: dsaplan.set_flag
-func.func @same_tile_raw(%gm: memref<256xf32>, %out: memref<256xf32>) {
+func.func @same_tile_raw(%gm: memref<256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>  // [0, 1024)
@@ -119,7 +119,7 @@ func.func @same_tile_raw(%gm: memref<256xf32>, %out: memref<256xf32>) {
 // CHECK:      }
 // CHECK-DAG:  dsaplan.wait_flag <v -> mte2>, 0
 // CHECK-DAG:  dsaplan.wait_flag <mte3 -> v>, 0
-func.func @vector_loop(%gm: memref<256xf32>, %out: memref<256xf32>, %n: index) {
+func.func @vector_loop(%gm: memref<256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}, %n: index) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -145,7 +145,7 @@ func.func @vector_loop(%gm: memref<256xf32>, %out: memref<256xf32>, %n: index) {
 // CHECK-NEXT: dsaplan.set_flag <mte2 -> mte3>, 0
 // CHECK-NEXT: dsaplan.wait_flag <mte2 -> mte3>, 0
 // CHECK-NEXT: scf.if
-func.func @if_else(%gm: memref<256xf32>, %out: memref<256xf32>, %c: i1) {
+func.func @if_else(%gm: memref<256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}, %c: i1) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %c1024 = arith.constant 1024 : index
@@ -179,7 +179,7 @@ func.func @if_else(%gm: memref<256xf32>, %out: memref<256xf32>, %c: i1) {
 // CHECK-NEXT:   dsaplan.set_flag <mte2 -> v>, [[BACK:[0-7]]]
 // CHECK-NEXT:   dsaplan.wait_flag <mte2 -> v>, [[BACK]]
 // CHECK-NEXT: }
-func.func @nested_loops(%gm: memref<256xf32>, %out: memref<256xf32>, %n: index) {
+func.func @nested_loops(%gm: memref<256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}, %n: index) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -203,7 +203,7 @@ func.func @nested_loops(%gm: memref<256xf32>, %out: memref<256xf32>, %n: index) 
 // CHECK-NEXT: dsaplan.wait_flag <mte2 -> v>, 0
 // CHECK-NEXT: linalg.exp
 // CHECK-NOT:  dsaplan.set_flag <mte2 -> v>
-func.func @existing_sync(%gm: memref<256xf32>, %out: memref<256xf32>) {
+func.func @existing_sync(%gm: memref<256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
@@ -222,7 +222,7 @@ func.func @existing_sync(%gm: memref<256xf32>, %out: memref<256xf32>) {
 // CHECK:      linalg.fill
 // CHECK-NEXT: dsaplan.pipe_barrier <v>
 // CHECK-NEXT: linalg.exp
-func.func @same_pipe(%out: memref<256xf32>) {
+func.func @same_pipe(%out: memref<256xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32
@@ -252,7 +252,7 @@ func.func @same_pipe(%out: memref<256xf32>) {
 // CHECK-NEXT:   scf.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: return
-func.func @while_before_to_do(%gm: memref<256xf32>, %out: memref<256xf32>, %c: i1) {
+func.func @while_before_to_do(%gm: memref<256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}, %c: i1) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>  // A: [0, 1024)
@@ -277,7 +277,7 @@ func.func @while_before_to_do(%gm: memref<256xf32>, %out: memref<256xf32>, %c: i
 // CHECK-NEXT: dsaplan.set_flag <s -> v>, 0
 // CHECK-NEXT: dsaplan.wait_flag <s -> v>, 0
 // CHECK-NEXT: linalg.exp
-func.func @while_exits_from_before(%gm: memref<64xf32>, %out: memref<64xf32>, %c: i1) {
+func.func @while_exits_from_before(%gm: memref<64xf32> {llvm.noalias}, %out: memref<64xf32> {llvm.noalias}, %c: i1) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %zero = arith.constant 0.0 : f32
   %c512 = arith.constant 512 : index
@@ -310,7 +310,7 @@ func.func @while_exits_from_before(%gm: memref<64xf32>, %out: memref<64xf32>, %c
 // CHECK-NEXT: linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%subview_0 :
 // CHECK-NEXT: dsaplan.wait_flag <mte2 -> v>, 0
 // CHECK-NEXT: linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%subview :
-func.func @column_halves(%gm: memref<8x32xf32>, %out: memref<8x32xf32>) {
+func.func @column_halves(%gm: memref<8x32xf32> {llvm.noalias}, %out: memref<8x32xf32> {llvm.noalias}, %out2: memref<8x32xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %t = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8x64xf32, #dsaplan.space<ub>>  // T: [0, 2048)
@@ -318,7 +318,7 @@ func.func @column_halves(%gm: memref<8x32xf32>, %out: memref<8x32xf32>) {
   %right = memref.subview %t[0, 32] [8, 32] [1, 1] : memref<8x64xf32, #dsaplan.space<ub>> to memref<8x32xf32, strided<[64, 1], offset: 32>, #dsaplan.space<ub>>
   memref.copy %gm, %left {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8x32xf32> to memref<8x32xf32, strided<[64, 1]>, #dsaplan.space<ub>>
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%right : memref<8x32xf32, strided<[64, 1], offset: 32>, #dsaplan.space<ub>>) outs(%out : memref<8x32xf32>)
-  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%left : memref<8x32xf32, strided<[64, 1]>, #dsaplan.space<ub>>) outs(%out : memref<8x32xf32>)
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%left : memref<8x32xf32, strided<[64, 1]>, #dsaplan.space<ub>>) outs(%out2 : memref<8x32xf32>)
   return
 }
 
@@ -331,7 +331,7 @@ func.func @column_halves(%gm: memref<8x32xf32>, %out: memref<8x32xf32>) {
 // CHECK:      memref.copy {{.*}} {dsaplan.pipe = #dsaplan.pipe<mte2>}
 // CHECK-NEXT: linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>}
 // CHECK-NEXT: return
-func.func @even_and_odd(%gm: memref<16xf32>, %out: memref<16xf32>) {
+func.func @even_and_odd(%gm: memref<16xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<32xf32, #dsaplan.space<ub>>  // A: [0, 128)
@@ -351,7 +351,7 @@ func.func @even_and_odd(%gm: memref<16xf32>, %out: memref<16xf32>) {
 // CHECK-NEXT: dsaplan.set_flag <mte2 -> v>, 0
 // CHECK-NEXT: dsaplan.wait_flag <mte2 -> v>, 0
 // CHECK-NEXT: linalg.exp
-func.func @dynamic_subview(%gm: memref<8xf32>, %out: memref<8xf32>, %i: index) {
+func.func @dynamic_subview(%gm: memref<8xf32> {llvm.noalias}, %out: memref<8xf32> {llvm.noalias}, %i: index) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<32xf32, #dsaplan.space<ub>>  // A: [0, 128)
@@ -378,7 +378,7 @@ func.func @dynamic_subview(%gm: memref<8xf32>, %out: memref<8xf32>, %i: index) {
 // CHECK-NEXT: dsaplan.set_flag <mte2 -> v>, 0
 // CHECK-NEXT: dsaplan.wait_flag <mte2 -> v>, 0
 // CHECK-NEXT: linalg.exp
-func.func @index_switch_cases(%gm: memref<256xf32>, %out: memref<256xf32>, %k: index) {
+func.func @index_switch_cases(%gm: memref<256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}, %k: index) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %c1024 = arith.constant 1024 : index
@@ -408,7 +408,7 @@ func.func @index_switch_cases(%gm: memref<256xf32>, %out: memref<256xf32>, %k: i
 // CHECK-NEXT: dsaplan.set_flag <mte2 -> v>, 0
 // CHECK-NEXT: dsaplan.wait_flag <mte2 -> v>, 0
 // CHECK-NEXT: linalg.exp
-func.func @space_cast(%gm: memref<256xf32>, %out: memref<256xf32>) {
+func.func @space_cast(%gm: memref<256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>  // [0, 1024)
@@ -438,7 +438,7 @@ func.func @space_cast(%gm: memref<256xf32>, %out: memref<256xf32>) {
 // CHECK-NEXT: linalg.copy
 // CHECK-NEXT: dsaplan.wait_flag <mte2 -> mte3>, 0
 // CHECK-NEXT: memref.copy
-func.func @views_and_metadata(%gm: memref<16x16xf32>, %out: memref<16x16xf32>, %row: memref<16xf32>) {
+func.func @views_and_metadata(%gm: memref<16x16xf32> {llvm.noalias}, %out: memref<16x16xf32> {llvm.noalias}, %row: memref<16xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<16x16xf32, #dsaplan.space<ub>>
@@ -464,7 +464,7 @@ func.func @views_and_metadata(%gm: memref<16x16xf32>, %out: memref<16x16xf32>, %
 // CHECK-NEXT: memref.copy %{{.*}}, %{{.*}} {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<16xf32>
 // CHECK-NEXT: dsaplan.wait_flag <mte2 -> mte3>, 0
 // CHECK-NEXT: memref.copy
-func.func @index_tile(%gm: memref<8xindex>, %gm2: memref<16xf32>, %out: memref<8xindex>) {
+func.func @index_tile(%gm: memref<8xindex> {llvm.noalias}, %gm2: memref<16xf32> {llvm.noalias}, %out: memref<8xindex> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
@@ -489,7 +489,7 @@ func.func @index_tile(%gm: memref<8xindex>, %gm2: memref<16xf32>, %out: memref<8
 // CHECK-NEXT: dsaplan.set_flag <mte2 -> v>, 0
 // CHECK-NEXT: dsaplan.wait_flag <mte2 -> v>, 0
 // CHECK-NEXT: linalg.exp
-func.func @static_subview_of_dynamic_subview(%gm: memref<16xf32>, %out: memref<16xf32>, %n: index) {
+func.func @static_subview_of_dynamic_subview(%gm: memref<16xf32> {llvm.noalias}, %out: memref<16xf32> {llvm.noalias}, %n: index) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %t = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>  // [0, 256)
@@ -507,15 +507,18 @@ func.func @static_subview_of_dynamic_subview(%gm: memref<16xf32>, %out: memref<1
 // the whole space: the exp through %t (tile %a at [0, 4096) or %b at
 // [4096, 8192)) needs nothing from the load into %c at [8192, 12288), but
 // the store of %a after it must wait for it (it may have written %a).
+// The store also overwrites the GM bytes the load read (mte2 -> mte3).
 //
 // CHECK-LABEL: func.func @select_of_two_tiles
 // CHECK:         memref.copy %{{.*}}, %[[C:.*]] {dsaplan.pipe = #dsaplan.pipe<mte2>}
+// CHECK-NEXT:    dsaplan.set_flag <mte2 -> mte3>, 0
 // CHECK-NEXT:    %[[T:.*]] = arith.select
 // CHECK-NEXT:    linalg.exp
 // CHECK-NEXT:    dsaplan.set_flag <v -> mte3>, 0
 // CHECK-NEXT:    dsaplan.wait_flag <v -> mte3>, 0
+// CHECK-NEXT:    dsaplan.wait_flag <mte2 -> mte3>, 0
 // CHECK-NEXT:    memref.copy
-func.func @select_of_two_tiles(%gm: memref<1024xf32>, %first: i1) {
+func.func @select_of_two_tiles(%gm: memref<1024xf32> {llvm.noalias}, %first: i1) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %c4096 = arith.constant 4096 : index

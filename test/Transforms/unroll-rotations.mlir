@@ -37,7 +37,7 @@
 // SYNC-NEXT:      scf.yield
 // SYNC:         dsaplan.wait_flag <mte3 -> mte2>, 1
 // SYNC-NEXT:    dsaplan.wait_flag <mte3 -> mte2>, 0
-func.func @ping_pong(%x: memref<8x1024xf32>, %y: memref<8x1024xf32>) {
+func.func @ping_pong(%x: memref<8x1024xf32> {llvm.noalias}, %y: memref<8x1024xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
@@ -102,7 +102,7 @@ func.func @ping_pong(%x: memref<8x1024xf32>, %y: memref<8x1024xf32>) {
 // SYNC:           linalg.exp
 // SYNC-NEXT:      dsaplan.set_flag <v -> mte2>, 1
 // SYNC-NEXT:      scf.yield
-func.func @ring_of_three(%x: memref<7x1024xf32>) {
+func.func @ring_of_three(%x: memref<7x1024xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c7 = arith.constant 7 : index
@@ -133,7 +133,7 @@ func.func @ring_of_three(%x: memref<7x1024xf32>) {
 // CHECK:         scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args
 // CHECK:           scf.yield %{{.*}}, %{{.*}} :
 // CHECK-NOT:     scf.for
-func.func @not_a_permutation(%x: memref<1024xf32>) {
+func.func @not_a_permutation(%x: memref<1024xf32> {llvm.noalias}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index

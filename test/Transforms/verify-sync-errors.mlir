@@ -2,7 +2,7 @@
 
 // Hand-written racy inputs, one per kind of race or flag misuse.
 
-func.func @read_after_write(%gm: memref<256xf32>, %out: memref<256xf32>) {
+func.func @read_after_write(%gm: memref<256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
@@ -17,7 +17,7 @@ func.func @read_after_write(%gm: memref<256xf32>, %out: memref<256xf32>) {
 
 // The partial-overlap race: the 32-byte tile is loaded into bytes that V is
 // still reading.
-func.func @write_after_read_partial(%gm: memref<8xf32>, %out: memref<1024xf32>) {
+func.func @write_after_read_partial(%gm: memref<8xf32> {llvm.noalias}, %out: memref<1024xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
@@ -32,7 +32,7 @@ func.func @write_after_read_partial(%gm: memref<8xf32>, %out: memref<1024xf32>) 
 
 // -----
 
-func.func @write_after_write(%gm: memref<256xf32>) {
+func.func @write_after_write(%gm: memref<256xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32
@@ -47,7 +47,7 @@ func.func @write_after_write(%gm: memref<256xf32>) {
 // -----
 
 // One pipe, no barrier.
-func.func @same_pipe_without_barrier(%out: memref<256xf32>) {
+func.func @same_pipe_without_barrier(%out: memref<256xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32
@@ -62,7 +62,7 @@ func.func @same_pipe_without_barrier(%out: memref<256xf32>) {
 // -----
 
 // The flag is waited for on the wrong pipe pair: nothing orders the copy.
-func.func @wrong_flag(%gm: memref<256xf32>, %out: memref<256xf32>) {
+func.func @wrong_flag(%gm: memref<256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
@@ -79,7 +79,7 @@ func.func @wrong_flag(%gm: memref<256xf32>, %out: memref<256xf32>) {
 
 // Around a loop's back edge: the next iteration's load overwrites A while V
 // may still read it.
-func.func @loop_carried(%gm: memref<256xf32>, %out: memref<256xf32>, %n: index) {
+func.func @loop_carried(%gm: memref<256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}, %n: index) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -96,6 +96,8 @@ func.func @loop_carried(%gm: memref<256xf32>, %out: memref<256xf32>, %n: index) 
     dsaplan.set_flag <mte2 -> v>, 0
     // expected-note @below {{the wait it is not ordered after}}
     dsaplan.wait_flag <mte2 -> v>, 0
+    // V writes %out again in the next iteration with no barrier between.
+    // expected-error @below {{unordered write after write: 'linalg.exp' on pipe v and 'linalg.exp' on pipe v touch bytes [0, 1024) of GM argument #1}}
     // expected-note @below {{the earlier access}}
     linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
   }
@@ -109,7 +111,7 @@ func.func @loop_carried(%gm: memref<256xf32>, %out: memref<256xf32>, %n: index) 
 // again for the second load. In program text the wait comes first, but
 // nothing makes MTE2 wait for V: both sets can fire before V's first wait,
 // the second signal is lost and V's second wait hangs.
-func.func @flag_overrun(%gm: memref<256xf32>, %out: memref<256xf32>) {
+func.func @flag_overrun(%gm: memref<256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}, %out2: memref<256xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %c1024 = arith.constant 1024 : index
@@ -124,7 +126,7 @@ func.func @flag_overrun(%gm: memref<256xf32>, %out: memref<256xf32>) {
   // expected-error @below {{event 0 of <mte2 -> v> may be set again before the wait that consumes its previous set has run (nothing orders this set after that wait): the signal would be lost and a wait would hang}}
   dsaplan.set_flag <mte2 -> v>, 0
   dsaplan.wait_flag <mte2 -> v>, 0
-  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%b : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%b : memref<256xf32, #dsaplan.space<ub>>) outs(%out2 : memref<256xf32>)
   return
 }
 
@@ -169,11 +171,11 @@ func.func @unbalanced_if(%c: i1) {
 
 // -----
 
-func.func @no_pipe(%gm: memref<256xf32>) {
+func.func @no_pipe(%gm: memref<256xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
-  // expected-error @below {{'memref.copy' touches a dsaplan memory space but has no pipe}}
+  // expected-error @below {{'memref.copy' touches a dsaplan memory space or global memory but has no pipe}}
   memref.copy %gm, %a : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
   return
 }
@@ -183,7 +185,7 @@ func.func @no_pipe(%gm: memref<256xf32>) {
 // scf.while leaves from its "before" region: the pair in the "do" region
 // orders the MTE2 write for V, but on the last iteration the scalar write
 // is the last one, and nothing orders it for V.
-func.func @while_exit_skips_do(%gm: memref<64xf32>, %out: memref<64xf32>, %c: i1) {
+func.func @while_exit_skips_do(%gm: memref<64xf32> {llvm.noalias}, %out: memref<64xf32> {llvm.noalias}, %c: i1) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %zero = arith.constant 0.0 : f32
   %c0 = arith.constant 0 : index
@@ -210,7 +212,7 @@ func.func @while_exit_skips_do(%gm: memref<64xf32>, %out: memref<64xf32>, %c: i1
 // Strided subviews: the left half of T (rows of 32 f32 at stride 64) and
 // the two columns 31 and 32 share one element per row; the first shared
 // bytes are T[0][31], [124, 128).
-func.func @strided_overlap(%gm: memref<8x32xf32>, %out: memref<8x2xf32>) {
+func.func @strided_overlap(%gm: memref<8x32xf32> {llvm.noalias}, %out: memref<8x2xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %t = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8x64xf32, #dsaplan.space<ub>>
@@ -227,7 +229,7 @@ func.func @strided_overlap(%gm: memref<8x32xf32>, %out: memref<8x2xf32>) {
 
 // The history is filed by 4 KiB page: a store of 12 KiB is found from its
 // third page, where the race is.
-func.func @race_on_a_later_page(%gm: memref<3072xf32>, %src: memref<8xf32>) {
+func.func @race_on_a_later_page(%gm: memref<3072xf32> {llvm.noalias}, %src: memref<8xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %c8224 = arith.constant 8224 : index
@@ -245,7 +247,7 @@ func.func @race_on_a_later_page(%gm: memref<3072xf32>, %src: memref<8xf32>) {
 // An access is forgotten once a write ordered after it covers its bytes: the
 // MTE3 read below races with the V write, and only with it (the load is
 // ordered before the V write, so a flag V -> MTE3 would order it too).
-func.func @only_the_covering_write(%gm: memref<2048xf32>, %src: memref<2048xf32>, %out: memref<8xf32>) {
+func.func @only_the_covering_write(%gm: memref<2048xf32> {llvm.noalias}, %src: memref<2048xf32> {llvm.noalias}, %out: memref<8xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %c4096 = arith.constant 4096 : index
@@ -264,7 +266,7 @@ func.func @only_the_covering_write(%gm: memref<2048xf32>, %src: memref<2048xf32>
 // -----
 
 // A race across a page boundary is reported once, over all its bytes.
-func.func @race_across_pages(%gm: memref<3072xf32>, %src: memref<64xf32>) {
+func.func @race_across_pages(%gm: memref<3072xf32> {llvm.noalias}, %src: memref<64xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %c4064 = arith.constant 4064 : index
@@ -281,7 +283,7 @@ func.func @race_across_pages(%gm: memref<3072xf32>, %src: memref<64xf32>) {
 
 // After scf.index_switch, V reads A that case 1 wrote on V: the flag pair
 // from MTE2 (which loaded A in case 0) orders the load, not V's own write.
-func.func @index_switch_missing_barrier(%gm: memref<256xf32>, %out: memref<256xf32>, %k: index) {
+func.func @index_switch_missing_barrier(%gm: memref<256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}, %k: index) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %c1024 = arith.constant 1024 : index
@@ -310,11 +312,11 @@ func.func @index_switch_missing_barrier(%gm: memref<256xf32>, %out: memref<256xf
 // A call with a tile and no pipe cannot be checked; the declaration itself
 // has nothing to check.
 func.func private @helper(memref<256xf32, #dsaplan.space<ub>>)
-func.func @call_without_pipe(%gm: memref<256xf32>) {
+func.func @call_without_pipe(%gm: memref<256xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
-  // expected-error @below {{call to @helper passes a dsaplan tile but has no pipe}}
+  // expected-error @below {{call to @helper passes a dsaplan tile or GM buffer but has no pipe}}
   func.call @helper(%a) : (memref<256xf32, #dsaplan.space<ub>>) -> ()
   return
 }
@@ -324,7 +326,7 @@ func.func @call_without_pipe(%gm: memref<256xf32>) {
 // Unstructured control flow is refused when the pass runs alone too (it
 // used to see only the entry block: no sync, and a race approved).
 // expected-error @below {{@split: function body with 2 blocks (unstructured control flow) is not supported; lift it to scf first}}
-func.func @split(%gm: memref<256xf32>, %out: memref<256xf32>) {
+func.func @split(%gm: memref<256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
@@ -337,7 +339,7 @@ func.func @split(%gm: memref<256xf32>, %out: memref<256xf32>) {
 
 // -----
 
-func.func @execute_region(%c: i1, %gm: memref<256xf32>, %out: memref<256xf32>) {
+func.func @execute_region(%c: i1, %gm: memref<256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
@@ -358,7 +360,7 @@ func.func @execute_region(%c: i1, %gm: memref<256xf32>, %out: memref<256xf32>) {
 
 // The load writes the tile through a cast out of the dsaplan space: still a
 // write of its bytes, racing the exp.
-func.func @space_cast(%gm: memref<256xf32>, %out: memref<256xf32>) {
+func.func @space_cast(%gm: memref<256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
@@ -373,7 +375,7 @@ func.func @space_cast(%gm: memref<256xf32>, %out: memref<256xf32>) {
 // -----
 
 // Its iterations may run in any order: the body is no straight-line code.
-func.func @forall(%gm: memref<4x256xf32>, %out: memref<256xf32>) {
+func.func @forall(%gm: memref<4x256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
@@ -388,7 +390,7 @@ func.func @forall(%gm: memref<4x256xf32>, %out: memref<256xf32>) {
 
 // -----
 
-func.func @parallel(%gm: memref<4x256xf32>, %out: memref<256xf32>) {
+func.func @parallel(%gm: memref<4x256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -406,7 +408,7 @@ func.func @parallel(%gm: memref<4x256xf32>, %out: memref<256xf32>) {
 // -----
 
 // A tile of index elements is 8 bytes an element (it crashed the verifier).
-func.func @index_tile(%gm: memref<8xindex>, %out: memref<8xindex>) {
+func.func @index_tile(%gm: memref<8xindex> {llvm.noalias}, %out: memref<8xindex> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xindex, #dsaplan.space<ub>>
@@ -422,7 +424,7 @@ func.func @index_tile(%gm: memref<8xindex>, %out: memref<8xindex>) {
 // scf.index_switch runs one case: the wait of case 0 does not order the
 // exp after the load when case 1 (or the default) runs. (The cases used to
 // be walked one after another, as if all ran.)
-func.func @index_switch(%i: index, %gm: memref<256xf32>, %out: memref<256xf32>) {
+func.func @index_switch(%i: index, %gm: memref<256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
@@ -448,7 +450,7 @@ func.func @index_switch(%i: index, %gm: memref<256xf32>, %out: memref<256xf32>) 
 
 // Through a choice: %t may be %a ([0, 1024)) or %b ([1024, 2048)); the load
 // into %b is not ordered before V reads %t.
-func.func @choice_may_hold_the_loaded_tile(%gm: memref<256xf32>, %out: memref<256xf32>, %first: i1) {
+func.func @choice_may_hold_the_loaded_tile(%gm: memref<256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}, %first: i1) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %c1024 = arith.constant 1024 : index
@@ -459,5 +461,82 @@ func.func @choice_may_hold_the_loaded_tile(%gm: memref<256xf32>, %out: memref<25
   %t = arith.select %first, %a, %b : memref<256xf32, #dsaplan.space<ub>>
   // expected-error @below {{unordered read after write: 'linalg.exp' on pipe v and 'memref.copy' on pipe mte2 touch bytes [1024, 2048) of ub}}
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  return
+}
+
+// -----
+
+// Global memory: MTE3 stores a row to GM and MTE2 loads the same bytes back
+// with nothing between them.
+func.func @gm_store_then_load(%gm: memref<1024xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c4096 = arith.constant 4096 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+  %b = memref.view %ub[%c4096][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+  %s = memref.subview %gm[128] [64] [1] : memref<1024xf32> to memref<64xf32, strided<[1], offset: 128>>
+  // expected-note @below {{the earlier access}}
+  memref.copy %a, %s {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<64xf32, #dsaplan.space<ub>> to memref<64xf32, strided<[1], offset: 128>>
+  // expected-error @below {{unordered read after write: 'memref.copy' on pipe mte2 and 'memref.copy' on pipe mte3 touch bytes [512, 768) of GM argument #0}}
+  memref.copy %s, %b {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32, strided<[1], offset: 128>> to memref<64xf32, #dsaplan.space<ub>>
+  return
+}
+
+// -----
+
+// Two arguments may be one buffer: disjoint ranges do not help.
+func.func @gm_aliasing_arguments(%x: memref<1024xf32>, %y: memref<1024xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c4096 = arith.constant 4096 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+  %b = memref.view %ub[%c4096][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+  %xs = memref.subview %x[0] [64] [1] : memref<1024xf32> to memref<64xf32, strided<[1]>>
+  %ys = memref.subview %y[512] [64] [1] : memref<1024xf32> to memref<64xf32, strided<[1], offset: 512>>
+  // expected-note @below {{the earlier access}}
+  memref.copy %a, %xs {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<64xf32, #dsaplan.space<ub>> to memref<64xf32, strided<[1]>>
+  // expected-error @below {{unordered read after write: 'memref.copy' on pipe mte2 and 'memref.copy' on pipe mte3 touch bytes [2048, 2304) of GM argument #1 and [0, 256) of GM argument #0, which may alias (mark an argument llvm.noalias if it cannot)}}
+  memref.copy %ys, %b {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32, strided<[1], offset: 512>> to memref<64xf32, #dsaplan.space<ub>>
+  return
+}
+
+// -----
+
+// FIX cannot write UB on ascend910b (Fixpipe moves L0C to GM or L1 there).
+func.func @fix_writes_ub() {
+  %l0c = dsaplan.arena <l0c> : memref<131072xi8, #dsaplan.space<l0c>>
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %acc = memref.view %l0c[%c0][] : memref<131072xi8, #dsaplan.space<l0c>> to memref<64xf32, #dsaplan.space<l0c>>
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+  // expected-error @below {{'memref.copy' on pipe fix writes ub, which ascend910b pipe fix cannot write (it writes gm, l1)}}
+  memref.copy %acc, %a {dsaplan.pipe = #dsaplan.pipe<fix>} : memref<64xf32, #dsaplan.space<l0c>> to memref<64xf32, #dsaplan.space<ub>>
+  return
+}
+
+// -----
+
+// The cube core's FIX writes GM that the vector core's MTE2 then reads: the
+// flag orders FIX with the cube core's MTE2, not with the vector core's.
+func.func @cross_core(%gm: memref<64xf32>) {
+  %l0c = dsaplan.arena <l0c> : memref<131072xi8, #dsaplan.space<l0c>>
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %acc = memref.view %l0c[%c0][] : memref<131072xi8, #dsaplan.space<l0c>> to memref<64xf32, #dsaplan.space<l0c>>
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+  // expected-note @below {{the earlier access}}
+  memref.copy %acc, %gm {dsaplan.pipe = #dsaplan.pipe<fix>} : memref<64xf32, #dsaplan.space<l0c>> to memref<64xf32>
+  dsaplan.set_flag <fix -> mte2>, 0
+  dsaplan.wait_flag <fix -> mte2>, 0
+  // expected-error @below {{'memref.copy' on pipe mte2 (vector core) and 'memref.copy' on pipe fix (cube core) touch GM argument #0 from different cores: no set_flag/wait_flag orders them}}
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
+  return
+}
+
+// -----
+
+func.func @gm_only_without_pipe(%gm: memref<64xf32>, %out: memref<64xf32>) {
+  // expected-error @below {{'memref.copy' touches a dsaplan memory space or global memory but has no pipe}}
+  memref.copy %gm, %out : memref<64xf32> to memref<64xf32>
   return
 }

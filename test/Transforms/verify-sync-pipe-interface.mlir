@@ -2,7 +2,7 @@
 
 // The verifier reads the same interface: without syncs, the V read and the
 // MTE2 write of shared bytes are a race.
-func.func @race(%gm: memref<8xf32>, %out: memref<1024xf32>) {
+func.func @race(%gm: memref<8xf32> {llvm.noalias}, %out: memref<1024xf32> {llvm.noalias}) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %c1024 = arith.constant 1024 : index

@@ -22,6 +22,19 @@
 // subview, a cast or a reshape, a block argument) falls back to the whole
 // tile it comes from, or to the whole space.
 //
+// Global memory (GM: any memref whose root is not in a dsaplan space) is
+// tracked the same way, per root buffer: the function argument or GM
+// allocation reached through views. Offsets are bytes from the root's
+// first element; where the view chain is dynamic, the access is the whole
+// root. Two different roots may still share bytes:
+//
+//   func.func @k(%x: memref<1024xf32>, %y: memref<1024xf32>,
+//                %z: memref<1024xf32> {llvm.noalias}) {
+//     // %x[0:64] and %x[64:128]: disjoint, never ordered
+//     // %x[0:64] and %y[512:576]: may alias (the caller may pass one
+//     //   buffer twice), ordered whatever the ranges
+//     // %z[...] and %x[...]: %z is noalias, never ordered
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef DSAPLAN_ANALYSIS_MEMORYACCESS_H
@@ -34,15 +47,33 @@
 namespace mlir {
 namespace dsaplan {
 
-/// Where bytes live: a memory space, or (for a dsaplan.alloc that has no
-/// offset yet) the allocation itself, which shares bytes with nothing else.
+/// Where bytes live: a memory space, (for a dsaplan.alloc that has no
+/// offset yet) the allocation itself, which shares bytes with nothing else,
+/// or (global memory) the root buffer the offsets count from.
 struct MemoryRegion {
   MemorySpace space = MemorySpace::ub;
   Operation *unplacedAlloc = nullptr;
+  /// Global memory only: the root buffer (a function argument, a GM
+  /// allocation, or a memref of unknown origin such as a call result).
+  /// Null for the on-chip spaces, whose `space` then counts.
+  Value global;
+  bool isGlobal() const { return static_cast<bool>(global); }
   bool operator==(const MemoryRegion &other) const {
+    if (isGlobal() || other.isGlobal())
+      return global == other.global;
     return space == other.space && unplacedAlloc == other.unplacedAlloc;
   }
 };
+
+/// Whether two different GM roots may designate the same bytes:
+///
+///   two function arguments       yes, unless one is `llvm.noalias`
+///   a GM alloc and anything else no (a fresh buffer)
+///   a root of unknown origin     yes, with anything
+///
+/// Accesses through roots that may alias are ordered whatever their ranges
+/// (the roots' relative placement is unknown).
+bool mayAliasGlobalRoots(Value a, Value b);
 
 /// One read or write of a byte range by an op.
 struct MemoryAccess {
@@ -55,7 +86,12 @@ struct MemoryAccess {
   /// dependency on the same tile; null when unknown.
   Operation *tile = nullptr;
 
+  /// Shared bytes: the same region and overlapping ranges, or two GM
+  /// roots that may alias (any ranges).
   bool overlaps(const MemoryAccess &other) const {
+    if (region.isGlobal() && other.region.isGlobal() &&
+        region.global != other.region.global)
+      return mayAliasGlobalRoots(region.global, other.region.global);
     return region == other.region && begin < other.end && other.begin < end;
   }
   bool conflictsWith(const MemoryAccess &other) const {
@@ -63,10 +99,11 @@ struct MemoryAccess {
   }
 };
 
-/// The accesses of `op` to dsaplan-space memory, one per run of contiguous
-/// bytes of each memref operand it reads or writes. `unknownEffects` is set
-/// when the op touches such memory without MemoryEffectOpInterface: it is
-/// then taken to read and write every dsaplan memref operand.
+/// The accesses of `op` to dsaplan-space and global memory, one per run of
+/// contiguous bytes of each memref operand it reads or writes.
+/// `unknownEffects` is set when the op touches such memory without
+/// MemoryEffectOpInterface: it is then taken to read and write every memref
+/// operand.
 SmallVector<MemoryAccess, 4> getMemoryAccesses(Operation *op,
                                                bool &unknownEffects);
 
@@ -74,10 +111,18 @@ SmallVector<MemoryAccess, 4> getMemoryAccesses(Operation *op,
 /// (through views and casts, see getRootMemorySpace) is a dsaplan tile.
 bool touchesDsaPlanMemory(Operation *op);
 
-/// Whether `op` is an access of its own to dsaplan memory, the ops syncs
-/// order: it touches that memory (touchesDsaPlanMemory) and is neither a
-/// sync, a placement hint, an allocation, nor an op that only forwards
-/// memrefs (region branches, terminators).
+/// Whether `op` has a memref operand at all: a dsaplan tile or global
+/// memory, both of which the sync orders.
+bool touchesSyncedMemory(Operation *op);
+
+/// Whether `arg` is a function argument marked `llvm.noalias`: no other
+/// argument designates any of its bytes.
+bool isNoAliasArgument(Value arg);
+
+/// Whether `op` is an access of its own to memory, the ops syncs order: it
+/// touches a dsaplan tile or global memory (touchesSyncedMemory) and is
+/// neither a sync, a placement hint, an allocation, nor an op that only
+/// forwards memrefs (region branches, terminators).
 bool isAccessCandidate(Operation *op);
 
 /// The memrefs `value` may be a view of: the source of a ViewLikeOpInterface

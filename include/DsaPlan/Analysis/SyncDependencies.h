@@ -72,6 +72,27 @@ std::vector<SyncDependency> findSyncDependencies(func::FuncOp func,
 unsigned countConflictingPairs(func::FuncOp func, ArrayRef<PipeAccess> accesses,
                                DependencyScope scope);
 
+/// Checks `access` against the target's pipe table: every memory it reads
+/// or writes must be one its pipe may. Else an error on the op naming the
+/// pipe, the memory and what the pipe may touch:
+///
+///   memref.copy %acc, %ub {dsaplan.pipe = #dsaplan.pipe<fix>}
+///   // error: on ascend910b pipe fix cannot write ub (it writes gm, l1)
+LogicalResult verifyPipeReach(const PipeAccess &access);
+
+/// The cores `access` may run on: those of its pipe that hold every
+/// on-chip space it touches (a CoreMask). An MTE2 copy into L1 runs on the
+/// cube core, into UB on the vector core; an op touching GM only keeps all
+/// its pipe's cores.
+unsigned getAccessCores(const PipeAccess &access);
+
+/// Checks that every dependency joins two accesses of one core: a set_flag
+/// and wait_flag order pipes of one core only, so a dependency between
+/// the cube and the vector core (a FIX write of GM read by the vector
+/// core's MTE2) is an error naming both ops and cores.
+LogicalResult verifySameCore(ArrayRef<PipeAccess> accesses,
+                             ArrayRef<SyncDependency> dependencies);
+
 } // namespace dsaplan
 } // namespace mlir
 

@@ -431,8 +431,33 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     `scf.forall`, `scf.parallel` and other unmodelled loops are refused as
     in `dsaplan-compute-lifetimes`.
 
+    Global memory is ordered the same way: an access to a memref outside
+    the dsaplan spaces is one of its root buffer (the function argument or
+    GM allocation reached through views), with byte ranges where the views
+    are static and the whole buffer where they are not. Two different
+    function arguments may be one buffer, so accesses through them are
+    ordered whatever their ranges, unless one argument is marked
+    `llvm.noalias`; a buffer allocated in the function shares bytes with
+    nothing else:
+
+    <!-- fragment -->
+    ```mlir
+    memref.copy %ub_row, %gm_row {dsaplan.pipe = #dsaplan.pipe<mte3>}
+    dsaplan.set_flag <mte3 -> mte2>, 0     // RAW on GM
+    dsaplan.wait_flag <mte3 -> mte2>, 0
+    memref.copy %gm_row, %ub_b {dsaplan.pipe = #dsaplan.pipe<mte2>}
+    ```
+
+    The target's machine description is checked on the way: an op whose pipe
+    cannot reach an on-chip space it touches (FIX writing UB on ascend910b)
+    is an error naming the op, the pipe and the space, and so is a
+    dependency between an op of the cube core and one of the vector core,
+    which no set_flag/wait_flag can order (order the cores with a
+    cross-core sync first).
+
     `mode=reuse-only` inserts only dependencies between different tiles that
-    share bytes, for toolchains that already order accesses to one tile.
+    share bytes, for toolchains that already order accesses to one tile
+    (and to global memory).
 
     `report-dir=DIR` writes `DIR/<function>.syncs.json` (every sync in
     program order with the location of its access) and a picture per space,
@@ -505,6 +530,15 @@ def DsaPlanVerifySync : Pass<"dsaplan-verify-sync", "::mlir::func::FuncOp"> {
     with several blocks, `scf.forall`, `scf.parallel` and loops other than
     `scf.for`/`scf.while` around accesses, and calls passing a tile without
     a pipe.
+
+    Global memory is checked too, by its own reckoning: the buffer at the
+    root of a chain of views, the bytes a static subview's type or a
+    constant `memref.view` gives, the whole buffer otherwise; two function
+    arguments not marked `llvm.noalias`, or a buffer of unknown origin, may
+    be one buffer whatever the bytes. Against the target's machine
+    description, an op whose pipe cannot reach an on-chip space it touches
+    is an error, and so are two conflicting accesses from different cores
+    (cube and vector), whatever flags lie between them.
   }];
   let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect"];
   let statistics = [

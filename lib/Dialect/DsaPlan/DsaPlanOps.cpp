@@ -223,6 +223,20 @@ static LogicalResult verifyFlag(Operation *op, Pipe src, Pipe dst,
   if (event >= kNumEventIds)
     return op->emitOpError() << "event id " << event << " is outside 0-"
                              << kNumEventIds - 1;
+  // A flag is a signal inside one core: pipes that never share a core (FIX
+  // on the cube core, V on the vector core of 910B) cannot use one.
+  TargetDescription target = TargetDescription::getForOp(op);
+  unsigned srcCores = target.getPipe(src).cores;
+  unsigned dstCores = target.getPipe(dst).cores;
+  if ((srcCores & dstCores) == 0)
+    return op->emitOpError()
+           << "flag <" << stringifyPipe(src) << " -> " << stringifyPipe(dst)
+           << "> crosses cores on " << target.getName() << ": "
+           << stringifyPipe(src) << " runs on the " << stringifyCores(srcCores)
+           << " core, " << stringifyPipe(dst) << " on the "
+           << stringifyCores(dstCores)
+           << " core; an intra-core flag cannot order them (use a cross-core "
+              "sync through GM)";
   return success();
 }
 

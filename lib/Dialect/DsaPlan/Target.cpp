@@ -50,12 +50,44 @@ std::array<MemorySpace, kNumMemorySpaces> mlir::dsaplan::allMemorySpaces() {
 }
 
 namespace {
+/// Reach masks of the pipe table: a bit per space and one for GM.
+constexpr unsigned bit(MemorySpace space) {
+  return 1u << static_cast<unsigned>(space);
+}
+constexpr unsigned kGm = 1u << PipeDescription::kGlobalMemoryBit;
+constexpr unsigned kUb = bit(MemorySpace::ub), kL1 = bit(MemorySpace::l1),
+                   kL0a = bit(MemorySpace::l0a), kL0b = bit(MemorySpace::l0b),
+                   kL0c = bit(MemorySpace::l0c), kBt = bit(MemorySpace::bt);
+
 struct BuiltinTable {
   llvm::StringLiteral name;
   // Indexed by MemorySpace: capacity, alignment, reserved [begin, end).
   struct Row {
     int64_t capacity, alignment, reservedBegin, reservedEnd;
   } rows[kNumMemorySpaces];
+  // Indexed by Pipe (s, v, m, mte1, mte2, mte3, fix).
+  PipeDescription pipes[7];
+};
+
+/// ascend910b's pipes (DESIGN.md's target table; the Ascend C references of
+/// DataCopy, LoadData, Mmad and Fixpipe for "A2" parts): the cube core
+/// moves GM into L1 (MTE2), L1 into L0A/L0B/BT (MTE1), multiplies into L0C
+/// (M) and writes results out of L0C to GM or L1 (FIX); the vector core
+/// moves GM into UB (MTE2), computes in UB (V) and stores UB to GM (MTE3).
+constexpr PipeDescription k910bPipes[7] = {
+    {kBothCores, kGm | kUb, kGm | kUb},          // s
+    {kVectorCore, kUb, kUb},                     // v
+    {kCubeCore, kL0a | kL0b | kBt | kL0c, kL0c}, // m: accumulates in l0c
+    {kCubeCore, kL1, kL0a | kL0b | kBt},         // mte1
+    {kBothCores, kGm, kL1 | kUb},                // mte2
+    {kBothCores, kUb, kGm},                      // mte3
+    {kCubeCore, kL0c, kGm | kL1},                // fix
+};
+
+/// ascend950: as 910b, and FIX may write L0C results to UB.
+constexpr PipeDescription k950Pipes[7] = {
+    k910bPipes[0], k910bPipes[1], k910bPipes[2], k910bPipes[3],
+    k910bPipes[4], k910bPipes[5], {kCubeCore, kL0c, kGm | kL1 | kUb},
 };
 
 constexpr BuiltinTable kBuiltinTables[] = {
@@ -65,14 +97,18 @@ constexpr BuiltinTable kBuiltinTables[] = {
       {65536, 512, 0, 0},           // l0a
       {65536, 512, 0, 0},           // l0b
       {131072, 64, 0, 0},           // l0c
-      {1024, 64, 0, 0}}},           // bt
+      {1024, 64, 0, 0}},            // bt
+     {k910bPipes[0], k910bPipes[1], k910bPipes[2], k910bPipes[3],
+      k910bPipes[4], k910bPipes[5], k910bPipes[6]}},
     {llvm::StringLiteral("ascend950"),
      {{253952, 32, 245760, 253952},
       {524288, 32, 0, 0},
       {65536, 512, 0, 0},
       {65536, 512, 0, 0},
       {262144, 64, 0, 0},
-      {4096, 64, 0, 0}}},
+      {4096, 64, 0, 0}},
+     {k950Pipes[0], k950Pipes[1], k950Pipes[2], k950Pipes[3], k950Pipes[4],
+      k950Pipes[5], k950Pipes[6]}},
 };
 
 const BuiltinTable *lookupTable(StringRef name) {
@@ -106,6 +142,7 @@ TargetDescription::TargetDescription() {
     if (row.reservedEnd > row.reservedBegin)
       spaces[i].reserved.push_back({row.reservedBegin, row.reservedEnd});
   }
+  std::copy(std::begin(table.pipes), std::end(table.pipes), pipes.begin());
 }
 
 bool TargetDescription::isKnownTarget(StringRef name) {
@@ -131,6 +168,8 @@ TargetDescription TargetDescription::get(TargetAttr attr) {
     if (row.reservedEnd > row.reservedBegin)
       space.reserved.push_back({row.reservedBegin, row.reservedEnd});
   }
+  std::copy(std::begin(table->pipes), std::end(table->pipes),
+            target.pipes.begin());
   if (DictionaryAttr overrides = attr.getOverrides())
     for (NamedAttribute entry : overrides)
       applyOverride(target.getSpace(*symbolizeMemorySpace(entry.getName())),
@@ -144,6 +183,52 @@ TargetDescription TargetDescription::getForOp(Operation *op) {
             DsaPlanDialect::getTargetAttrName()))
       return get(attr);
   return TargetDescription();
+}
+
+//===----------------------------------------------------------------------===//
+// Pipes and cores
+//===----------------------------------------------------------------------===//
+
+StringRef mlir::dsaplan::stringifyCores(unsigned cores) {
+  switch (cores) {
+  case kCubeCore:
+    return "cube";
+  case kVectorCore:
+    return "vector";
+  case kBothCores:
+    return "cube or vector";
+  default:
+    return "no core";
+  }
+}
+
+CoreMask TargetDescription::getCore(MemorySpace space) const {
+  return space == MemorySpace::ub ? kVectorCore : kCubeCore;
+}
+
+const PipeDescription &TargetDescription::getPipe(Pipe pipe) const {
+  return pipes[static_cast<size_t>(pipe)];
+}
+
+bool TargetDescription::canAccess(Pipe pipe, std::optional<MemorySpace> space,
+                                  bool isWrite) const {
+  const PipeDescription &desc = getPipe(pipe);
+  unsigned memory = space ? static_cast<unsigned>(*space)
+                          : PipeDescription::kGlobalMemoryBit;
+  return ((isWrite ? desc.writes : desc.reads) >> memory) & 1;
+}
+
+std::string TargetDescription::describeReach(Pipe pipe, bool isWrite) const {
+  std::string text;
+  auto add = [&](StringRef name) {
+    text += (text.empty() ? "" : ", ") + name.str();
+  };
+  if (canAccess(pipe, std::nullopt, isWrite))
+    add("gm");
+  for (MemorySpace space : allMemorySpaces())
+    if (canAccess(pipe, space, isWrite))
+      add(stringifyMemorySpace(space));
+  return text.empty() ? "nothing" : text;
 }
 
 //===----------------------------------------------------------------------===//

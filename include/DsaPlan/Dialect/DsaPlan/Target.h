@@ -8,6 +8,19 @@
 // selects a built-in table by name and may override capacity, alignment and
 // reserved ranges per space; passes ask this class, never the table.
 //
+// It also describes the machine the sync orders: which core each space
+// belongs to, and for each pipe the cores it runs on and the memories
+// (spaces and global memory) it may read and write. On ascend910b:
+//
+//   pipe  cores          reads              writes
+//   mte2  cube, vector   gm                 l1 (cube), ub (vector)
+//   mte1  cube           l1                 l0a, l0b, bt
+//   m     cube           l0a, l0b, bt       l0c
+//   fix   cube           l0c                gm, l1
+//   v     vector         ub                 ub
+//   mte3  cube, vector   ub                 gm
+//   s     cube, vector   gm, ub             gm, ub
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef DSAPLAN_DIALECT_DSAPLAN_TARGET_H
@@ -18,6 +31,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <array>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -47,6 +61,26 @@ struct SpaceDescription {
 
 inline constexpr size_t kNumMemorySpaces = 6;
 
+/// The cores of an AI core pair, as bits of a mask: a pipe may run on both
+/// (mte2, mte3, s), a space belongs to one.
+enum CoreMask : unsigned {
+  kNoCore = 0,
+  kCubeCore = 1,
+  kVectorCore = 2,
+  kBothCores = kCubeCore | kVectorCore,
+};
+
+/// "cube", "vector", "cube or vector", "no core".
+llvm::StringRef stringifyCores(unsigned cores);
+
+/// Where a pipe runs and what it may touch. `reads` and `writes` have bit s
+/// for MemorySpace s and bit kGlobalMemoryBit for global memory.
+struct PipeDescription {
+  static constexpr unsigned kGlobalMemoryBit = kNumMemorySpaces;
+  unsigned cores = kNoCore;
+  unsigned reads = 0, writes = 0;
+};
+
 /// A target: one SpaceDescription per memory space.
 class TargetDescription {
 public:
@@ -70,9 +104,21 @@ public:
     return spaces[static_cast<size_t>(space)];
   }
 
+  /// The core `space` is on-chip memory of.
+  CoreMask getCore(MemorySpace space) const;
+  /// The cores `pipe` runs on and the memories it may touch.
+  const PipeDescription &getPipe(Pipe pipe) const;
+  /// Whether `pipe` may read (or, with `isWrite`, write) `space`, or global
+  /// memory when `space` is none.
+  bool canAccess(Pipe pipe, std::optional<MemorySpace> space,
+                 bool isWrite) const;
+  /// The memories `pipe` may read or write, for diagnostics: "gm, l1, ub".
+  std::string describeReach(Pipe pipe, bool isWrite) const;
+
 private:
   llvm::StringRef name;
   std::array<SpaceDescription, kNumMemorySpaces> spaces;
+  std::array<PipeDescription, 7> pipes;
 };
 
 /// The cycle costs the simulator gives the pipes. These are estimates for
