@@ -362,6 +362,13 @@ bool mlir::dsaplan::touchesDsaPlanMemory(Operation *op) {
   });
 }
 
+bool mlir::dsaplan::isAccessCandidate(Operation *op) {
+  return !isa<RegionBranchOpInterface, RegionBranchTerminatorOpInterface,
+              SetFlagOp, WaitFlagOp, PipeBarrierOp, SeparateOp, ColocateOp,
+              AllocOp, ArenaOp>(op) &&
+         !op->hasTrait<OpTrait::IsTerminator>() && touchesDsaPlanMemory(op);
+}
+
 SmallVector<Value, 1> mlir::dsaplan::getAliasSources(Value value) {
   auto result = dyn_cast<OpResult>(value);
   if (!result || !isa<BaseMemRefType>(value.getType()))

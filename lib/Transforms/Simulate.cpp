@@ -133,6 +133,8 @@ struct DsaPlanSimulatePass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return; // a declaration: nothing runs here
     SimulationOptions options;
     options.seed = seed;
     options.runs = runs;

@@ -1,9 +1,11 @@
 // RUN: dsa-opt %s -dsa-plan 2>&1 | FileCheck %s
 // RUN: dsa-opt %s -dsaplan-import -dsaplan-compute-lifetimes -dsaplan-assign-offsets -dsaplan-materialize -o %t.placed.mlir 2>/dev/null
 // RUN: dsa-opt %t.placed.mlir -dsaplan-insert-sync 2>/dev/null | dsa-opt -dsaplan-verify-sync | FileCheck %s --check-prefix=STAGES
+// RUN: dsa-opt %t.placed.mlir -dsaplan-insert-sync 2>/dev/null | dsa-opt -dsaplan-simulate="summary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SIMULATE
 
 // A bodiless declaration, and a call to it with a tile (each pass used to
-// crash walking the declaration's empty region). The call says which pipe
+// crash walking the declaration's empty region; dsaplan-simulate too, found
+// by random_sync_kernels.py once it called declarations). The call says which pipe
 // its callee runs on; its effects are unknown, so it reads and writes the
 // whole tile on that pipe: mte2 -> v before it, a v barrier after it (the
 // exp reads what the call may have written), v -> mte3 before the store.
@@ -38,3 +40,8 @@ module attributes {dsaplan.target = #dsaplan.target<"ascend910b">} {
     return
   }
 }
+
+// The simulator runs @k only, and finds nothing wrong with the synced kernel.
+// SIMULATE-NOT: @helper
+// SIMULATE: remark: @k: {{.*}}
+// SIMULATE-NOT: error

@@ -1,32 +1,37 @@
-// XFAIL: *
-// RUN: dsa-opt %s --dsa-plan="objective=peak" -o /dev/null
+// RUN: dsa-opt %s --dsa-plan="objective=peak" | FileCheck %s
 //
-// objective=peak: the bug needs t51 and t52 over t43's bytes, a reuse that
-// objective=waits (the default) avoids.
-//
-// A known insert-sync bug, found by the random kernels of
-// placement-property.test (seed 1, kernel 198, reduced): insert-sync leaves
-// a race that verify-sync reports, so --dsa-plan fails:
+// Regression test for a race insert-sync left (found by the random kernels
+// of placement-property.test, seed 1, kernel 198, reduced). objective=peak
+// puts t51 and t52 over the first 128 bytes of t43, a reuse objective=waits
+// avoids; verify-sync runs in --dsa-plan and used to fail with
 //
 //   error: unordered read after write: 'linalg.add' on pipe v and
 //   'memref.copy' on pipe mte2 touch bytes [0, 64) of ub
 //
-// t43 (512 B, placed at [0, 512)) is loaded by MTE2 in the "before" region
-// of the scf.while, inside the scf.for; t51 and t52 after the loop are
-// placed over its first 128 bytes, and V reads t51 there. After the while,
-// in the loop body, insert-sync emits at one gap
+// t43 is loaded by MTE2 in the "before" region of the scf.while, inside the
+// scf.for; V reads t51 over its bytes after the loop. The loop's drain pair
+// <mte3 -> v> is set in the body before MTE3's wait for MTE2:
 //
 //   dsaplan.set_flag <mte2 -> mte3>, 0
-//   dsaplan.set_flag <mte3 -> v>, 0      // loop pair (WAR on t34), drained after the loop
+//   dsaplan.set_flag <mte3 -> v>, 0      // loop pair, drained after the loop
 //   dsaplan.wait_flag <mte2 -> mte3>, 0
 //
-// and after the loop only `wait_flag <mte3 -> v>`: V learns what MTE3 knew
-// at its set, which precedes MTE3's wait for MTE2, so the last iteration's
-// load of t43 is not ordered before V's access of the same bytes. Moving the
-// set_flag <mte3 -> v> after the wait_flag <mte2 -> mte3> makes verify-sync
-// pass; so does inserting the mte2 -> v pair the inserter believed implied.
-// (Reduced for the sync error only: it reads tiles it never writes.)
-// Remove the XFAIL once insert-sync is fixed.
+// so its wait after the loop tells V nothing about MTE2. The cover took the
+// knowledge the drain hands over from MTE3's state *after* the loop (which
+// includes that wait), believed V ordered after the load, and left out the
+// mte2 -> v pair. The drain now hands over what MTE3 knew at its set.
+//
+// CHECK-LABEL: func.func @k198
+// CHECK:         scf.for
+// CHECK:           scf.while
+// CHECK:           dsaplan.set_flag <mte3 -> v>, [[LOOP:[0-9]+]]
+// CHECK:           dsaplan.wait_flag <mte2 -> mte3>
+// CHECK:         }
+// CHECK:         dsaplan.wait_flag <mte3 -> v>, [[LOOP]]
+// CHECK-NEXT:    dsaplan.set_flag <mte2 -> v>, [[ID:[0-9]+]]
+// CHECK-NEXT:    dsaplan.wait_flag <mte2 -> v>, [[ID]]
+// CHECK-NEXT:    scf.if
+// CHECK:           linalg.add
 
 module attributes {dsaplan.target = #dsaplan.target<"ascend910b">} {
   func.func @k198(%x: memref<256xf32>, %y: memref<256xf32>, %out0: memref<256xf32>, %out1: memref<256xf32>, %p: i1, %q: i1) {

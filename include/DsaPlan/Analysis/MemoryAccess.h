@@ -74,6 +74,12 @@ SmallVector<MemoryAccess, 4> getMemoryAccesses(Operation *op,
 /// (through views and casts, see getRootMemorySpace) is a dsaplan tile.
 bool touchesDsaPlanMemory(Operation *op);
 
+/// Whether `op` is an access of its own to dsaplan memory, the ops syncs
+/// order: it touches that memory (touchesDsaPlanMemory) and is neither a
+/// sync, a placement hint, an allocation, nor an op that only forwards
+/// memrefs (region branches, terminators).
+bool isAccessCandidate(Operation *op);
+
 /// The memrefs `value` may be a view of: the source of a ViewLikeOpInterface
 /// op (subview, view, cast, reinterpret_cast, reshapes, memory_space_cast),
 /// or the memref operands of an op whose MemoryEffectOpInterface reports no

@@ -3,9 +3,11 @@
 
 Generates seeded random kernels: tiles at random 32-byte aligned offsets of
 one UB arena (so that tiles overlap fully, partly or not at all), static
-(contiguous or strided) and dynamic subviews of them, random ops
-on random pipes reading and writing them, inside random scf.for, scf.while, scf.if and
-scf.index_switch nests. For every kernel:
+(contiguous or strided) and dynamic subviews of them, views of views
+(static, and static in a dynamic one), a tile at a dynamic arena offset, 2-d
+views (memref.expand_shape), calls of a body-less declaration, random ops on
+random pipes reading and writing them, inside random scf.for, scf.while,
+scf.if, scf.index_switch and scf.execute_region nests. For every kernel:
   - insert-sync then verify-sync must pass (a failure fails the run);
   - each inserted sync is left out in turn (test-skip-sync=N); when
     verify-sync still passes, that sync was redundant. Redundant syncs are
@@ -13,6 +15,9 @@ scf.index_switch nests. For every kernel:
   - insert-sync run again on its own output (input that already carries
     syncs: they must be credited and their ids never reused) must leave it
     as it is; the line counts the kernels where it did not;
+  - insert-sync run on the output with the first or second sync left out
+    (input that carries syncs but misses one) must give a kernel that
+    verify-sync accepts;
   - with --simulate, the inserted kernel is also run by dsaplan-simulate
     (four seeds; a failure is counted and fails the run), and each kernel
     with one sync left out is too: the line then says how many of the left-
@@ -38,7 +43,9 @@ ARENA = f"memref<196608xi8, {SPACE}>"
 
 
 def kernel(rng, name):
-    lines = [f"func.func @{name}(%gm: memref<64xf32>, %gm16: memref<16xf32>, %n: index, %c: i1) {{",
+    lines = [f"func.func private @helper({TILE})",
+             f"func.func @{name}(%gm: memref<64xf32>, %gm16: memref<16xf32>, %gm8: memref<8xf32>, "
+             f"%gm8x8: memref<8x8xf32>, %n: index, %c: i1) {{",
              f"  %ub = dsaplan.arena <ub> : {ARENA}",
              "  %c0 = arith.constant 0 : index",
              "  %c1 = arith.constant 1 : index",
@@ -64,11 +71,36 @@ def kernel(rng, name):
         sub = f"memref<16xf32, {layout}, {SPACE}>"
         lines.append(f"  %s{k} = memref.subview {tile}[{index}] [16] [{step}] : {TILE} to {sub}")
         memrefs.append((f"%s{k}", sub, "%gm16", "memref<16xf32>"))
+        if step == 1 and rng.random() < 0.4:
+            # A view of the view: 8 elements at a static offset of it (the
+            # bytes follow the chain; a dynamic link makes it the whole
+            # tile).
+            inner = rng.randint(0, 8)
+            base = "?" if layout.endswith("?>") else str(int(index) + inner)
+            chained = f"memref<8xf32, strided<[1], offset: {base}>, {SPACE}>"
+            lines.append(f"  %s{k}c = memref.subview %s{k}[{inner}] [8] [1] : {sub} to {chained}")
+            memrefs.append((f"%s{k}c", chained, "%gm8", "memref<8xf32>"))
+    # Sometimes a tile at a dynamic offset of the arena (anywhere, as far as
+    # sync can tell), and a 2-d view of a tile (memref.expand_shape).
+    if rng.random() < 0.2:
+        lines.append(f"  %td = memref.view %ub[%n][] : {ARENA} to {TILE}")
+        memrefs.append(("%td", TILE, "%gm", "memref<64xf32>"))
+    if rng.random() < 0.3:
+        tile = rng.choice(tiles)[0]
+        shaped = f"memref<8x8xf32, {SPACE}>"
+        lines.append(f"  %e = memref.expand_shape {tile} [[0, 1]] output_shape [8, 8] : {TILE} into {shaped}")
+        memrefs.append(("%e", shaped, "%gm8x8", "memref<8x8xf32>"))
 
     def op(indent):
         kind = rng.randint(0, 3)
         a, a_type, gm, gm_type = rng.choice(memrefs)
         pad = "  " * indent
+        if rng.random() < 0.05:
+            # A call to a body-less declaration: an access of unknown effect
+            # to the whole tile, on the pipe the call is given.
+            t = rng.choice(tiles)[0]
+            pipe = rng.choice(["v", "mte2", "mte3"])
+            return [f"{pad}func.call @helper({t}) {{dsaplan.pipe = #dsaplan.pipe<{pipe}>}} : ({TILE}) -> ()"]
         if kind == 0:
             return [f"{pad}memref.copy {gm}, {a} {{dsaplan.pipe = #dsaplan.pipe<mte2>}} : {gm_type} to {a_type}"]
         if kind == 1:
@@ -116,6 +148,11 @@ def kernel(rng, name):
                 out.append(f"{pad}default {{")
                 if rng.random() < 0.5:
                     out += body(indent + 1, depth + 1)
+                out.append(f"{pad}}}")
+            elif depth < 2 and choice < 0.56:
+                out.append(f"{pad}scf.execute_region {{")
+                out += body(indent + 1, depth + 1)
+                out.append(f"{pad}  scf.yield")
                 out.append(f"{pad}}}")
             else:
                 out += op(indent)
@@ -174,6 +211,7 @@ def alone(dsa_opt, text, *passes):
 redundant = []
 simulator_failures = []
 resync_changes = []
+incomplete = []
 
 
 def check(dsa_opt, kernels, with_simulator=False):
@@ -211,6 +249,18 @@ def check(dsa_opt, kernels, with_simulator=False):
             if name in verified:
                 redundant.append(f"kernel {name}: sync #{skip} is redundant: "
                                  f"verify-sync passes without it\n{base[name]}")
+        if skip < 2:
+            # Input that carries syncs but misses one: insert-sync must
+            # complete it (credit the syncs there, never reuse their ids
+            # where they are in flight).
+            missing = {name: outs[name] for name in active
+                       if name not in verified and name in outs}
+            _, completed, _ = insert_and_verify(dsa_opt, missing, "-dsaplan-insert-sync")
+            for name in sorted(set(missing) - completed):
+                incomplete.append(f"kernel {name}: insert-sync did not complete the kernel "
+                                  f"missing sync #{skip}:\n"
+                                  f"{alone(dsa_opt, missing[name], '-dsaplan-insert-sync')}\n"
+                                  f"{missing[name]}")
         if with_simulator:
             unverified = {name: outs[name] for name in active
                           if name not in verified and name in outs}
@@ -242,7 +292,7 @@ def main():
     failures = [f for r, _, _ in results for f in r]
     total = sum(n for _, n, _ in results)
     caught = sum(c for _, _, c in results)
-    for failure in (failures + simulator_failures + resync_changes)[:3]:
+    for failure in (failures + simulator_failures + resync_changes + incomplete)[:3]:
         print(failure, file=sys.stderr)
     line = (f"{args.count} kernels, {total} syncs inserted, {len(failures)} verify failures, "
             f"{len(redundant)} redundant syncs")
@@ -251,9 +301,10 @@ def main():
         # redundant ones), and how many of those the simulator caught too.
         line += (f", {len(simulator_failures)} simulator failures, "
                  f"{caught}/{total - len(redundant)} left-out syncs caught by the simulator")
-    line += f", {len(resync_changes)} changed by a second insert-sync"
+    line += (f", {len(resync_changes)} changed by a second insert-sync, "
+             f"{len(incomplete)} not completed by insert-sync with a sync missing")
     print(line)
-    if resync_changes:
+    if resync_changes or incomplete:
         return 1
     if args.require_minimal and redundant:
         print(redundant[0], file=sys.stderr)
