@@ -406,6 +406,10 @@ SmallVector<Bytes, 1> runsOfValue(Value value, MemorySpace space,
 /// The runs of `sub`, a chain of subviews of `root`.
 SmallVector<Bytes, 1> runsOfSubview(memref::SubViewOp sub, Value root,
                                     MemorySpace space, Operation *anchor) {
+  // A subview of a view of a choice: all of each tile the choice may be.
+  if (std::optional<SmallVector<Bytes, 1>> runs =
+          runsOfViewOfChoice(root, space, anchor))
+    return *runs;
   Bytes tile = bytesOfValue(root, space, anchor);
   if (!isa_and_nonnull<AllocOp, memref::ViewOp>(root.getDefiningOp()) ||
       !cast<MemRefType>(root.getType()).getLayout().isIdentity() ||

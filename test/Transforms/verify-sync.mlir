@@ -145,3 +145,31 @@ func.func @transpose_of_choice(%gm: memref<64xf32>, %c: i1) {
   linalg.fill {dsaplan.pipe = #dsaplan.pipe<v>} ins(%zero : f32) outs(%t : memref<64xf32, #dsaplan.space<ub>>)
   return
 }
+
+// -----
+
+// A subview of such a view: a row of the expand_shape of the choice is in
+// %a or in %b, never in %t between them. (Seed 2 kernel 332 of the
+// --shapes kernels.)
+func.func @subview_of_view_of_choice(%gm: memref<64xf32>, %c: i1) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c256 = arith.constant 256 : index
+  %c512 = arith.constant 512 : index
+  %c1024 = arith.constant 1024 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>    // [0, 256)
+  %t = memref.view %ub[%c256][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>  // [256, 512)
+  %b = memref.view %ub[%c512][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>  // [512, 768)
+  %d = memref.view %ub[%c1024][] : memref<196608xi8, #dsaplan.space<ub>> to memref<32xf32, #dsaplan.space<ub>>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill {dsaplan.pipe = #dsaplan.pipe<v>} ins(%zero : f32) outs(%t : memref<64xf32, #dsaplan.space<ub>>)
+  %r = scf.if %c -> (memref<64xf32, #dsaplan.space<ub>>) {
+    scf.yield %a : memref<64xf32, #dsaplan.space<ub>>
+  } else {
+    scf.yield %b : memref<64xf32, #dsaplan.space<ub>>
+  }
+  %e = memref.expand_shape %r [[0, 1]] output_shape [2, 32] : memref<64xf32, #dsaplan.space<ub>> into memref<2x32xf32, #dsaplan.space<ub>>
+  %row = memref.subview %e[1, 0] [1, 32] [1, 1] : memref<2x32xf32, #dsaplan.space<ub>> to memref<32xf32, strided<[1], offset: 32>, #dsaplan.space<ub>>
+  linalg.copy {dsaplan.pipe = #dsaplan.pipe<v>} ins(%row : memref<32xf32, strided<[1], offset: 32>, #dsaplan.space<ub>>) outs(%d : memref<32xf32, #dsaplan.space<ub>>)
+  return
+}

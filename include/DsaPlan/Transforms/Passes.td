@@ -429,6 +429,12 @@ def DsaPlanUnrollRotations
     the last reader of that slot. Event ids are immediates on the hardware;
     unrolling is how a per-slot id is obtained without a dynamic-id op.
 
+    An iter_arg on no ring that takes a ring argument's tile (the
+    previous tile of `dsaplan-rotate-carried`, `scf.yield %s0, %s1, %s0`
+    for `iter_args(%prev, %s0, %s1)`) follows the ring: after unrolling,
+    it is one tile per copy of the body except in the first copy, where it
+    is the initial tile or the last slot.
+
     A trip count that the period does not divide leaves an epilogue loop
     with the remaining iterations (still correct; its accesses fall back to
     the whole space, as before). Loops in `scf.while` are not unrolled.
