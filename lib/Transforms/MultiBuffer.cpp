@@ -391,11 +391,20 @@ public:
       return false;
     if (roots.contains(value))
       return true;
-    auto [it, inserted] = known.try_emplace(value, false);
-    if (!inserted)
-      return it->second; // false while being decided: a cycle adds nothing
+    auto [it, inserted] = known.try_emplace(value, Answer::Deciding);
+    if (!inserted) {
+      // A value met again while it is being decided adds nothing on this
+      // path; the answers that relied on that are not kept (below).
+      if (it->second == Answer::Deciding)
+        ++cyclesMet;
+      return it->second == Answer::Holds;
+    }
+    unsigned cyclesBefore = cyclesMet;
     bool holds = decide(value);
-    known[value] = holds;
+    if (holds || cyclesMet == cyclesBefore)
+      known[value] = holds ? Answer::Holds : Answer::DoesNot;
+    else
+      known.erase(value);
     return holds;
   }
 
@@ -429,9 +438,12 @@ private:
     return false;
   }
 
+  enum class Answer { Deciding, Holds, DoesNot };
+
   Operation *loop;
   DenseSet<Value> roots;
-  DenseMap<Value, bool> known;
+  DenseMap<Value, Answer> known;
+  unsigned cyclesMet = 0;
 };
 
 /// The arguments of `loop` that receive, at the back edge, a value that may
