@@ -23,8 +23,9 @@ bool isDsaPlanValue(Value value) {
   return getRootMemorySpace(value).has_value();
 }
 
-/// Whether anything in `region` names dsaplan memory.
-bool holdsDsaPlanMemory(Region &region) {
+} // namespace
+
+bool mlir::dsaplan::holdsDsaPlanMemory(Region &region) {
   for (Block &block : region)
     if (llvm::any_of(block.getArguments(), isDsaPlanValue))
       return true;
@@ -41,10 +42,12 @@ bool holdsDsaPlanMemory(Region &region) {
   return found.wasInterrupted();
 }
 
-bool holdsDsaPlanMemory(Operation *op) {
+bool mlir::dsaplan::holdsDsaPlanMemory(Operation *op) {
   return llvm::any_of(op->getRegions(),
                       [](Region &r) { return holdsDsaPlanMemory(r); });
 }
+
+namespace {
 
 /// The allocation `value` is a view of, through view-like ops, if any.
 Operation *rootAllocation(Value value) {
@@ -69,8 +72,9 @@ Operation *rootAllocation(Value value) {
 ///   }
 ///
 /// One allocation gets one offset, so the next iteration's %cur would sit on
-/// the %prev it still reads. It needs two slots that rotate, which the
-/// planner does not make yet: refused, with the way around it.
+/// the %prev it still reads. It needs two slots that rotate, which
+/// dsaplan-rotate-carried makes (in --dsa-plan): refused when that has not
+/// run, with the way around it.
 bool checkCarriedAllocations(Operation *loop) {
   bool ok = true;
   auto check = [&](Operation *terminator) {
@@ -85,8 +89,9 @@ bool checkCarriedAllocations(Operation *loop) {
           << "a tile allocated in the body of '" << loop->getName()
           << "' is carried to the next iteration: it would share its one "
              "offset with the tile the next iteration allocates while that "
-             "iteration still reads it; allocate two tiles before the loop "
-             "and pass them as iter_args (ping-pong)";
+             "iteration still reads it; run dsaplan-rotate-carried (part of "
+             "--dsa-plan) to give it rotating slots, or allocate two tiles "
+             "before the loop and pass them as iter_args (ping-pong)";
       diag.attachNote(terminator->getLoc()) << "carried here";
     }
   };
@@ -110,12 +115,14 @@ LogicalResult mlir::dsaplan::checkSupportedStructure(Operation *function) {
       if (auto function = dyn_cast<FunctionOpInterface>(op))
         op->emitError() << "@" << function.getName() << ": function body with " << blocks
                         << " blocks (unstructured control flow) is not "
-                           "supported; lift it to scf first";
+                           "supported; lift it to scf first (dsaplan-lift-control-flow, "
+                           "part of --dsa-plan)";
       else
         op->emitError() << "'" << op->getName() << "' has a region with "
                         << blocks
                         << " blocks (unstructured control flow), which is "
-                           "not supported; lift it to scf first";
+                           "not supported; lift it to scf first "
+                           "(dsaplan-lift-control-flow, part of --dsa-plan)";
       return;
     }
   };
@@ -133,7 +140,9 @@ LogicalResult mlir::dsaplan::checkSupportedStructure(Operation *function) {
     if (isa<scf::ForallOp, scf::ParallelOp>(op))
       op->emitError() << "'" << op->getName()
                       << "' over dsaplan memory is not supported: its "
-                         "iterations may run in any order; use scf.for";
+                         "iterations may run in any order; run "
+                         "dsaplan-lift-control-flow (part of --dsa-plan) to "
+                         "run them in order as scf.for, as one core does";
     else
       op->emitError() << "'" << op->getName()
                       << "' over dsaplan memory is not supported: only "

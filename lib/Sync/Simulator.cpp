@@ -339,6 +339,7 @@ private:
   bool evalArith(Operation &op);
   std::optional<APInt> evalBinary(Operation &op, const APInt &a, const APInt &b);
   LogicalResult evalView(Operation &op);
+  LogicalResult evalTranspose(memref::TransposeOp op);
   LogicalResult evalSubView(memref::SubViewOp op, const View &source);
   LogicalResult evalRoot(Operation &op);
 
@@ -539,6 +540,8 @@ LogicalResult TraceBuilder::runOp(Operation &op) {
     return success();
   if (isa<ViewLikeOpInterface>(op))
     return evalView(op);
+  if (auto transpose = dyn_cast<memref::TransposeOp>(op))
+    return evalTranspose(transpose);
   return runOther(op);
 }
 
@@ -823,7 +826,7 @@ LogicalResult TraceBuilder::evalView(Operation &op) {
     return unsupported(&op, "an element type of unknown size");
   if (auto sub = dyn_cast<memref::SubViewOp>(op))
     return evalSubView(sub, view);
-  if (isa<memref::CastOp>(op)) {
+  if (isa<memref::CastOp, memref::MemorySpaceCastOp>(op)) {
     set(result, source);
     return success();
   }
@@ -860,6 +863,29 @@ LogicalResult TraceBuilder::evalView(Operation &op) {
   }
   view.elementBytes = *element;
   set(result, Val::ofView(view));
+  return success();
+}
+
+/// memref.transpose (no view-like op, but a view): the source's elements,
+/// its dimensions permuted, result dimension i being source dimension
+/// permutation(i).
+LogicalResult TraceBuilder::evalTranspose(memref::TransposeOp op) {
+  const Val &source = get(op.getIn());
+  if (source.kind != Val::MemRef)
+    return unsupported(op, "its source is not a buffer the simulator can "
+                           "follow to an arena or a GM argument");
+  if (source.view.whole) {
+    set(op.getResult(), source);
+    return success();
+  }
+  View view = source.view;
+  AffineMap permutation = op.getPermutation();
+  for (unsigned d = 0; d < permutation.getNumResults(); ++d) {
+    unsigned from = permutation.getDimPosition(d);
+    view.sizes[d] = source.view.sizes[from];
+    view.strides[d] = source.view.strides[from];
+  }
+  set(op.getResult(), Val::ofView(view));
   return success();
 }
 

@@ -35,7 +35,9 @@ void addSimulation(OpPassManager &pm, const DsaPlanPipelineOptions &options) {
 
 void mlir::dsaplan::buildDsaPlanPipeline(
     OpPassManager &pm, const DsaPlanPipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(createDsaPlanLiftControlFlow());
   pm.addNestedPass<func::FuncOp>(createDsaPlanImport());
+  pm.addNestedPass<func::FuncOp>(createDsaPlanRotateCarried());
   DsaPlanMultiBufferOptions multiBuffer;
   multiBuffer.summary = options.summary;
   pm.addNestedPass<func::FuncOp>(createDsaPlanMultiBuffer(multiBuffer));
@@ -77,8 +79,9 @@ void mlir::dsaplan::buildDsaPlanPipeline(
 void mlir::dsaplan::registerDsaPlanPipeline() {
   PassPipelineRegistration<DsaPlanPipelineOptions>(
       "dsa-plan",
-      "Place every on-chip tile at a fixed offset: import, compute-lifetimes, "
-      "assign-offsets, materialize, insert-sync, verify-sync",
+      "Place every on-chip tile at a fixed offset: lift-control-flow, import, "
+      "rotate-carried, multi-buffer, compute-lifetimes, assign-offsets, "
+      "materialize, insert-sync, verify-sync",
       [](OpPassManager &pm, const DsaPlanPipelineOptions &options) {
         buildDsaPlanPipeline(pm, options);
       });

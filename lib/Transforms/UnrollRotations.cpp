@@ -39,16 +39,23 @@ bool isTileArgument(BlockArgument arg) {
          getRootMemorySpace(arg).has_value();
 }
 
-/// The period of the permutation in which `loop` yields its tile iter_args,
-/// or nullopt when they are not such a permutation (a tile yielded from
-/// elsewhere, or two arguments yielding the same one):
+/// The period of the rotation in which `loop` yields its tile iter_args,
+/// or nullopt when a tile iter_arg is yielded something other than a tile
+/// iter_arg. The period is the least common multiple of the lengths of the
+/// rings (the cycles of "argument i takes argument j's tile"):
 ///
 ///   iter_args(%a = .., %b = .., %c = ..) ... scf.yield %b, %c, %a  // 3
 ///   iter_args(%a = .., %b = ..) ... scf.yield %a, %b              // 1
+///
+/// An argument on no ring follows one: it holds, one iteration late, the
+/// tile a ring argument held (dsaplan-rotate-carried's iter_arg of the
+/// previous tile), and is one tile per iteration once the ring is unrolled:
+///
+///   iter_args(%prev = %init, %s0 = %t0, %s1 = %t1)
+///       ... scf.yield %s0, %s1, %s0                    // 2, %prev follows
 std::optional<unsigned> getRotationPeriod(scf::ForOp loop) {
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   SmallVector<int> next(loop.getNumRegionIterArgs(), -1);
-  SmallVector<bool> taken(next.size(), false);
   bool anyTile = false;
   for (BlockArgument arg : loop.getRegionIterArgs()) {
     if (!isTileArgument(arg))
@@ -59,26 +66,22 @@ std::optional<unsigned> getRotationPeriod(scf::ForOp loop) {
     if (!source || source.getOwner() != loop.getBody() ||
         source.getArgNumber() == 0 || !isTileArgument(source))
       return std::nullopt;
-    unsigned from = source.getArgNumber() - 1;
-    if (taken[from])
-      return std::nullopt;
-    taken[from] = true;
-    next[arg.getArgNumber() - 1] = from;
+    next[arg.getArgNumber() - 1] = source.getArgNumber() - 1;
   }
   if (!anyTile)
     return std::nullopt;
   unsigned period = 1;
   for (size_t start = 0; start < next.size(); ++start) {
+    // The length of the ring through `start`, if it is on one.
     unsigned length = 0;
-    for (int at = start; next[at] >= 0; at = next[at]) {
+    for (int at = next[start]; at >= 0 && length < next.size();
+         at = next[at]) {
       ++length;
-      if (static_cast<size_t>(next[at]) == start)
+      if (static_cast<size_t>(at) == start) {
+        period = std::lcm(period, length);
         break;
-      if (length > next.size())
-        return std::nullopt;
+      }
     }
-    if (length)
-      period = std::lcm(period, length);
   }
   return period;
 }

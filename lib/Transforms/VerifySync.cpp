@@ -216,6 +216,8 @@ Bytes whole(MemorySpace space, Operation *anchor) {
 }
 
 Bytes bytesOfValue(Value value, MemorySpace space, Operation *anchor);
+SmallVector<Bytes, 1> runsOfValue(Value value, MemorySpace space,
+                                  Operation *anchor);
 SmallVector<Bytes, 1> runsOfSubview(memref::SubViewOp sub, Value root,
                                     MemorySpace space, Operation *anchor);
 
@@ -334,6 +336,52 @@ SmallVector<Value> heldValues(Value choice) {
   return held;
 }
 
+/// The bytes of a view (a cast, a reshape, a transpose, a cast out of the
+/// space, or a chain of them) of a choice or of a subview of one: for each
+/// tile the choice may hold, every byte of that tile's part. Not the range
+/// from the first tile to the last, which would also cover the tiles placed
+/// between them:
+///
+///   %r = scf.if ... -> memref<128xf32, ub> { yield %a } else { yield %b }
+///   %g = memref.memory_space_cast %r ...   // %a's bytes and %b's bytes
+///
+/// None when `value` is no such view.
+std::optional<SmallVector<Bytes, 1>>
+runsOfViewOfChoice(Value value, MemorySpace space, Operation *anchor) {
+  Value source = sourceOfView(value);
+  // Through a chain of such views (expand_shape, then transpose, ...).
+  for (unsigned hops = 0; source && hops < 256 && !isChoice(source) &&
+                          !source.getDefiningOp<memref::SubViewOp>();
+       ++hops)
+    if (Value next = sourceOfView(source))
+      source = next;
+    else
+      break;
+  if (!source)
+    return std::nullopt;
+  auto sourceSub = source.getDefiningOp<memref::SubViewOp>();
+  Value root = source;
+  while (auto inner = root.getDefiningOp<memref::SubViewOp>())
+    root = inner.getSource();
+  if (!isChoice(root))
+    return std::nullopt;
+  SmallVector<Value> held = heldValues(root);
+  if (held.empty())
+    return SmallVector<Bytes, 1>{whole(space, anchor)};
+  SmallVector<Bytes, 1> runs;
+  for (Value tile : held) {
+    SmallVector<Bytes, 1> part =
+        sourceSub ? runsOfSubview(sourceSub, tile, space, anchor)
+                  : runsOfValue(tile, space, anchor);
+    if (part.empty())
+      continue;
+    Bytes hull = part.front();
+    hull.end = part.back().end;
+    runs.push_back(hull);
+  }
+  return runs;
+}
+
 /// The runs of bytes `value` designates. A subview is measured against the
 /// tile at the root of its chain of subviews; through a choice, against
 /// each tile it may hold.
@@ -343,9 +391,14 @@ SmallVector<Bytes, 1> runsOfValue(Value value, MemorySpace space,
   Value root = value;
   while (auto inner = root.getDefiningOp<memref::SubViewOp>())
     root = inner.getSource();
-  if (!isChoice(root))
+  if (!isChoice(root)) {
+    if (!sub)
+      if (std::optional<SmallVector<Bytes, 1>> runs =
+              runsOfViewOfChoice(value, space, anchor))
+        return *runs;
     return sub ? runsOfSubview(sub, root, space, anchor)
                : SmallVector<Bytes, 1>{bytesOfValue(value, space, anchor)};
+  }
   SmallVector<Value> held = heldValues(root);
   if (held.empty())
     return {whole(space, anchor)};
@@ -359,6 +412,10 @@ SmallVector<Bytes, 1> runsOfValue(Value value, MemorySpace space,
 /// The runs of `sub`, a chain of subviews of `root`.
 SmallVector<Bytes, 1> runsOfSubview(memref::SubViewOp sub, Value root,
                                     MemorySpace space, Operation *anchor) {
+  // A subview of a view of a choice: all of each tile the choice may be.
+  if (std::optional<SmallVector<Bytes, 1>> runs =
+          runsOfViewOfChoice(root, space, anchor))
+    return *runs;
   Bytes tile = bytesOfValue(root, space, anchor);
   if (!isa_and_nonnull<AllocOp, memref::ViewOp>(root.getDefiningOp()) ||
       !cast<MemRefType>(root.getType()).getLayout().isIdentity() ||

@@ -115,7 +115,7 @@ func.func @forall(%gm: memref<4x256xf32>, %out: memref<256xf32>) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
-  // expected-error @below {{'scf.forall' over dsaplan memory is not supported: its iterations may run in any order; use scf.for}}
+  // expected-error @below {{'scf.forall' over dsaplan memory is not supported: its iterations may run in any order; run dsaplan-lift-control-flow (part of --dsa-plan) to run them in order as scf.for, as one core does}}
   scf.forall (%i) in (4) {
     %src = memref.subview %gm[%i, 0] [1, 256] [1, 1] : memref<4x256xf32> to memref<256xf32, strided<[1], offset: ?>>
     memref.copy %src, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32, strided<[1], offset: ?>> to memref<256xf32, #dsaplan.space<ub>>
@@ -132,7 +132,7 @@ func.func @parallel(%gm: memref<4x256xf32>, %out: memref<256xf32>) {
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
-  // expected-error @below {{'scf.parallel' over dsaplan memory is not supported: its iterations may run in any order; use scf.for}}
+  // expected-error @below {{'scf.parallel' over dsaplan memory is not supported: its iterations may run in any order; run dsaplan-lift-control-flow (part of --dsa-plan) to run them in order as scf.for, as one core does}}
   scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
     %src = memref.subview %gm[%i, 0] [1, 256] [1, 1] : memref<4x256xf32> to memref<256xf32, strided<[1], offset: ?>>
     memref.copy %src, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32, strided<[1], offset: ?>> to memref<256xf32, #dsaplan.space<ub>>

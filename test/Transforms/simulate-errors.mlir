@@ -222,3 +222,29 @@ func.func @gave_up(%gm: memref<256xf32>) {
   }
   return
 }
+
+// -----
+
+// Views the simulator follows to the arena: a cast out of the space and a
+// transpose. MTE3 stores the tile through the cast, V reads a column of it
+// through the transpose; neither waits for the load. (It used to refuse
+// both views: "a view the simulator cannot follow".)
+module {
+  func.func @views_out_of_space(%gm: memref<64xf32>, %out: memref<32x2xf32>) {
+    %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+    %c0 = arith.constant 0 : index
+    %c512 = arith.constant 512 : index
+    %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+    %d = memref.view %ub[%c512][] : memref<196608xi8, #dsaplan.space<ub>> to memref<32x2xf32, #dsaplan.space<ub>>
+    // expected-note @below {{the earlier access, 'memref.copy' on pipe mte2}}
+    memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
+    %g = memref.memory_space_cast %a : memref<64xf32, #dsaplan.space<ub>> to memref<64xf32>
+    // expected-error @below {{simulated race, read after write on bytes [0, 256) of ub: 'memref.copy' on pipe mte3 is not ordered after 'memref.copy' on pipe mte2}}
+    memref.copy %g, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<64xf32> to memref<64xf32>
+    %e = memref.expand_shape %a [[0, 1]] output_shape [2, 32] : memref<64xf32, #dsaplan.space<ub>> into memref<2x32xf32, #dsaplan.space<ub>>
+    %t = memref.transpose %e (i, j) -> (j, i) : memref<2x32xf32, #dsaplan.space<ub>> to memref<32x2xf32, strided<[1, 32]>, #dsaplan.space<ub>>
+    // expected-error @below {{simulated race, read after write on bytes [0, 256) of ub: 'linalg.copy' on pipe v is not ordered after 'memref.copy' on pipe mte2}}
+    linalg.copy {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t : memref<32x2xf32, strided<[1, 32]>, #dsaplan.space<ub>>) outs(%d : memref<32x2xf32, #dsaplan.space<ub>>)
+    return
+  }
+}

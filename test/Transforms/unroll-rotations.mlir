@@ -149,3 +149,55 @@ func.func @not_a_permutation(%x: memref<1024xf32> {llvm.noalias}) {
   }
   return
 }
+
+// -----
+
+// A carried tile rotated by dsaplan-rotate-carried: %prev takes the slot
+// the ring argument %s0 held, one iteration late. It is on no ring and
+// follows the ring of %s0 and %s1 (period 2): the unrolled body loads into
+// %a and then %b, and reads %init or %b, then %a, as the previous row.
+//
+// CHECK-LABEL: func.func @carried_follows_ring
+// CHECK:         scf.for %{{.*}} = %c0 to %c4 step %c2 iter_args(%[[PREV:[a-z0-9_]*]] = %{{[a-z0-9_]*}},
+// CHECK:           memref.copy %{{.*}}, %[[A:[a-z0-9_]*]] {dsaplan.pipe = #dsaplan.pipe<mte2>}
+// CHECK:           linalg.add {{.*}} ins(%[[PREV]], %[[A]] : {{.*}}) outs(%[[A]] :
+// CHECK:           memref.copy %{{.*}}, %[[B:[a-z0-9_]*]] {dsaplan.pipe = #dsaplan.pipe<mte2>}
+// CHECK:           linalg.add {{.*}} ins(%[[A]], %[[B]] : {{.*}}) outs(%[[B]] :
+// CHECK:           scf.yield %[[B]], %[[A]], %[[B]] :
+//
+// Each slot's load waits for the last V op that read that slot: id 0 for
+// %a (set at the end of the body), id 1 for %b (set after the first add).
+//
+// SYNC-LABEL: func.func @carried_follows_ring
+// SYNC:         scf.for
+// SYNC:           dsaplan.wait_flag <v -> mte2>, 0
+// SYNC-NEXT:      memref.copy {{.*}} {dsaplan.pipe = #dsaplan.pipe<mte2>}
+// SYNC:           linalg.add
+// SYNC-NEXT:      dsaplan.set_flag <v -> mte2>, 1
+// SYNC:           dsaplan.wait_flag <v -> mte2>, 1
+// SYNC-NEXT:      memref.copy {{.*}} {dsaplan.pipe = #dsaplan.pipe<mte2>}
+// SYNC:           linalg.add
+// SYNC-NEXT:      dsaplan.set_flag <v -> mte2>, 0
+// SYNC-NEXT:      scf.yield
+func.func @carried_follows_ring(%gm: memref<4x64xf32>, %out: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c256 = arith.constant 256 : index
+  %c512 = arith.constant 512 : index
+  %init = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+  %a = memref.view %ub[%c256][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+  %b = memref.view %ub[%c512][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+  %row0 = memref.subview %gm[0, 0] [1, 64] [1, 1] : memref<4x64xf32> to memref<64xf32, strided<[1]>>
+  memref.copy %row0, %init {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32, strided<[1]>> to memref<64xf32, #dsaplan.space<ub>>
+  %r:3 = scf.for %i = %c0 to %c4 step %c1 iter_args(%prev = %init, %s0 = %a, %s1 = %b)
+      -> (memref<64xf32, #dsaplan.space<ub>>, memref<64xf32, #dsaplan.space<ub>>, memref<64xf32, #dsaplan.space<ub>>) {
+    %row = memref.subview %gm[%i, 0] [1, 64] [1, 1] : memref<4x64xf32> to memref<64xf32, strided<[1], offset: ?>>
+    memref.copy %row, %s0 {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32, strided<[1], offset: ?>> to memref<64xf32, #dsaplan.space<ub>>
+    linalg.add {dsaplan.pipe = #dsaplan.pipe<v>} ins(%prev, %s0 : memref<64xf32, #dsaplan.space<ub>>, memref<64xf32, #dsaplan.space<ub>>) outs(%s0 : memref<64xf32, #dsaplan.space<ub>>)
+    scf.yield %s0, %s1, %s0 : memref<64xf32, #dsaplan.space<ub>>, memref<64xf32, #dsaplan.space<ub>>, memref<64xf32, #dsaplan.space<ub>>
+  }
+  memref.copy %r#0, %out {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<64xf32, #dsaplan.space<ub>> to memref<64xf32>
+  return
+}

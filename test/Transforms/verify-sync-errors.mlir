@@ -538,5 +538,29 @@ func.func @cross_core(%gm: memref<64xf32>) {
 func.func @gm_only_without_pipe(%gm: memref<64xf32>, %out: memref<64xf32>) {
   // expected-error @below {{'memref.copy' touches a dsaplan memory space or global memory but has no pipe}}
   memref.copy %gm, %out : memref<64xf32> to memref<64xf32>
+
+// A cast out of the space of an scf.if result is still each tile it may
+// be: MTE2 writing [512, 768), the bytes of %b, while MTE3 stores through
+// the cast of a choice of %a and %b is a race (verify-sync.mlir
+// @cast_of_choice has the tile between them, which is none).
+func.func @cast_of_choice(%gm: memref<64xf32>, %c: i1) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c512 = arith.constant 512 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+  %b = memref.view %ub[%c512][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
+  dsaplan.set_flag <mte2 -> mte3>, 0
+  dsaplan.wait_flag <mte2 -> mte3>, 0
+  %r = scf.if %c -> (memref<64xf32, #dsaplan.space<ub>>) {
+    scf.yield %a : memref<64xf32, #dsaplan.space<ub>>
+  } else {
+    scf.yield %b : memref<64xf32, #dsaplan.space<ub>>
+  }
+  // expected-note @below {{the earlier access}}
+  memref.copy %gm, %b {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
+  %g = memref.memory_space_cast %r : memref<64xf32, #dsaplan.space<ub>> to memref<64xf32>
+  // expected-error @below {{unordered read after write: 'memref.copy' on pipe mte3 and 'memref.copy' on pipe mte2 touch bytes [512, 768) of ub}}
+  memref.copy %g, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<64xf32> to memref<64xf32>
   return
 }

@@ -85,3 +85,91 @@ func.func @index_switch_cases_exclusive(%gm: memref<256xf32>, %k: index) {
   }
   return
 }
+
+// -----
+
+// A cast out of the space of an scf.if result names the bytes of each tile
+// the result may be, [0, 256) or [512, 768), not the range from the first
+// to the last: MTE2 writing [256, 512) while MTE3 stores through the cast
+// is no race. (The verifier used to take [0, 768) and reported one; found
+// by the random placement kernels with --shapes, seed 2 kernel 79, where
+// the choice was the result of a loop that rotates a carried tile.)
+func.func @cast_of_choice(%gm: memref<64xf32>, %c: i1) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c256 = arith.constant 256 : index
+  %c512 = arith.constant 512 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>    // [0, 256)
+  %t = memref.view %ub[%c256][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>  // [256, 512)
+  %b = memref.view %ub[%c512][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>  // [512, 768)
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
+  memref.copy %gm, %b {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
+  dsaplan.set_flag <mte2 -> mte3>, 0
+  dsaplan.wait_flag <mte2 -> mte3>, 0
+  %r = scf.if %c -> (memref<64xf32, #dsaplan.space<ub>>) {
+    scf.yield %a : memref<64xf32, #dsaplan.space<ub>>
+  } else {
+    scf.yield %b : memref<64xf32, #dsaplan.space<ub>>
+  }
+  memref.copy %gm, %t {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
+  %g = memref.memory_space_cast %r : memref<64xf32, #dsaplan.space<ub>> to memref<64xf32>
+  memref.copy %g, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<64xf32> to memref<64xf32>
+  return
+}
+
+// -----
+
+// The same through a chain of views: a transpose of an expand_shape of the
+// choice. (Seed 2 kernel 190 of the --shapes kernels: the verifier took the
+// range from %a to %b and found V's read of the transpose unordered with a
+// later V write to %t.)
+func.func @transpose_of_choice(%gm: memref<64xf32>, %c: i1) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c256 = arith.constant 256 : index
+  %c512 = arith.constant 512 : index
+  %c1024 = arith.constant 1024 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>    // [0, 256)
+  %t = memref.view %ub[%c256][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>  // [256, 512)
+  %b = memref.view %ub[%c512][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>  // [512, 768)
+  %d = memref.view %ub[%c1024][] : memref<196608xi8, #dsaplan.space<ub>> to memref<32x2xf32, #dsaplan.space<ub>>
+  %r = scf.if %c -> (memref<64xf32, #dsaplan.space<ub>>) {
+    scf.yield %a : memref<64xf32, #dsaplan.space<ub>>
+  } else {
+    scf.yield %b : memref<64xf32, #dsaplan.space<ub>>
+  }
+  %e = memref.expand_shape %r [[0, 1]] output_shape [2, 32] : memref<64xf32, #dsaplan.space<ub>> into memref<2x32xf32, #dsaplan.space<ub>>
+  %tr = memref.transpose %e (i, j) -> (j, i) : memref<2x32xf32, #dsaplan.space<ub>> to memref<32x2xf32, strided<[1, 32]>, #dsaplan.space<ub>>
+  linalg.copy {dsaplan.pipe = #dsaplan.pipe<v>} ins(%tr : memref<32x2xf32, strided<[1, 32]>, #dsaplan.space<ub>>) outs(%d : memref<32x2xf32, #dsaplan.space<ub>>)
+  %zero = arith.constant 0.0 : f32
+  linalg.fill {dsaplan.pipe = #dsaplan.pipe<v>} ins(%zero : f32) outs(%t : memref<64xf32, #dsaplan.space<ub>>)
+  return
+}
+
+// -----
+
+// A subview of such a view: a row of the expand_shape of the choice is in
+// %a or in %b, never in %t between them. (Seed 2 kernel 332 of the
+// --shapes kernels.)
+func.func @subview_of_view_of_choice(%gm: memref<64xf32>, %c: i1) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c256 = arith.constant 256 : index
+  %c512 = arith.constant 512 : index
+  %c1024 = arith.constant 1024 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>    // [0, 256)
+  %t = memref.view %ub[%c256][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>  // [256, 512)
+  %b = memref.view %ub[%c512][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>  // [512, 768)
+  %d = memref.view %ub[%c1024][] : memref<196608xi8, #dsaplan.space<ub>> to memref<32xf32, #dsaplan.space<ub>>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill {dsaplan.pipe = #dsaplan.pipe<v>} ins(%zero : f32) outs(%t : memref<64xf32, #dsaplan.space<ub>>)
+  %r = scf.if %c -> (memref<64xf32, #dsaplan.space<ub>>) {
+    scf.yield %a : memref<64xf32, #dsaplan.space<ub>>
+  } else {
+    scf.yield %b : memref<64xf32, #dsaplan.space<ub>>
+  }
+  %e = memref.expand_shape %r [[0, 1]] output_shape [2, 32] : memref<64xf32, #dsaplan.space<ub>> into memref<2x32xf32, #dsaplan.space<ub>>
+  %row = memref.subview %e[1, 0] [1, 32] [1, 1] : memref<2x32xf32, #dsaplan.space<ub>> to memref<32xf32, strided<[1], offset: 32>, #dsaplan.space<ub>>
+  linalg.copy {dsaplan.pipe = #dsaplan.pipe<v>} ins(%row : memref<32xf32, strided<[1], offset: 32>, #dsaplan.space<ub>>) outs(%d : memref<32xf32, #dsaplan.space<ub>>)
+  return
+}

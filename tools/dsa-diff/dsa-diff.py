@@ -46,11 +46,14 @@ CONFIGURED_LLVM_LIBRARY_DIR = "@LLVM_LIBRARY_DIR@"
 
 LOWERING = [
     "--convert-linalg-to-loops",
+    "--convert-vector-to-scf",
     "--expand-strided-metadata",
     "--lower-affine",
     "--convert-scf-to-cf",
+    "--convert-vector-to-llvm",
     "--convert-math-to-llvm",
     "--convert-arith-to-llvm",
+    "--convert-ub-to-llvm",
     "--convert-index-to-llvm",
     "--finalize-memref-to-llvm",
     "--convert-func-to-llvm",

@@ -14,6 +14,11 @@
 //   - scf.forall and scf.parallel, whose iterations may run in any order;
 //   - other loops (affine.for, ...), which no sync walk models.
 //
+// `--dsa-plan` first makes the first two shapes structured
+// (dsaplan-lift-control-flow) and gives tiles carried across iterations
+// rotating slots (dsaplan-rotate-carried); a pass run on its own still
+// refuses them.
+//
 // Only ops and regions that hold dsaplan memory (an operand, result or block
 // argument in a dsaplan space, or a view of one) are refused. A function
 // declaration (no body) has nothing to check.
@@ -28,6 +33,13 @@
 
 namespace mlir {
 namespace dsaplan {
+
+/// Whether anything in `region` names dsaplan memory: an operand, result or
+/// block argument in a dsaplan space, or a view of one.
+bool holdsDsaPlanMemory(Region &region);
+
+/// Whether any region of `op` holds dsaplan memory.
+bool holdsDsaPlanMemory(Operation *op);
 
 /// Emits one error per op of `function` whose control flow the analyses do
 /// not model (see above); fails if there was any.

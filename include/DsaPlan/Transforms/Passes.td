@@ -35,6 +35,108 @@ def DsaPlanImport : Pass<"dsaplan-import", "::mlir::func::FuncOp"> {
   ];
 }
 
+def DsaPlanLiftControlFlow
+    : Pass<"dsaplan-lift-control-flow", "::mlir::func::FuncOp"> {
+  let summary = "Lift multi-block regions to scf and run scf.forall / "
+                "scf.parallel iterations in order as scf.for";
+  let description = [{
+    The lifetime and sync analyses model structured control flow only.
+    In every region that holds dsaplan memory, this pass
+
+    - lifts a region with several blocks (a body split by `cf.br`, a
+      `cf.cond_br` diamond, what `scf` lowering to `cf` produces) back to
+      `scf.if`, `scf.index_switch` and `scf.while`, with MLIR's CFG-to-SCF
+      transformation (the one behind `-lift-cf-to-scf`; it may introduce
+      `ub.poison` for values undefined on some path);
+    - turns `scf.forall` and `scf.parallel` into nested `scf.for` loops.
+      dsaplan plans the program of one AI core, and one core runs the
+      iterations one after the other, in order; the sync pass then orders
+      the accesses of an iteration against those of the next over the back
+      edge, as for any `scf.for`:
+
+    <!-- fragment -->
+    ```mlir
+    scf.forall (%i) in (4) {
+      %a = memref.alloc() : memref<256xf32, #dsaplan.space<ub>>
+      ...
+    }
+    // becomes
+    scf.for %i = %c0 to %c4 step %c1 {
+      %a = memref.alloc() : memref<256xf32, #dsaplan.space<ub>>
+      ...
+    }
+    ```
+
+    Regions and loops without dsaplan memory are left alone. A region the
+    transformation cannot lift, a `scf.forall` with shared outputs or an
+    `scf.parallel` with reductions is an error naming the op. Run on their
+    own, compute-lifetimes and insert-sync refuse these shapes and point
+    here; `--dsa-plan` runs this pass first.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::ub::UBDialect"];
+  let statistics = [
+    Statistic<"numLifted", "lifted-regions",
+              "Multi-block regions lifted to scf">,
+    Statistic<"numSequentialised", "sequentialised-loops",
+              "scf.forall and scf.parallel loops turned into scf.for">
+  ];
+}
+
+def DsaPlanRotateCarried
+    : Pass<"dsaplan-rotate-carried", "::mlir::func::FuncOp"> {
+  let summary = "Give a tile carried to later loop iterations one rotating "
+                "slot per iteration it is live in";
+  let description = [{
+    A tile allocated in an `scf.for` or `scf.while` body and carried to the
+    next iteration (yielded, then read through the iter_arg: the shape
+    one-shot bufferization emits to keep the previous row) is live across
+    the back edge. With one offset, the next iteration's allocation would
+    sit on the value it still reads. The pass replaces the allocation by
+    as many allocations before the loop as iterations the tile is live in,
+    rotated through new iter_args (the rotation of `dsaplan-multi-buffer`),
+    so iteration i writes slot i mod N:
+
+    <!-- fragment -->
+    ```mlir
+    %last = scf.for %i = %c0 to %n step %c1 iter_args(%prev = %init) -> (...) {
+      %cur = dsaplan.alloc {name = "cur"} : memref<64xf32, #dsaplan.space<ub>>
+      ...                 // reads %prev, writes %cur
+      scf.yield %cur : ...
+    }
+    // becomes
+    %cur0 = dsaplan.alloc {name = "cur.0"} : memref<64xf32, #dsaplan.space<ub>>
+    %cur1 = dsaplan.alloc {name = "cur.1"} : memref<64xf32, #dsaplan.space<ub>>
+    %r:3 = scf.for %i = %c0 to %n step %c1
+        iter_args(%prev = %init, %s0 = %cur0, %s1 = %cur1) -> (...) {
+      ...                 // reads %prev, writes %s0
+      scf.yield %s0, %s1, %s0 : ...
+    }
+    ```
+
+    A tile read two iterations later (carried through two iter_args) gets
+    three slots, and so on up to 4; a `dsaplan.buffers = N` on the tile
+    asks for more. In `scf.while` the tile may be allocated in either
+    region; the slots pass through `scf.condition` unchanged and rotate at
+    `scf.yield`. Slots placed in an outer loop's body that the outer loop
+    carries in turn rotate there too. `dsaplan-unroll-rotations` later
+    unrolls the ring of an `scf.for` so each slot gets its own flags.
+
+    A tile that may stay carried for more than 3 later iterations, or
+    without bound (an iter_arg yielded back unchanged on some path, as in
+    `scf.yield (scf.if %c -> %cur else -> %prev)`), cannot be kept by a
+    fixed number of slots: an error names it.
+  }];
+  let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numRotated", "rotated-tiles",
+              "Carried tiles given rotating slots">
+  ];
+}
+
 def DsaPlanMultiBuffer : Pass<"dsaplan-multi-buffer", "::mlir::func::FuncOp"> {
   let summary = "Give tiles allocated in a loop body several rotating slots";
   let description = [{
@@ -342,6 +444,12 @@ def DsaPlanUnrollRotations
     per tile and loop), so iteration i+1's load into a slot waits only for
     the last reader of that slot. Event ids are immediates on the hardware;
     unrolling is how a per-slot id is obtained without a dynamic-id op.
+
+    An iter_arg on no ring that takes a ring argument's tile (the
+    previous tile of `dsaplan-rotate-carried`, `scf.yield %s0, %s1, %s0`
+    for `iter_args(%prev, %s0, %s1)`) follows the ring: after unrolling,
+    it is one tile per copy of the body except in the first copy, where it
+    is the initial tile or the last slot.
 
     A trip count that the period does not divide leaves an epilogue loop
     with the remaining iterations (still correct; its accesses fall back to

@@ -107,7 +107,7 @@ struct DsaPlanPipelineOptions
 };
 
 /// Adds the passes of `--dsa-plan` to `pm`, which must run on a module:
-/// import, compute-lifetimes, assign-offsets, materialize, and unless
+/// lift-control-flow, import, rotate-carried, multi-buffer, compute-lifetimes, assign-offsets, materialize, and unless
 /// switched off insert-sync and verify-sync.
 void buildDsaPlanPipeline(OpPassManager &pm,
                           const DsaPlanPipelineOptions &options);

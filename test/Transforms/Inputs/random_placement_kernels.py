@@ -86,10 +86,11 @@ class Block:
 
 
 class Kernel:
-    def __init__(self, rng, name):
-        self.rng, self.name = rng, name
+    def __init__(self, rng, name, shapes=False):
+        self.rng, self.name, self.shapes = rng, name, shapes
         self.counter = 0
         self.lines = []
+        self.labels = 0
 
     def fresh(self, prefix):
         self.counter += 1
@@ -217,8 +218,78 @@ class Kernel:
                          f"{ins} outs({dst.name} : {dst.type})")
             self.written(b, dst)
 
+    def space_cast(self, b, tile, load):
+        """The tile seen outside the dsaplan space (memory_space_cast), and
+        a load into it or a store from it through the cast."""
+        cast = self.fresh("m")
+        plain = f"memref<{tile.size}xf32>"
+        self.emit(b, f"{cast} = memref.memory_space_cast {tile.name} : {tile.type} to {plain}")
+        arg = self.rng.choice(["%x", "%y"] if load else ["%out0", "%out1"])
+        gm, gm_type = self.gm(b, arg, tile.size)
+        if load:
+            self.emit(b, f"memref.copy {gm}, {cast} {{dsaplan.pipe = #dsaplan.pipe<mte2>}} "
+                         f": {gm_type} to {plain}")
+            self.written(b, tile)
+        else:
+            self.emit(b, f"memref.copy {cast}, {gm} {{dsaplan.pipe = #dsaplan.pipe<mte3>}} "
+                         f": {plain} to {gm_type}")
+
+    def transposed_copy(self, b, tile):
+        """A written tile seen as 2 x n/2, transposed (a view), copied on V
+        into a new n/2 x 2 tile, which is then seen as n elements again."""
+        half = tile.size // 2
+        matrix, view, dst, flat = (self.fresh(x) for x in ("e", "tr", "t", "f"))
+        matrix_type = f"memref<2x{half}xf32, {SPACE}>"
+        view_type = f"memref<{half}x2xf32, strided<[1, {half}]>, {SPACE}>"
+        dst_type = f"memref<{half}x2xf32, {SPACE}>"
+        self.emit(b, f"{matrix} = memref.expand_shape {tile.name} [[0, 1]] output_shape [2, {half}] "
+                     f": {tile.type} into {matrix_type}")
+        self.emit(b, f"{view} = memref.transpose {matrix} (i, j) -> (j, i) : {matrix_type} to {view_type}")
+        self.emit(b, f'{dst} = memref.alloc() {{name = "{dst[1:]}"}} : {dst_type}')
+        self.emit(b, f"linalg.copy {{dsaplan.pipe = #dsaplan.pipe<v>}} "
+                     f"ins({view} : {view_type}) outs({dst} : {dst_type})")
+        self.emit(b, f"{flat} = memref.collapse_shape {dst} [[0, 1]] : {dst_type} into "
+                     f"memref<{tile.size}xf32, {SPACE}>")
+        b.scope.append(Value(flat, tile.size, dst))
+        b.init.add(dst)
+
+    def vector_transfer(self, b, src):
+        """vector.transfer_read of a written tile, an arith op on the
+        vector, vector.transfer_write into a tile of the same size (V)."""
+        dst = self.destination(b, src.size) if self.rng.random() < 0.6 else None
+        if dst is None:
+            self.alloc(b, src.size)
+            dst = b.scope[-1]
+        vec, pad, res = self.fresh("vec"), self.fresh("pad"), self.fresh("vec")
+        vtype = f"vector<{src.size}xf32>"
+        self.emit(b, f"{pad} = arith.constant 0.0 : f32")
+        self.emit(b, f"{vec} = vector.transfer_read {src.name}[%c0], {pad} "
+                     f"{{dsaplan.pipe = #dsaplan.pipe<v>, in_bounds = [true]}} : {src.type}, {vtype}")
+        self.emit(b, f"{res} = arith.addf {vec}, {vec} : {vtype}")
+        self.emit(b, f"vector.transfer_write {res}, {dst.name}[%c0] "
+                     f"{{dsaplan.pipe = #dsaplan.pipe<v>, in_bounds = [true]}} : {vtype}, {dst.type}")
+        self.written(b, dst)
+
+    def shape_op(self, b):
+        """One of the view and access shapes of issue 18, on a written
+        whole tile; False when there is none."""
+        tiles = [v for v in b.ready() if v.whole]
+        if not tiles:
+            return False
+        tile = self.rng.choice(tiles)
+        kind = self.rng.choice(["cast-load", "cast-store", "transpose", "vector"])
+        if kind == "transpose" and tile.size >= 32:
+            self.transposed_copy(b, tile)
+        elif kind == "vector":
+            self.vector_transfer(b, tile)
+        else:
+            self.space_cast(b, tile, load=kind == "cast-load")
+        return True
+
     def op(self, b):
         rng = self.rng
+        if self.shapes and rng.random() < 0.15 and self.shape_op(b):
+            return
         kind = rng.choice(["load", "load", "store", "store", "fill", "copy", "binary",
                            "binary", "binary", "subview"])
         if kind == "subview":
@@ -260,6 +331,120 @@ class Kernel:
             result = Value(f"{res}#{k}", p.size, self.fresh("pp"))
             b.scope.append(result)
             b.init.add(result.root)
+
+    def parallel_loop(self, b):
+        """scf.forall or scf.parallel: one core runs the iterations in
+        order, and the CPU too."""
+        iv, trips = self.fresh("i"), self.rng.choice([2, 3])
+        if self.rng.random() < 0.5:
+            self.emit(b, f"scf.forall ({iv}) in ({trips}) {{")
+        else:
+            self.emit(b, f"scf.parallel ({iv}) = (%c0) to (%c{trips}) step (%c1) {{")
+        b.init |= self.block(b.nested(loop=(iv, trips)))
+        self.emit(b, "}")
+
+    def carried_body(self, b, inner, prev, cur):
+        """The body of a loop that keeps the previous tile: %cur allocated
+        here, loaded, added to %prev, more ops; yields %cur (sometimes
+        through a cast)."""
+        self.emit(inner, f'{cur.name} = memref.alloc() {{name = "{cur.name[1:]}"}} : {cur.type}')
+        self.load(inner, cur)
+        self.emit(inner, f"linalg.add {{dsaplan.pipe = #dsaplan.pipe<v>}} "
+                         f"ins({prev.name}, {cur.name} : {prev.type}, {cur.type}) "
+                         f"outs({cur.name} : {cur.type})")
+        b.init |= self.block(inner)
+        if self.rng.random() < 0.3:
+            cast = self.fresh("c")
+            self.emit(inner, f"{cast} = memref.cast {cur.name} : {cur.type} to {cur.type}")
+            return cast
+        return cur.name
+
+    def carried_for(self, b):
+        """A tile allocated in an scf.for body and read through the
+        iter_arg in the next iteration (dsaplan-rotate-carried)."""
+        inits = [v for v in b.ready() if v.whole]
+        if not inits:
+            return self.for_loop(b)
+        init = self.rng.choice(inits)
+        iv, trips, res = self.fresh("i"), self.rng.choice([2, 3]), self.fresh("r")
+        prev = Value(self.fresh("prev"), init.size, self.fresh("cr"))
+        cur = Value(self.fresh("cur"), init.size, self.fresh("cur"))
+        cur.root = cur.name
+        self.emit(b, f"{res} = scf.for {iv} = %c0 to %c{trips} step %c1 "
+                     f"iter_args({prev.name} = {init.name}) -> ({init.type}) {{")
+        inner = b.nested(scope=b.scope + [prev, cur], loop=(iv, trips))
+        inner.init |= {prev.root, cur.root}
+        yielded = self.carried_body(b, inner, prev, cur)
+        self.emit(inner, f"scf.yield {yielded} : {init.type}")
+        self.emit(b, "}")
+        result = Value(res, init.size, self.fresh("cr"))
+        b.scope.append(result)
+        b.init.add(result.root)
+
+    def carried_while(self, b):
+        """The same in the do region of an scf.while (two iterations)."""
+        inits = [v for v in b.ready() if v.whole]
+        if not inits:
+            return self.while_loop(b)
+        init = self.rng.choice(inits)
+        res, n, m, cond, next_n = (self.fresh(x) for x in ("r", "n", "m", "cond", "n"))
+        prev_b = self.fresh("pb")
+        prev = Value(self.fresh("prev"), init.size, self.fresh("cr"))
+        cur = Value(self.fresh("cur"), init.size, "")
+        cur.root = cur.name
+        self.emit(b, f"{res}:2 = scf.while ({n} = %c0, {prev_b} = {init.name}) : "
+                     f"(index, {init.type}) -> (index, {init.type}) {{")
+        self.emit(b, f"  {cond} = arith.cmpi slt, {n}, %c2 : index")
+        self.emit(b, f"  scf.condition({cond}) {n}, {prev_b} : index, {init.type}")
+        self.emit(b, "} do {")
+        self.emit(b, f"^bb0({m}: index, {prev.name}: {init.type}):")
+        inner = b.nested(scope=b.scope + [prev, cur])
+        inner.init |= {prev.root, cur.root}
+        yielded = self.carried_body(b, inner, prev, cur)
+        self.emit(inner, f"{next_n} = arith.addi {m}, %c1 : index")
+        self.emit(inner, f"scf.yield {next_n}, {yielded} : index, {init.type}")
+        self.emit(b, "}")
+        result = Value(f"{res}#1", init.size, self.fresh("cr"))
+        b.scope.append(result)
+        b.init.add(result.root)
+
+    def label(self):
+        self.labels += 1
+        return f"^bb{self.labels}"
+
+    def cf_chain(self, b):
+        """The function body goes on in a new block after a cf.br."""
+        target = self.label()
+        self.emit(b, f"cf.br {target}")
+        self.lines.append(f"{b.pad[:-2]}{target}:")
+
+    def cf_diamond(self, b):
+        """cf.cond_br to two blocks that join: what scf.if lowers to.
+        Values of the branches do not reach the join."""
+        then, other, join = self.label(), self.label(), self.label()
+        self.emit(b, f"cf.cond_br {self.rng.choice(['%p', '%q'])}, {then}, {other}")
+        inits = []
+        for target in (then, other):
+            self.lines.append(f"{b.pad[:-2]}{target}:")
+            arm = Block(b.indent, b.depth + 1, b.scope, b.init, b.loop)
+            inits.append(self.block(arm))
+            self.emit(b, f"cf.br {join}")
+        self.lines.append(f"{b.pad[:-2]}{join}:")
+        b.init |= inits[0] & inits[1]
+
+    def shape_structure(self, b, choice):
+        """The control-flow shapes of issue 18 (with --shapes)."""
+        if choice < 0.3:
+            return self.carried_for(b)
+        if choice < 0.45:
+            return self.carried_while(b)
+        if choice < 0.7:
+            return self.parallel_loop(b)
+        if b.depth == 0 and choice < 0.8:
+            return self.cf_chain(b)
+        if b.depth == 0:
+            return self.cf_diamond(b)
+        return self.carried_for(b)
 
     def while_loop(self, b):
         """Two iterations: the before region runs three times, the do
@@ -318,7 +503,9 @@ class Kernel:
             self.alloc(b)
         for _ in range(rng.randint(2, 6) if b.depth else rng.randint(4, 10)):
             choice = rng.random()
-            if b.depth < 2 and choice < 0.08:
+            if self.shapes and b.depth < 2 and rng.random() < 0.15:
+                self.shape_structure(b, rng.random())
+            elif b.depth < 2 and choice < 0.08:
                 self.for_loop(b)
             elif b.depth < 2 and choice < 0.13:
                 self.ping_pong(b)
@@ -346,8 +533,8 @@ class Kernel:
         return "\n".join(self.lines) + "\n"
 
 
-def kernel_text(seed, index):
-    return Kernel(random.Random(f"{seed}:{index}"), f"k{index}").text()
+def kernel_text(seed, index, shapes=False):
+    return Kernel(random.Random(f"{seed}:{index}"), f"k{index}", shapes).text()
 
 
 def run_batch(cmd, kernels, work):
@@ -384,10 +571,15 @@ def main():
     parser.add_argument("--batch", type=int, default=50)
     parser.add_argument("--save", help="write the batches here (kept)")
     parser.add_argument("--print", type=int, metavar="K", help="print kernel K and stop")
+    parser.add_argument("--shapes", action="store_true",
+                        help="also emit the shapes of issue 18: tiles carried across scf.for "
+                             "and scf.while iterations, cf.br chains and cf.cond_br diamonds, "
+                             "scf.forall / scf.parallel, memref.memory_space_cast, "
+                             "memref.transpose views, vector.transfer_read/write")
     parser.add_argument("dsa_diff", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     if args.print is not None:
-        sys.stdout.write(HEADER + kernel_text(args.seed, args.print) + "}\n")
+        sys.stdout.write(HEADER + kernel_text(args.seed, args.print, args.shapes) + "}\n")
         return 0
     cmd = [a for a in args.dsa_diff if a != "--"] if args.dsa_diff else []
     if not cmd:
@@ -403,7 +595,7 @@ def main():
 
 def check(args, cmd, work):
     start = time.time()
-    texts = [kernel_text(args.seed, i) for i in range(args.count)]
+    texts = [kernel_text(args.seed, i, args.shapes) for i in range(args.count)]
     totals, failures, rejected = [0, 0, 0], [], []
     for b in range(0, args.count, args.batch):
         counts, fails, errors = run_batch(cmd, list(enumerate(texts))[b:b + args.batch], work)
