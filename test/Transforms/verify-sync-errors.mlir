@@ -538,6 +538,10 @@ func.func @cross_core(%gm: memref<64xf32>) {
 func.func @gm_only_without_pipe(%gm: memref<64xf32>, %out: memref<64xf32>) {
   // expected-error @below {{'memref.copy' touches a dsaplan memory space or global memory but has no pipe}}
   memref.copy %gm, %out : memref<64xf32> to memref<64xf32>
+  return
+}
+
+// -----
 
 // A cast out of the space of an scf.if result is still each tile it may
 // be: MTE2 writing [512, 768), the bytes of %b, while MTE3 stores through
