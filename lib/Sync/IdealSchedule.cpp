@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DsaPlan/Sync/IdealSchedule.h"
+#include "SegmentMap.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseMap.h"
@@ -37,56 +38,30 @@ public:
   /// The earliest start of an access to [begin, end).
   int64_t ready(int64_t begin, int64_t end, bool write) const {
     int64_t time = 0;
-    auto it = segments.upper_bound(begin);
-    if (it != segments.begin() && std::prev(it)->second.end > begin)
-      --it;
-    for (; it != segments.end() && it->first < end; ++it)
-      time = std::max(time, write ? std::max(it->second.written,
-                                             it->second.read)
-                                  : it->second.written);
+    segments.visit(begin, end, [&](int64_t, int64_t, const Times &times) {
+      time = std::max(time, write ? std::max(times.written, times.read)
+                                  : times.written);
+    });
     return time;
   }
   /// An access to [begin, end) finished at `finish`.
   void record(int64_t begin, int64_t end, bool write, int64_t finish) {
-    splitAt(begin);
-    splitAt(end);
-    int64_t at = begin;
-    auto it = segments.lower_bound(begin);
-    while (at < end) {
-      if (it == segments.end() || it->first > at) {
-        int64_t gapEnd = it == segments.end() ? end : std::min(end, it->first);
-        it = segments.emplace_hint(it, at, Segment{gapEnd, 0, 0});
-      }
-      Segment &segment = it->second;
+    segments.update(begin, end, [&](Times &times) {
       if (write) {
-        segment.written = finish;
-        segment.read = 0;
+        times.written = finish;
+        times.read = 0;
       } else {
-        segment.read = std::max(segment.read, finish);
+        times.read = std::max(times.read, finish);
       }
-      at = segment.end;
-      ++it;
-    }
+    });
   }
 
 private:
-  struct Segment {
-    int64_t end;
-    int64_t written; // when the last write finished
-    int64_t read;    // when the reads since it finished
+  struct Times {
+    int64_t written = 0; // when the last write finished
+    int64_t read = 0;    // when the reads since it finished
   };
-  void splitAt(int64_t x) {
-    auto it = segments.upper_bound(x);
-    if (it == segments.begin())
-      return;
-    --it;
-    if (it->first < x && x < it->second.end) {
-      Segment tail = it->second;
-      it->second.end = x;
-      segments.emplace_hint(std::next(it), x, tail);
-    }
-  }
-  std::map<int64_t, Segment> segments;
+  SegmentMap<Times> segments;
 };
 
 } // namespace

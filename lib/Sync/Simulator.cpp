@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DsaPlan/Sync/Simulator.h"
+#include "SegmentMap.h"
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
@@ -1253,71 +1254,24 @@ struct Record {
 /// memory: disjoint segments, each with the records still exposed there.
 class Shadow {
 public:
-  struct Segment {
-    int64_t end;
-    SmallVector<Record, 4> records;
-  };
+  using Records = SmallVector<Record, 4>;
   /// Calls `fn(begin, end, records)` on every segment that overlaps
   /// [begin, end), clipped to it.
   template <typename Fn>
   void visit(int64_t begin, int64_t end, Fn fn) const {
-    auto it = segments.upper_bound(begin);
-    if (it != segments.begin() && std::prev(it)->second.end > begin)
-      --it;
-    for (; it != segments.end() && it->first < end; ++it)
-      fn(std::max(begin, it->first), std::min(end, it->second.end),
-         it->second.records);
+    segments.visit(begin, end, fn);
   }
   /// Calls `fn(records)` on every piece of [begin, end), creating the
   /// pieces no access touched yet, then merges equal neighbours.
   template <typename Fn>
   void update(int64_t begin, int64_t end, Fn fn) {
-    splitAt(begin);
-    splitAt(end);
-    int64_t at = begin;
-    auto it = segments.lower_bound(begin);
-    while (at < end) {
-      if (it == segments.end() || it->first > at) {
-        int64_t gapEnd = it == segments.end() ? end : std::min(end, it->first);
-        it = segments.emplace_hint(it, at, Segment{gapEnd, {}});
-      }
-      fn(it->second.records);
-      at = it->second.end;
-      ++it;
-    }
-    coalesce(begin, end);
+    segments.update(begin, end, fn);
+    segments.coalesce(begin, end,
+                      [](const Records &records) { return records.empty(); });
   }
 
 private:
-  void splitAt(int64_t x) {
-    auto it = segments.upper_bound(x);
-    if (it == segments.begin())
-      return;
-    --it;
-    if (it->first < x && x < it->second.end) {
-      Segment tail = it->second;
-      it->second.end = x;
-      segments.emplace_hint(std::next(it), x, std::move(tail));
-    }
-  }
-  void coalesce(int64_t begin, int64_t end) {
-    auto it = segments.lower_bound(begin);
-    if (it != segments.begin())
-      --it;
-    while (it != segments.end() && it->first <= end) {
-      auto next = std::next(it);
-      if (it->second.records.empty()) {
-        segments.erase(it);
-      } else if (next != segments.end() && next->first == it->second.end &&
-                 next->second.records == it->second.records) {
-        it->second.end = next->second.end;
-        segments.erase(next);
-        continue;
-      }
-      it = next;
-    }
-  }
-  std::map<int64_t, Segment> segments;
+  SegmentMap<Records> segments;
 };
 
 /// One unordered pair, as found: the bytes are widened over all segments.
