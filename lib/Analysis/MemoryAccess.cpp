@@ -412,12 +412,6 @@ int64_t mlir::dsaplan::getStaticSizeInBytes(MemRefType type) {
   return type.getNumElements() * element;
 }
 
-bool mlir::dsaplan::touchesDsaPlanMemory(Operation *op) {
-  return llvm::any_of(op->getOperands(), [](Value operand) {
-    return getRootMemorySpace(operand).has_value();
-  });
-}
-
 bool mlir::dsaplan::touchesSyncedMemory(Operation *op) {
   return llvm::any_of(op->getOperands(), [](Value operand) {
     return isa<BaseMemRefType>(operand.getType());

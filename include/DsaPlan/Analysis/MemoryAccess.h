@@ -107,10 +107,6 @@ struct MemoryAccess {
 SmallVector<MemoryAccess, 4> getMemoryAccesses(Operation *op,
                                                bool &unknownEffects);
 
-/// Whether `op` has a memref operand in a dsaplan space, or one whose root
-/// (through views and casts, see getRootMemorySpace) is a dsaplan tile.
-bool touchesDsaPlanMemory(Operation *op);
-
 /// Whether `op` has a memref operand at all: a dsaplan tile or global
 /// memory, both of which the sync orders.
 bool touchesSyncedMemory(Operation *op);
