@@ -14,6 +14,7 @@
 #include <cstring>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 using namespace dsaplan::solver;
 
@@ -227,11 +228,10 @@ void writeReserved(std::ostringstream &os, const Canvas &c, const Pool &pool) {
 /// What the reader sees on hover: name, bytes, placement, live range, where
 /// it comes from.
 std::string tooltip(const Buffer &buffer, int64_t offset, bool partial,
-                    bool enlarged, bool accessSpans) {
+                    bool enlarged) {
   std::string tip = displayName(buffer) + ": " + std::to_string(buffer.size) +
                     " B at [" + std::to_string(offset) + ", " +
-                    std::to_string(offset + buffer.size) + "), " +
-                    (accessSpans ? "accessed " : "live ") +
+                    std::to_string(offset + buffer.size) + "), live " +
                     liveText(buffer.live);
   if (!buffer.location.empty())
     tip += "\n" + buffer.location;
@@ -244,8 +244,7 @@ std::string tooltip(const Buffer &buffer, int64_t offset, bool partial,
 
 void writeBuffers(std::ostringstream &os, const Canvas &c,
                   const Problem &problem, const Placement &placement,
-                  size_t pool, const std::vector<bool> &partial,
-                  bool accessSpans) {
+                  size_t pool, const std::vector<bool> &partial) {
   for (size_t b = 0; b < problem.buffers.size(); ++b) {
     const Buffer &buffer = problem.buffers[b];
     if (buffer.pool != pool || placement[b] == kUnplaced)
@@ -270,7 +269,7 @@ void writeBuffers(std::ostringstream &os, const Canvas &c,
          << "\" fill=\""
          << kPalette[b % (sizeof(kPalette) / sizeof(kPalette[0]))]
          << "\"><title>"
-         << tooltip(buffer, offset, partial[b], enlarged, accessSpans)
+         << tooltip(buffer, offset, partial[b], enlarged)
          << "</title></rect>\n";
       // A label only where it fits, so 500 buffers stay legible.
       if (width >= 6.5 * static_cast<double>(name.size()) && height >= 11)
@@ -292,16 +291,23 @@ const char *pipeColour(const std::string &pipe) {
 }
 
 /// Arrows from the access a flag is set after to the access its wait
-/// guards: a square where it is set, the arrow head where it is waited for.
+/// guards: a square where it is set, the arrow head where it is waited for;
+/// dashed when the wait is in the next iteration of a loop.
+///
+///   <g class="sync" data-pipe="v" data-from-name="table_ub"
+///      data-to-name="row0" ...><title>set/wait <v -> mte2>, 0: ...</title>
 void writeSyncs(std::ostringstream &os, const Canvas &c,
                 const std::vector<SyncArrow> &syncs) {
   for (const SyncArrow &sync : syncs) {
     double x1 = c.x(sync.fromPoint), y1 = c.y(double(sync.fromAddress));
     double x2 = c.x(sync.toPoint), y2 = c.y(double(sync.toAddress));
     const char *colour = pipeColour(sync.pipe);
-    os << "<g class=\"sync\" data-pipe=\"" << escapeXml(sync.pipe)
-       << "\" data-from=\"" << sync.fromPoint << "\" data-to=\"" << sync.toPoint
-       << "\"><title>" << escapeXml(sync.label) << "</title>"
+    os << "<g class=\"sync" << (sync.nextIteration ? " next-iteration" : "")
+       << "\" data-pipe=\"" << escapeXml(sync.pipe) << "\" data-from=\""
+       << sync.fromPoint << "\" data-to=\"" << sync.toPoint
+       << "\" data-from-name=\"" << escapeXml(sync.fromName)
+       << "\" data-to-name=\"" << escapeXml(sync.toName) << "\"><title>"
+       << escapeXml(sync.label) << "</title>"
        << "<rect class=\"set\" x=\"" << fmt(x1 - 3) << "\" y=\"" << fmt(y1 - 3)
        << "\" width=\"6\" height=\"6\" fill=\"" << colour << "\"/>"
        << "<line class=\"wait\" x1=\"" << fmt(x1) << "\" y1=\"" << fmt(y1)
@@ -310,18 +316,18 @@ void writeSyncs(std::ostringstream &os, const Canvas &c,
   }
 }
 
+/// A vertical line per pipe_barrier, labelled |pipe| at the top.
 void writeBarriers(std::ostringstream &os, const Canvas &c,
                    const std::vector<BarrierMark> &barriers) {
   for (const BarrierMark &barrier : barriers) {
     double x = c.x(barrier.point);
     os << "<g class=\"barrier\" data-pipe=\"" << escapeXml(barrier.pipe)
-       << "\" data-point=\"" << barrier.point << "\"><title>pipe_barrier &lt;"
-       << escapeXml(barrier.pipe) << "&gt; at point " << barrier.point
-       << "</title><line x1=\"" << fmt(x) << "\" y1=\"" << fmt(c.y0())
-       << "\" x2=\"" << fmt(x) << "\" y2=\"" << fmt(Canvas::kTop)
-       << "\" stroke=\"" << pipeColour(barrier.pipe) << "\"/><text x=\""
-       << fmt(x + 2) << "\" y=\"" << fmt(Canvas::kTop + 10) << "\">|"
-       << escapeXml(barrier.pipe) << "|</text></g>\n";
+       << "\" data-point=\"" << barrier.point << "\"><title>"
+       << escapeXml(barrier.label) << "</title><line x1=\"" << fmt(x)
+       << "\" y1=\"" << fmt(c.y0()) << "\" x2=\"" << fmt(x) << "\" y2=\""
+       << fmt(Canvas::kTop) << "\" stroke=\"" << pipeColour(barrier.pipe)
+       << "\"/><text x=\"" << fmt(x + 2) << "\" y=\"" << fmt(Canvas::kTop + 10)
+       << "\">|" << escapeXml(barrier.pipe) << "|</text></g>\n";
   }
 }
 
@@ -341,8 +347,7 @@ void writeLegend(std::ostringstream &os, const MemoryMapExtras &extras) {
   writeLegendEntry(os, y,
                    "<rect class=\"swatch\" x=\"0\" y=\"-5\" width=\"20\" "
                    "height=\"10\" fill=\"#8dd3c7\"/>",
-                   extras.accessSpans ? "tile, first to last access"
-                                      : "tile, while live");
+                   "tile, while live");
   writeLegendEntry(os, y,
                    "<rect class=\"swatch partial-reuse\" x=\"0\" y=\"-5\" "
                    "width=\"20\" height=\"10\" fill=\"#fff\"/>",
@@ -359,9 +364,8 @@ void writeLegend(std::ostringstream &os, const MemoryMapExtras &extras) {
                    "capacity");
   writeLegendEntry(os, y, "<line class=\"peak\" x1=\"0\" x2=\"20\"/>",
                    "peak");
-  if (!extras.accessSpans)
-    writeLegendEntry(os, y, "<line class=\"lower-bound\" x1=\"0\" x2=\"20\"/>",
-                     "lower bound");
+  writeLegendEntry(os, y, "<line class=\"lower-bound\" x1=\"0\" x2=\"20\"/>",
+                   "lower bound");
   std::vector<std::string> pipes;
   for (const SyncArrow &sync : extras.syncs)
     pipes.push_back(sync.pipe);
@@ -375,6 +379,12 @@ void writeLegend(std::ostringstream &os, const MemoryMapExtras &extras) {
                      "fill=\"#666\"/><line x1=\"3\" x2=\"20\" stroke=\"#666\" "
                      "marker-end=\"url(#arrow)\"/>",
                      "set_flag -> wait_flag");
+  if (std::any_of(extras.syncs.begin(), extras.syncs.end(),
+                  [](const SyncArrow &sync) { return sync.nextIteration; }))
+    writeLegendEntry(os, y,
+                     "<line class=\"next-iteration\" x1=\"0\" x2=\"20\" "
+                     "stroke=\"#666\" marker-end=\"url(#arrow)\"/>",
+                     "waited in the next iteration");
   if (!extras.barriers.empty())
     writeLegendEntry(os, y,
                      "<line x1=\"10\" y1=\"-6\" x2=\"10\" y2=\"6\" "
@@ -402,6 +412,7 @@ const char *kStyle =
     ".peak{stroke:#2b83ba;stroke-dasharray:6 3}\n"
     ".lower-bound{stroke:#1a9641;stroke-dasharray:2 2}\n"
     ".sync line{stroke-width:1.5}\n"
+    ".next-iteration line,line.next-iteration{stroke-dasharray:5 3}\n"
     "</style>\n"
     "<defs><marker id=\"arrow\" markerWidth=\"8\" markerHeight=\"8\" "
     "refX=\"7\" refY=\"4\" orient=\"auto\"><path d=\"M0,0 L8,4 L0,8 z\" "
@@ -462,30 +473,26 @@ std::string dsaplan::solver::writeMemoryMapSvg(
   os << "<text x=\"" << fmt(Canvas::kLeft) << "\" y=\"22\" font-size=\"14\">"
      << escapeXml(title) << "</text>\n";
   os << "<text class=\"caption\" x=\"" << fmt(Canvas::kLeft) << "\" y=\"40\">"
-     << result.buffers << " buffers, peak " << bytesText(result.peak);
-  if (!extras.accessSpans)
-    os << ", lower bound " << bytesText(result.lowerBound);
-  os << ", capacity " << bytesText(pool.capacity);
-  if (!extras.accessSpans)
-    os << ", " << poolStatusName(result.status);
-  if (!extras.syncs.empty() || !extras.barriers.empty())
-    os << "; " << extras.syncs.size() << " flag pairs, "
-       << extras.barriers.size() << " barriers";
+     << result.buffers << " buffers, peak " << bytesText(result.peak)
+     << ", lower bound " << bytesText(result.lowerBound) << ", capacity "
+     << bytesText(pool.capacity) << ", " << poolStatusName(result.status);
+  if (extras.functionSyncs || !extras.barriers.empty())
+    os << "; " << extras.syncs.size() << " of the function's "
+       << extras.functionSyncs << " flag pairs, " << extras.barriers.size()
+       << " barriers";
   os << (pool.capacity > c.topAddress ? " (capacity above the chart)" : "")
      << "</text>\n";
   writeAxes(os, c);
   writeReserved(os, c, pool);
   writeBuffers(os, c, problem, placement, result.pool,
-               findPartialReuses(problem, placement, result.pool),
-               extras.accessSpans);
+               findPartialReuses(problem, placement, result.pool));
   writeLevel(os, c, "capacity", static_cast<double>(pool.capacity),
              "capacity " + bytesText(pool.capacity));
   writeLevel(os, c, "peak", static_cast<double>(result.peak),
              "peak " + bytesText(result.peak));
-  if (!extras.accessSpans)
-    writeLevel(os, c, "lower-bound", static_cast<double>(result.lowerBound),
-               "lower bound " + bytesText(result.lowerBound),
-               /*labelLeft=*/true);
+  writeLevel(os, c, "lower-bound", static_cast<double>(result.lowerBound),
+             "lower bound " + bytesText(result.lowerBound),
+             /*labelLeft=*/true);
   writeBarriers(os, c, extras.barriers);
   writeSyncs(os, c, extras.syncs);
   writeLegend(os, extras);
@@ -551,4 +558,61 @@ std::string dsaplan::solver::writeReportJson(
   }
   Json report = {{"instance", instance}, {"pools", std::move(pools)}};
   return report.dump(2) + "\n";
+}
+
+namespace {
+/// The status a report names, as poolStatusName spells it.
+PoolStatus parsePoolStatus(const std::string &name) {
+  for (PoolStatus status : {PoolStatus::Optimal, PoolStatus::Feasible,
+                            PoolStatus::Infeasible, PoolStatus::GaveUp})
+    if (name == poolStatusName(status))
+      return status;
+  throw std::invalid_argument("unknown status '" + name + "'");
+}
+} // namespace
+
+std::string dsaplan::solver::readReportJson(const std::string &text,
+                                            Problem &problem,
+                                            Placement &placement,
+                                            std::vector<PoolResult> &results) {
+  problem = Problem();
+  placement.clear();
+  results.clear();
+  try {
+    nlohmann::json report = nlohmann::json::parse(text);
+    problem.document.instance = report.at("instance").get<std::string>();
+    for (const nlohmann::json &entry : report.at("pools")) {
+      Pool pool;
+      pool.id = entry.at("id").get<std::string>();
+      pool.name = entry.at("name").get<std::string>();
+      pool.capacity = entry.at("capacity").get<int64_t>();
+      PoolResult result;
+      result.pool = problem.pools.size();
+      result.peak = entry.at("peak").get<int64_t>();
+      result.lowerBound = entry.at("lower_bound").get<int64_t>();
+      result.status = parsePoolStatus(entry.at("status").get<std::string>());
+      result.nodes = entry.at("nodes").get<uint64_t>();
+      for (const nlohmann::json &b : entry.at("buffers")) {
+        Buffer buffer;
+        buffer.id = b.at("id").get<std::string>();
+        buffer.name = b.at("name").get<std::string>();
+        buffer.size = b.at("size").get<int64_t>();
+        buffer.alignment = b.at("alignment").get<int64_t>();
+        buffer.pool = result.pool;
+        for (const nlohmann::json &interval : b.at("live"))
+          buffer.live.push_back(
+              {interval.at(0).get<int64_t>(), interval.at(1).get<int64_t>()});
+        if (b.contains("location"))
+          buffer.location = b.at("location").get<std::string>();
+        placement.push_back(b.at("offset").get<int64_t>());
+        problem.buffers.push_back(std::move(buffer));
+        ++result.buffers;
+      }
+      problem.pools.push_back(std::move(pool));
+      results.push_back(result);
+    }
+  } catch (const std::exception &error) {
+    return error.what();
+  }
+  return "";
 }

@@ -11,6 +11,7 @@
 #include "DsaPlan/Transforms/Passes.h"
 #include "DsaPlan/Transforms/PlacementProblem.h"
 #include "ReportFiles.h"
+#include "SyncPictures.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/FileSystem.h"
@@ -333,6 +334,8 @@ LogicalResult DsaPlanAssignOffsetsPass::writeReports(
     func::FuncOp func, const PlacementProblem &pp,
     const FunctionPlacement &placement) {
   std::string instance = instanceName(func);
+  if (markPoints)
+    markPlacementPoints(func);
   for (const solver::PoolResult &pool : placement.pools) {
     const std::string &space = pp.problem.pools[pool.pool].name;
     if (failed(writeFunctionFile(

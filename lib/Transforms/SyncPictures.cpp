@@ -1,12 +1,13 @@
-//===- SyncPictures.cpp - Pictures of the placed tiles and their syncs ----===//
+//===- SyncPictures.cpp - Memory maps with the syncs drawn in -------------===//
 //
 // Part of dsaplan.
 //
 //===----------------------------------------------------------------------===//
 //
 // Reads a function whose tiles are placed and synced, and draws each memory
-// space as the solver's memory map (lib/Solver/Report.cpp) with the syncs on
-// top. Reads the IR only; decides nothing.
+// space's placement (as dsaplan-assign-offsets reported it) with the syncs
+// on top, through the one memory-map writer of lib/Solver/Report.cpp. Reads
+// the IR and the report only; decides nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,16 +15,15 @@
 
 #include "DsaPlan/Analysis/BufferLifetimes.h"
 #include "DsaPlan/Analysis/MemoryAccess.h"
+#include "DsaPlan/Dialect/DsaPlan/DsaPlanDialect.h"
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
 #include "DsaPlan/Solver/Report.h"
-#include "DsaPlan/Solver/Solve.h"
 #include "ReportFiles.h"
 
-#include "mlir/IR/AsmState.h"
 #include "llvm/ADT/DenseMap.h"
-
-#include <map>
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 using namespace mlir;
 using namespace mlir::dsaplan;
@@ -32,149 +32,346 @@ namespace solver = ::dsaplan::solver;
 
 namespace {
 
-/// The nearest op of the block that accesses dsaplan memory, walking from
-/// `from` in `step` direction (+1 or -1), skipping syncs and views.
-Operation *neighbourAccess(Operation *from, int step) {
-  for (Operation *op = step > 0 ? from->getNextNode() : from->getPrevNode();
-       op; op = step > 0 ? op->getNextNode() : op->getPrevNode()) {
-    bool unknown = false;
-    if (isAccessCandidate(op) && !getMemoryAccesses(op, unknown).empty())
-      return op;
-  }
+/// How many accesses of the setting (waiting) pipe before the set (after
+/// the wait) are tried for the pair of accesses a flag pair orders: a
+/// budget in ops, so that a picture of a large kernel stays linear.
+constexpr int kMaxCandidates = 16;
+
+/// The name of an arrow's end on no tile of the placement.
+constexpr const char *kUnknownTile = "(no tile)";
+
+StringRef reportPointName() {
+  return DsaPlanDialect::getReportPointAttrName();
+}
+
+/// The placement's program point of `op`, if it was marked.
+std::optional<int64_t> reportPoint(Operation *op) {
+  if (auto point = op->getAttrOfType<IntegerAttr>(reportPointName()))
+    return point.getInt();
+  return std::nullopt;
+}
+
+Operation *enclosingLoop(Operation *op) {
+  for (Operation *parent = op->getParentOp();
+       parent && !isa<func::FuncOp>(parent); parent = parent->getParentOp())
+    if (isLoopOp(parent))
+      return parent;
   return nullptr;
 }
 
-/// The pictures' problem: one pool per space, one buffer per tile.
-struct SyncPicture {
-  solver::Problem problem;
-  solver::Placement placement;
-  std::vector<solver::MemoryMapExtras> extras; // per pool
-  DenseMap<Operation *, size_t> bufferOf;
-  std::map<std::pair<int, Operation *>, size_t> poolOf;
+/// The ops of a function in pre-order, walked in the order they run: after
+/// an op, the rest of its innermost loop's body, then (the next iteration)
+/// the body from its start, then what follows the loop.
+///
+///   scf.for {            visitAfter(set) visits: B, then (next
+///     A; set; B          iteration) A, set, B, then C
+///   }
+///   C
+class ExecutionOrder {
+public:
+  explicit ExecutionOrder(func::FuncOp func) {
+    for (Block &block : func.getBody())
+      for (Operation &top : block)
+        top.walk<WalkOrder::PreOrder>([&](Operation *op) {
+          position[op] = ops.size();
+          ops.push_back(op);
+        });
+    for (int64_t p = ops.size(); p-- > 0;) {
+      Operation *op = ops[p];
+      int64_t last = p;
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (Operation &nested : block)
+            last = std::max(last, lastPosition.lookup(&nested));
+      lastPosition[op] = last;
+    }
+  }
+
+  /// Calls `visit(op, nextIteration)` on the ops that run after `from`,
+  /// nearest first, until it returns true; returns that op, or null.
+  Operation *findAfter(
+      Operation *from,
+      function_ref<bool(Operation *, bool nextIteration)> visit) const {
+    int64_t begin = lastPosition.lookup(from) + 1;
+    for (Operation *loop = enclosingLoop(from);; loop = enclosingLoop(loop)) {
+      int64_t end = loop ? lastPosition.lookup(loop)
+                         : static_cast<int64_t>(ops.size()) - 1;
+      for (int64_t p = begin; p <= end; ++p)
+        if (visit(ops[p], false))
+          return ops[p];
+      if (!loop)
+        return nullptr;
+      for (int64_t p = position.lookup(loop) + 1; p < begin; ++p)
+        if (visit(ops[p], true))
+          return ops[p];
+      begin = end + 1;
+    }
+  }
+
+  /// Calls `visit(op)` on the ops before `from` in program order, nearest
+  /// first (the last op of an earlier loop before the loop), until it
+  /// returns true; returns that op, or null.
+  Operation *findBefore(Operation *from,
+                        function_ref<bool(Operation *)> visit) const {
+    for (int64_t p = position.lookup(from); p-- > 0;)
+      if (visit(ops[p]))
+        return ops[p];
+    return nullptr;
+  }
+
+private:
+  std::vector<Operation *> ops;
+  DenseMap<Operation *, int64_t> position, lastPosition;
 };
 
-} // namespace
+/// Whether `op` is an access of `pipe`: what a flag of that pipe orders.
+bool isAccessOn(Operation *op, Pipe pipe) {
+  return isAccessCandidate(op) && getOpPipe(op) == pipe;
+}
 
-LogicalResult mlir::dsaplan::writeSyncPictures(func::FuncOp func,
-                                               StringRef reportDir) {
-  // Tiles by their name (findName), else by their SSA name as the IR
-  // prints it.
-  AsmState asmState(func);
-  auto tileName = [&](Operation *tile) {
-    if (StringAttr name = findName(tile))
-      return name.str();
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    if (tile->getNumResults() == 0)
-      return locationText(tile->getLoc());
-    tile->getResult(0).printAsOperand(os, asmState);
-    return text;
-  };
-  ProgramPoints points(func);
+/// The accesses of `op` to the placed on-chip spaces.
+SmallVector<MemoryAccess, 4> placedAccesses(Operation *op) {
+  bool unknown = false;
+  SmallVector<MemoryAccess, 4> placed;
+  for (const MemoryAccess &access : getMemoryAccesses(op, unknown))
+    if (!access.region.isGlobal() && !access.region.unplacedAlloc)
+      placed.push_back(access);
+  return placed;
+}
+
+std::string opText(Operation *op) {
+  return op->getName().getStringRef().str() + " (" +
+         stringifyPipe(*getOpPipe(op)).str() + ", " +
+         locationText(op->getLoc()) + ")";
+}
+
+/// The placement as reported, and what is drawn on each of its pools.
+class PictureBuilder {
+public:
+  PictureBuilder(func::FuncOp func, const ExecutionOrder &order)
+      : func(func), order(order) {}
+
+  LogicalResult readReport(StringRef dir);
+  void addFlagPair(SetFlagOp set);
+  void addBarrier(PipeBarrierOp barrier);
+  LogicalResult write(StringRef dir) const;
+
+private:
+  /// The pool of `space`, if the placement has one.
+  std::optional<size_t> poolOf(MemorySpace space) const;
+  /// The name of the buffer of `pool` live at `point` that holds `address`,
+  /// or kUnknownTile.
+  std::string nameAt(size_t pool, int64_t point, int64_t address) const;
+  /// Draws the flag pair `set`..`wait` as an arrow from `from` to `to` if
+  /// they share bytes of a placed space, one of them writing; unless
+  /// `anyBytes`, only where both ends are on a tile of the placement (not
+  /// an access whose bytes are not known exactly, such as through a value
+  /// that one of several tiles flows into).
+  bool addArrow(SetFlagOp set, Operation *wait, Operation *from,
+                Operation *to, bool nextIteration, bool anyBytes);
+
+  func::FuncOp func;
+  const ExecutionOrder &order;
+  solver::Problem problem;
+  solver::Placement placement;
+  std::vector<solver::PoolResult> results;
+  std::vector<solver::MemoryMapExtras> extras; // per pool
+};
+
+LogicalResult PictureBuilder::readReport(StringRef dir) {
+  SmallString<128> path(dir);
+  llvm::sys::path::append(path, func.getSymName() + ".json");
+  auto file = llvm::MemoryBuffer::getFile(path);
+  if (!file)
+    return func.emitError() << "cannot read the placement report '" << path
+                            << "' to draw the syncs on: "
+                            << file.getError().message();
+  std::string error = solver::readReportJson((*file)->getBuffer().str(),
+                                             problem, placement, results);
+  if (!error.empty())
+    return func.emitError() << "cannot read the placement report '" << path
+                            << "': " << error;
+  // The reserved bytes are the target's, as the placement saw them.
   TargetDescription target = TargetDescription::getForOp(func);
-  SyncPicture picture;
-  // Tiles and their first and last accesses.
-  std::map<Operation *, std::pair<int64_t, int64_t>> extent;
-  SmallVector<Operation *> tiles;
-  func.walk([&](Operation *op) {
-    bool unknown = false;
-    if (!isAccessCandidate(op))
-      return;
-    int64_t point = points.readPoint(op);
-    for (const MemoryAccess &access : getMemoryAccesses(op, unknown)) {
-      if (!access.tile || access.region.unplacedAlloc)
-        continue;
-      auto [it, inserted] = extent.try_emplace(access.tile, point, point + 2);
-      if (inserted)
-        tiles.push_back(access.tile);
-      it->second.first = std::min(it->second.first, point);
-      it->second.second = std::max(it->second.second, point + 2);
-    }
-  });
-  for (Operation *tile : tiles) {
-    MemoryAccess bytes = getTileBytes(tile);
-    auto key = std::make_pair(static_cast<int>(bytes.region.space),
-                              static_cast<Operation *>(nullptr));
-    auto [poolIt, newPool] =
-        picture.poolOf.try_emplace(key, picture.problem.pools.size());
-    if (newPool) {
-      solver::Pool pool;
-      pool.id = pool.name = stringifyMemorySpace(bytes.region.space).str();
-      pool.capacity = target.getSpace(bytes.region.space).capacity;
-      for (ByteRange r : target.getSpace(bytes.region.space).reserved)
-        pool.reserved.push_back({r.begin, r.end});
-      picture.problem.pools.push_back(pool);
-      picture.extras.emplace_back();
-      picture.extras.back().accessSpans = true;
-    }
-    solver::Buffer buffer;
-    buffer.id = std::to_string(picture.problem.buffers.size());
-    buffer.name = tileName(tile);
-    buffer.location = locationText(tile->getLoc());
-    buffer.size = bytes.end - bytes.begin;
-    buffer.pool = poolIt->second;
-    buffer.live = {{extent[tile].first, extent[tile].second}};
-    picture.bufferOf[tile] = picture.problem.buffers.size();
-    picture.problem.buffers.push_back(buffer);
-    picture.placement.push_back(bytes.begin);
+  for (solver::Pool &pool : problem.pools)
+    if (std::optional<MemorySpace> space = symbolizeMemorySpace(pool.name))
+      for (ByteRange range : target.getSpace(*space).reserved)
+        pool.reserved.push_back({range.begin, range.end});
+  extras.resize(problem.pools.size());
+  return success();
+}
+
+std::optional<size_t> PictureBuilder::poolOf(MemorySpace space) const {
+  for (size_t pool = 0; pool < problem.pools.size(); ++pool)
+    if (problem.pools[pool].name == stringifyMemorySpace(space))
+      return pool;
+  return std::nullopt;
+}
+
+std::string PictureBuilder::nameAt(size_t pool, int64_t point,
+                                   int64_t address) const {
+  for (size_t b = 0; b < problem.buffers.size(); ++b) {
+    const solver::Buffer &buffer = problem.buffers[b];
+    if (buffer.pool != pool || address < placement[b] ||
+        address >= placement[b] + buffer.size)
+      continue;
+    for (const solver::Interval &interval : buffer.live)
+      if (interval.lower <= point && point < interval.upper)
+        return buffer.name;
   }
-  // A mark per barrier, on every space's picture.
-  func.walk([&](PipeBarrierOp barrier) {
-    for (solver::MemoryMapExtras &extras : picture.extras)
-      extras.barriers.push_back({points.readPoint(barrier),
-                                 stringifyPipe(barrier.getPipe()).str()});
+  return kUnknownTile;
+}
+
+bool PictureBuilder::addArrow(SetFlagOp set, Operation *wait, Operation *from,
+                              Operation *to, bool nextIteration,
+                              bool anyBytes) {
+  std::optional<int64_t> fromPoint = reportPoint(from);
+  std::optional<int64_t> toPoint = reportPoint(to);
+  if (!fromPoint || !toPoint)
+    return false;
+  for (const MemoryAccess &a : placedAccesses(from))
+    for (const MemoryAccess &b : placedAccesses(to)) {
+      std::optional<size_t> pool = poolOf(a.region.space);
+      if (!a.conflictsWith(b) || !pool)
+        continue;
+      // Across the shared bytes: halfway, or a quarter up for a wait in the
+      // next iteration, so that a pair of opposite arrows stays apart.
+      int64_t begin = std::max(a.begin, b.begin);
+      int64_t address =
+          begin + (std::min(a.end, b.end) - begin) / (nextIteration ? 4 : 2);
+      std::string pipes = "<" + stringifyPipe(set.getSrc()).str() + " -> " +
+                          stringifyPipe(set.getDst()).str() + ">, " +
+                          std::to_string(set.getEvent());
+      solver::SyncArrow arrow;
+      // At the write points: a tile that an op starts is live from there.
+      arrow.fromPoint = *fromPoint + 1;
+      arrow.toPoint = *toPoint + 1;
+      arrow.fromAddress = arrow.toAddress = address;
+      arrow.fromName = nameAt(*pool, arrow.fromPoint, address);
+      arrow.toName = nameAt(*pool, arrow.toPoint, address);
+      if (!anyBytes &&
+          (arrow.fromName == kUnknownTile || arrow.toName == kUnknownTile))
+        continue;
+      arrow.pipe = stringifyPipe(set.getSrc()).str();
+      arrow.nextIteration = nextIteration;
+      arrow.label = "set_flag " + pipes + " at " +
+                    locationText(set.getLoc()) + ", wait_flag at " +
+                    locationText(wait->getLoc()) +
+                    (nextIteration ? " (next iteration)" : "") + "\n" +
+                    arrow.fromName + ": " + opText(from) + "\nbefore " +
+                    arrow.toName + ": " + opText(to);
+      extras[*pool].syncs.push_back(std::move(arrow));
+      return true;
+    }
+  return false;
+}
+
+/// The wait the set's flag reaches first, the accesses of the setting pipe
+/// before the set and of the waiting pipe after the wait, and the nearest
+/// two of them that share bytes: what the pair orders.
+void PictureBuilder::addFlagPair(SetFlagOp set) {
+  bool waitNextIteration = false;
+  Operation *wait = order.findAfter(set, [&](Operation *op, bool next) {
+    auto candidate = dyn_cast<WaitFlagOp>(op);
+    waitNextIteration = next;
+    return candidate && candidate.getSrc() == set.getSrc() &&
+           candidate.getDst() == set.getDst() &&
+           candidate.getEvent() == set.getEvent();
   });
-  // An arrow per set/wait pair, between the accesses around them.
-  func.walk([&](SetFlagOp set) {
-    Operation *before = neighbourAccess(set, -1);
-    Operation *wait = set->getNextNode();
-    while (wait && !(isa<WaitFlagOp>(wait) &&
-                     cast<WaitFlagOp>(wait).getSrc() == set.getSrc() &&
-                     cast<WaitFlagOp>(wait).getDst() == set.getDst() &&
-                     cast<WaitFlagOp>(wait).getEvent() == set.getEvent()))
-      wait = wait->getNextNode();
-    Operation *after = wait ? neighbourAccess(wait, +1) : nullptr;
-    if (!before || !after)
-      return;
-    bool unknown = false;
-    SmallVector<MemoryAccess, 4> from = getMemoryAccesses(before, unknown);
-    SmallVector<MemoryAccess, 4> to = getMemoryAccesses(after, unknown);
-    for (const MemoryAccess &a : from)
-      for (const MemoryAccess &b : to)
-        if (a.overlaps(b) && !a.region.unplacedAlloc &&
-            !a.region.isGlobal()) {
-          auto pool = picture.poolOf.find(
-              {static_cast<int>(a.region.space), nullptr});
-          if (pool == picture.poolOf.end())
-            continue;
-          picture.extras[pool->second].syncs.push_back(
-              {points.readPoint(before) + 1, std::max(a.begin, b.begin),
-               points.readPoint(after), std::max(a.begin, b.begin),
-               std::string("set/wait <") + stringifyPipe(set.getSrc()).str() +
-                   " -> " + stringifyPipe(set.getDst()).str() + ">, " +
-                   std::to_string(set.getEvent()),
-               stringifyPipe(set.getSrc()).str()});
+  SmallVector<std::pair<Operation *, bool>> later;
+  if (wait)
+    order.findAfter(wait, [&](Operation *op, bool next) {
+      if (isAccessOn(op, set.getDst()))
+        later.push_back({op, waitNextIteration || next});
+      return later.size() >= kMaxCandidates;
+    });
+  SmallVector<Operation *> earlier;
+  order.findBefore(set, [&](Operation *op) {
+    if (isAccessOn(op, set.getSrc()))
+      earlier.push_back(op);
+    return earlier.size() >= kMaxCandidates;
+  });
+  for (solver::MemoryMapExtras &poolExtras : extras)
+    ++poolExtras.functionSyncs;
+  for (bool anyBytes : {false, true})
+    for (auto [to, nextIteration] : later)
+      for (Operation *from : earlier)
+        if (addArrow(set, wait, from, to, nextIteration, anyBytes))
           return;
-        }
+}
+
+/// A mark at the access the barrier holds back, on the pictures of the
+/// spaces that access touches.
+void PictureBuilder::addBarrier(PipeBarrierOp barrier) {
+  Operation *next = order.findAfter(barrier, [&](Operation *op, bool) {
+    return isAccessOn(op, barrier.getPipe());
   });
-  for (size_t pool = 0; pool < picture.problem.pools.size(); ++pool) {
-    solver::PoolResult result;
-    result.pool = pool;
-    result.peak = solver::peakOf(picture.problem, picture.placement, pool);
-    // The spans are accesses, not live ranges: their lower bound would
-    // contradict the placement's, so the picture shows none.
-    result.lowerBound = result.peak;
-    for (const solver::Buffer &b : picture.problem.buffers)
-      result.buffers += b.pool == pool;
-    const std::string &space = picture.problem.pools[pool].name;
+  std::optional<int64_t> point = next ? reportPoint(next) : std::nullopt;
+  if (!point)
+    return;
+  std::string pipe = stringifyPipe(barrier.getPipe()).str();
+  std::string label = "pipe_barrier <" + pipe + "> at " +
+                      locationText(barrier.getLoc()) + "\nbefore " +
+                      opText(next);
+  SmallVector<size_t> pools;
+  for (const MemoryAccess &access : placedAccesses(next))
+    if (std::optional<size_t> pool = poolOf(access.region.space))
+      if (!llvm::is_contained(pools, *pool))
+        pools.push_back(*pool);
+  for (size_t pool : pools)
+    extras[pool].barriers.push_back({*point, pipe, label});
+}
+
+LogicalResult PictureBuilder::write(StringRef dir) const {
+  for (const solver::PoolResult &result : results) {
+    const std::string &space = problem.pools[result.pool].name;
     if (failed(writeFunctionFile(
-            func, reportDir, "." + space + ".sync.svg",
-            solver::writeMemoryMapSvg(
-                picture.problem, picture.placement, result,
-                func.getSymName().str() + " - " + space + " with syncs",
-                picture.extras[pool]))))
+            func, dir, "." + space + ".svg",
+            solver::writeMemoryMapSvg(problem, placement, result,
+                                      problem.document.instance + " - " +
+                                          space,
+                                      extras[result.pool]))))
       return failure();
   }
   return success();
 }
 
+} // namespace
+
+void mlir::dsaplan::markPlacementPoints(func::FuncOp func) {
+  ProgramPoints points(func);
+  Builder builder(func.getContext());
+  func.walk([&](Operation *op) {
+    if (isAccessCandidate(op))
+      op->setAttr(reportPointName(),
+                  builder.getI64IntegerAttr(points.readPoint(op)));
+  });
+}
+
+LogicalResult mlir::dsaplan::writeSyncPictures(func::FuncOp func,
+                                               StringRef reportDir) {
+  bool marked = false;
+  func.walk([&](Operation *op) { marked |= reportPoint(op).has_value(); });
+  if (!marked) {
+    mlir::emitWarning(func.getLoc())
+        << "the memory maps of @" << func.getSymName()
+        << " are left without syncs: no op carries the placement's program "
+           "points (dsaplan-assign-offsets mark-points, which --dsa-plan "
+           "sets with report-dir)";
+    return success();
+  }
+  ExecutionOrder order(func);
+  PictureBuilder picture(func, order);
+  if (failed(picture.readReport(reportDir)))
+    return failure();
+  func.walk([&](Operation *op) {
+    if (auto set = dyn_cast<SetFlagOp>(op))
+      picture.addFlagPair(set);
+    else if (auto barrier = dyn_cast<PipeBarrierOp>(op))
+      picture.addBarrier(barrier);
+  });
+  if (failed(picture.write(reportDir)))
+    return failure();
+  func.walk([&](Operation *op) { op->removeAttr(reportPointName()); });
+  return success();
+}

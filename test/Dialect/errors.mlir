@@ -287,6 +287,14 @@ func.func @pipe_attr_wrong_kind(%a: memref<16xf32>, %b: memref<16xf32>) {
 
 // -----
 
+func.func @report_point_not_a_point(%a: memref<16xf32>, %b: memref<16xf32>) {
+  // expected-error @+1 {{'dsaplan.report_point' must be a non-negative integer, not "six"}}
+  memref.copy %a, %b {dsaplan.report_point = "six"} : memref<16xf32> to memref<16xf32>
+  return
+}
+
+// -----
+
 func.func @unknown_dialect_attr(%a: memref<16xf32>, %b: memref<16xf32>) {
   // expected-error @+1 {{unknown dsaplan attribute 'dsaplan.pipes'}}
   memref.copy %a, %b {dsaplan.pipes = #dsaplan.pipe<v>} : memref<16xf32> to memref<16xf32>

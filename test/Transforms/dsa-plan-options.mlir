@@ -43,12 +43,18 @@
 // Files: the problem, the solution and the reports are written, and the
 // solution applies back.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: dsa-opt %s --dsa-plan="export-problem=%t/problems export-solution=%t/solutions report-dir=%t/reports" -o /dev/null
+// RUN: dsa-opt %s --dsa-plan="export-problem=%t/problems export-solution=%t/solutions report-dir=%t/reports" -o %t/placed.mlir
 // RUN: FileCheck %s --check-prefix=PROBLEM < %t/problems/k.json
 // RUN: FileCheck %s --check-prefix=SOLUTION < %t/solutions/k.json
 // RUN: FileCheck %s --check-prefix=REPORT < %t/reports/k.json
-// RUN: FileCheck %s --check-prefix=SVG < %t/reports/k.ub.svg
-// RUN: FileCheck %s --check-prefix=SVG < %t/reports/k.ub.sync.svg
+// RUN: FileCheck %s --check-prefixes=SVG,SYNCSVG < %t/reports/k.ub.svg
+// One picture per space, with the syncs: the placement marks the ops with
+// its program points for insert-sync, which removes the marks.
+// RUN: ls %t/reports | FileCheck %s --check-prefix=FILES --implicit-check-not=.svg
+// RUN: FileCheck %s --check-prefix=CHECK --implicit-check-not=report_point < %t/placed.mlir
+// Without syncs, the placement's picture stays, without arrows or marks.
+// RUN: dsa-opt %s --dsa-plan="insert-sync=false report-dir=%t/nosync" | FileCheck %s --check-prefix=NOSYNC --implicit-check-not=report_point
+// RUN: FileCheck %s --check-prefix=SVG --implicit-check-not='class="sync' < %t/nosync/k.ub.svg
 // RUN: dsa-opt %s --dsa-plan="import-solution=%t/solutions/k.json keep-allocs=true" | FileCheck %s --check-prefix=IMPORTED
 
 // CHECK: dsaplan.arena <ub>
@@ -70,6 +76,13 @@
 // SOLUTION: "placements"
 // REPORT: "name": "a"
 // SVG: <svg
+// SVG: class="buffer" data-buffer="0" data-name="a"
+// SYNCSVG: class="sync" data-pipe="mte2" data-from="{{[0-9]+}}" data-to="{{[0-9]+}}" data-from-name="a" data-to-name="a"
+// FILES: k.json
+// FILES-NEXT: k.syncs.json
+// FILES-NEXT: k.timing.json
+// FILES-NEXT: k.trace.json
+// FILES-NEXT: k.ub.svg
 // IMPORTED: dsaplan.alloc {{{.*}}offset = 0 : i64}
 
 // expected-remark @below {{@k ub: 1 buffers, peak 1024 B, lower bound 1024 B, capacity 188416 B usable, optimal}}

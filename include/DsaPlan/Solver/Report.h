@@ -23,32 +23,41 @@
 
 namespace dsaplan::solver {
 
-/// A synchronisation to draw: an arrow from (point, address) of the earlier
-/// access (where the flag is set) to (point, address) of the later one
-/// (where it is waited for).
+/// A flag pair to draw: an arrow from (point, address) of the access the
+/// flag is set after to (point, address) of the access its wait guards.
+/// Points are the placement's program points, so that the arrow lands on
+/// the tiles the placement drew.
 struct SyncArrow {
   int64_t fromPoint = 0;
   int64_t fromAddress = 0;
   int64_t toPoint = 0;
   int64_t toAddress = 0;
-  std::string label; // "set/wait <v -> mte2>, 0"
-  std::string pipe;  // the setting pipe, for the colour and the legend
+  /// The tiles of the two accesses, as the memory map names them.
+  std::string fromName, toName;
+  /// The tooltip: "set/wait <v -> mte2>, 0: ..." with the ops and where
+  /// they come from.
+  std::string label;
+  std::string pipe; // the setting pipe, for the colour and the legend
+  /// The wait is in the next iteration of a loop (a back edge): the arrow
+  /// points backwards in program order and is drawn dashed.
+  bool nextIteration = false;
 };
 
-/// A pipe_barrier to draw: a vertical mark at its program point.
+/// A pipe_barrier to draw: a vertical mark at the program point of the
+/// access it holds back.
 struct BarrierMark {
   int64_t point = 0;
   std::string pipe;
+  std::string label; // the tooltip
 };
 
-/// What a memory map shows besides the buffers.
+/// What a memory map shows besides the buffers: the syncs, once inserted.
 struct MemoryMapExtras {
   std::vector<SyncArrow> syncs;
   std::vector<BarrierMark> barriers;
-  /// The buffers span first to last access (of synchronised IR), not live
-  /// ranges: the lower bound and the status of those spans say nothing about
-  /// the placement, so they are left out.
-  bool accessSpans = false;
+  /// The flag pairs of the whole function, for the caption: the others
+  /// order other spaces' bytes or GM.
+  size_t functionSyncs = 0;
 };
 
 /// For each buffer of `pool`, whether it reuses only part of the bytes of a
@@ -65,7 +74,9 @@ std::vector<bool> findPartialReuses(const Problem &problem,
 /// (name, bytes, live range, location); one too small to see is drawn at a
 /// minimum size, marked by class "min-size". The root carries the scale
 /// (data-x0, data-x-scale, data-y0, data-y-scale, data-first-point) so a
-/// checker can recompute every coordinate.
+/// checker can recompute every coordinate. `extras` adds the syncs: an
+/// arrow (<g class="sync">) per flag pair, a mark (<g class="barrier">) per
+/// pipe_barrier, and their pipes in the legend.
 std::string writeMemoryMapSvg(const Problem &problem,
                               const Placement &placement,
                               const PoolResult &result,
@@ -77,6 +88,15 @@ std::string writeMemoryMapSvg(const Problem &problem,
 std::string writeReportJson(const Problem &problem, const Placement &placement,
                             const std::vector<PoolResult> &results,
                             const std::string &instance);
+
+/// The inverse of writeReportJson, for drawing a placement again later (with
+/// its syncs): the instance, the pools (id, name, capacity), the buffers (id, name,
+/// location, size, alignment, live ranges), their offsets, and per pool the
+/// peak, lower bound, status, nodes and buffer count. Returns an empty
+/// string on success, else what is wrong with `text`.
+std::string readReportJson(const std::string &text, Problem &problem,
+                           Placement &placement,
+                           std::vector<PoolResult> &results);
 
 } // namespace dsaplan::solver
 

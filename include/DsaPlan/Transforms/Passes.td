@@ -319,7 +319,11 @@ def DsaPlanAssignOffsets
     (`DIR/<function>.<space>.svg`: program points across, addresses up, a
     rectangle per live interval, capacity, reserved ranges, peak and lower
     bound marked, partial reuses of expired buffers outlined in red) and a
-    JSON report per function (`DIR/<function>.json`).
+    JSON report per function (`DIR/<function>.json`). With `mark-points`
+    every op that accesses memory also gets the program point it was placed
+    at (`dsaplan.report_point`), so that `dsaplan-insert-sync` with the same
+    `report-dir` can draw its syncs on these memory maps (it removes the
+    marks); `--dsa-plan` sets it when it inserts syncs and writes reports.
   }];
   let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect"];
   let options = [
@@ -358,7 +362,11 @@ def DsaPlanAssignOffsets
            "bound, capacity, status">,
     Option<"reportDir", "report-dir", "std::string", /*default=*/"\"\"",
            "Directory to write <function>.<space>.svg memory maps and "
-           "<function>.json reports to">
+           "<function>.json reports to">,
+    Option<"markPoints", "mark-points", "bool", /*default=*/"false",
+           "With report-dir: mark every access op with its program point "
+           "(dsaplan.report_point), for dsaplan-insert-sync to draw its "
+           "syncs on the memory maps">
   ];
   let statistics = [
     Statistic<"numBuffers", "buffers", "Buffers placed (all spaces)">,
@@ -568,12 +576,18 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     (and to global memory).
 
     `report-dir=DIR` writes `DIR/<function>.syncs.json` (every sync in
-    program order with the location of its access) and a picture per space,
-    `DIR/<function>.<space>.sync.svg`: each tile from its first to its last
-    access in the synchronised IR (not its live range: no lower bound is
-    drawn), an arrow per flag pair from the access after its `set_flag` to
-    the access its `wait_flag` guards, coloured by the setting pipe, and a
-    vertical mark per `pipe_barrier`.
+    program order with the location of its access) and draws the syncs on
+    the memory maps `dsaplan-assign-offsets` wrote to the same directory:
+    each `DIR/<function>.<space>.svg` is drawn again from
+    `DIR/<function>.json` (the same tiles, live ranges, peak, lower bound
+    and capacity, on the same program points) with an arrow per flag pair
+    from the access its `set_flag` follows to the access its `wait_flag`
+    guards (coloured by the setting pipe, dashed when the wait is in the
+    next iteration of a loop) and a vertical mark per `pipe_barrier` at the
+    access it holds back. The ops must carry the placement's program points
+    (`dsaplan-assign-offsets` with `mark-points`, as `--dsa-plan` runs it);
+    the marks are removed. Without them the memory maps are left as placed,
+    with a warning.
   }];
   let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect"];
   let options = [
@@ -586,8 +600,9 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
            "and the conflicting pairs they order (counting those costs time "
            "and memory in the number of such pairs)">,
     Option<"reportDir", "report-dir", "std::string", /*default=*/"\"\"",
-           "Directory to write <function>.syncs.json to: every sync in "
-           "program order with the location of its access">,
+           "Directory to write <function>.syncs.json to (every sync in "
+           "program order with the location of its access) and to draw the "
+           "syncs on the memory maps of dsaplan-assign-offsets in">,
     Option<"pruneBudget", "prune-budget", "int64_t", /*default=*/"500000",
            "Drop the inserted syncs that the others imply, one at a time, "
            "while the checks have walked fewer ops than this (a count, not "

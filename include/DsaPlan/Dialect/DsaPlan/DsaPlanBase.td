@@ -20,11 +20,16 @@ def DsaPlan_Dialect : Dialect {
     bytes or must share an offset, and its sync ops mirror the hardware's
     set_flag/wait_flag/pipe_barrier between pipes.
 
-    Two discardable attributes are understood on other ops:
+    Discardable attributes understood on other ops:
     - `dsaplan.pipe = #dsaplan.pipe<...>`: the pipe an op runs on;
     - `dsaplan.target = #dsaplan.target<...>`: on a module, the target;
     - `dsaplan.buffers = N : i64` (1 to 4) or `"auto"`: on an allocation in
-      a loop body, its number of rotating slots (`dsaplan-multi-buffer`).
+      a loop body, its number of rotating slots (`dsaplan-multi-buffer`);
+    - `dsaplan.report_point = N : i64`: on an op that accesses memory, the
+      program point the placement saw it at (written by
+      `dsaplan-assign-offsets` with `mark-points`, removed by
+      `dsaplan-insert-sync` with `report-dir` once it has drawn the syncs on
+      the memory maps).
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
@@ -45,6 +50,12 @@ def DsaPlan_Dialect : Dialect {
     /// Name of the attribute giving an allocation's number of slots.
     static constexpr ::llvm::StringLiteral getBuffersAttrName() {
       return ::llvm::StringLiteral("dsaplan.buffers");
+    }
+    /// Name of the attribute giving an access op the program point the
+    /// placement saw it at (dsaplan-assign-offsets' mark-points), until
+    /// dsaplan-insert-sync draws its syncs on the memory maps.
+    static constexpr ::llvm::StringLiteral getReportPointAttrName() {
+      return ::llvm::StringLiteral("dsaplan.report_point");
     }
     /// Largest explicit number of slots.
     static constexpr int64_t kMaxBuffers = 4;
