@@ -569,6 +569,24 @@ PoolStatus parsePoolStatus(const std::string &name) {
       return status;
   throw std::invalid_argument("unknown status '" + name + "'");
 }
+
+/// The proof a report names, as infeasibilityProofName spells it.
+InfeasibilityProof parseProof(const std::string &name) {
+  for (InfeasibilityProof proof :
+       {InfeasibilityProof::None, InfeasibilityProof::Certificate,
+        InfeasibilityProof::Search, InfeasibilityProof::Constraints})
+    if (name == infeasibilityProofName(proof))
+      return proof;
+  throw std::invalid_argument("unknown proof '" + name + "'");
+}
+
+/// The index of the buffer `id` of `problem`.
+size_t bufferIndex(const Problem &problem, const std::string &id) {
+  for (size_t b = 0; b < problem.buffers.size(); ++b)
+    if (problem.buffers[b].id == id)
+      return b;
+  throw std::invalid_argument("the certificate names no buffer '" + id + "'");
+}
 } // namespace
 
 std::string dsaplan::solver::readReportJson(const std::string &text,
@@ -608,6 +626,10 @@ std::string dsaplan::solver::readReportJson(const std::string &text,
         problem.buffers.push_back(std::move(buffer));
         ++result.buffers;
       }
+      result.proof = parseProof(entry.at("proof").get<std::string>());
+      for (const nlohmann::json &id : entry.at("certificate"))
+        result.certificate.push_back(
+            bufferIndex(problem, id.get<std::string>()));
       problem.pools.push_back(std::move(pool));
       results.push_back(result);
     }

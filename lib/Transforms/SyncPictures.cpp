@@ -22,6 +22,7 @@
 #include "ReportFiles.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -178,9 +179,15 @@ private:
   std::vector<solver::MemoryMapExtras> extras; // per pool
 };
 
-LogicalResult PictureBuilder::readReport(StringRef dir) {
+/// `dir/<function>.json`, the placement report of `func`.
+SmallString<128> reportPath(func::FuncOp func, StringRef dir) {
   SmallString<128> path(dir);
   llvm::sys::path::append(path, func.getSymName() + ".json");
+  return path;
+}
+
+LogicalResult PictureBuilder::readReport(StringRef dir) {
+  SmallString<128> path = reportPath(func, dir);
   auto file = llvm::MemoryBuffer::getFile(path);
   if (!file)
     return func.emitError() << "cannot read the placement report '" << path
@@ -352,6 +359,9 @@ LogicalResult mlir::dsaplan::writeSyncPictures(func::FuncOp func,
                                                StringRef reportDir) {
   bool marked = false;
   func.walk([&](Operation *op) { marked |= reportPoint(op).has_value(); });
+  // A function without tiles has no placement report: nothing to draw.
+  if (!marked && !llvm::sys::fs::exists(reportPath(func, reportDir)))
+    return success();
   if (!marked) {
     mlir::emitWarning(func.getLoc())
         << "the memory maps of @" << func.getSymName()

@@ -34,7 +34,8 @@ void markPlacementPoints(func::FuncOp func);
 /// its set follows to the access its wait guards and a mark per
 /// pipe_barrier, all at the marked program points; then removes the marks.
 /// Without marks (the placement did not make them), warns and leaves the
-/// pictures as placed.
+/// pictures as placed; without marks or report (a function without tiles),
+/// does nothing.
 LogicalResult writeSyncPictures(func::FuncOp func, StringRef dir);
 
 } // namespace dsaplan

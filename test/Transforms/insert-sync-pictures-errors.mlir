@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && mkdir -p %t/empty
+// RUN: rm -rf %t && mkdir -p %t/empty && echo '{"instance": "unmarked", "pools": []}' > %t/empty/unmarked.json
 // RUN: dsa-opt %s -split-input-file -dsaplan-insert-sync="report-dir=%t/empty" -verify-diagnostics
 // RUN: not dsa-opt %s -split-input-file -dsaplan-insert-sync="report-dir=%t/empty" 2>/dev/null | FileCheck %s
 
@@ -6,7 +6,8 @@
 // must carry the placement's program points, and the placement report must
 // be there to draw again.
 
-// Not placed with mark-points: the syncs go in, the pictures stay as placed.
+// Placed (there is a report) without mark-points: the syncs go in, the
+// pictures stay as placed.
 // expected-warning @below {{the memory maps of @unmarked are left without syncs: no op carries the placement's program points (dsaplan-assign-offsets mark-points, which --dsa-plan sets with report-dir)}}
 func.func @unmarked(%gm: memref<8xf32>, %out: memref<8xf32>) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
@@ -29,5 +30,14 @@ func.func @no_report(%gm: memref<8xf32>, %out: memref<8xf32>) {
   %t = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xf32, #dsaplan.space<ub>>
   memref.copy %gm, %t {dsaplan.pipe = #dsaplan.pipe<mte2>, dsaplan.report_point = 6 : i64} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
   memref.copy %t, %out {dsaplan.pipe = #dsaplan.pipe<mte3>, dsaplan.report_point = 8 : i64} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32>
+  return
+}
+
+// -----
+
+// Neither marks nor a placement report (no tiles to place): nothing to draw,
+// and nothing to say.
+func.func @no_tiles(%gm: memref<8xf32>, %out: memref<8xf32>) {
+  memref.copy %gm, %out {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xf32> to memref<8xf32>
   return
 }

@@ -92,8 +92,9 @@ std::string writeReportJson(const Problem &problem, const Placement &placement,
 /// The inverse of writeReportJson, for drawing a placement again later (with
 /// its syncs): the instance, the pools (id, name, capacity), the buffers (id, name,
 /// location, size, alignment, live ranges), their offsets, and per pool the
-/// peak, lower bound, status, nodes and buffer count. Returns an empty
-/// string on success, else what is wrong with `text`.
+/// peak, lower bound, status, proof, certificate, nodes and buffer count
+/// (not the reuse costs: the penalties are not in the report). Returns an
+/// empty string on success, else what is wrong with `text`.
 std::string readReportJson(const std::string &text, Problem &problem,
                            Placement &placement,
                            std::vector<PoolResult> &results);
