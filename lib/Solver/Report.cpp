@@ -67,9 +67,10 @@ std::string liveText(const std::vector<Interval> &live) {
   return text;
 }
 
+/// Tile colours; no grey, which is the reserved bytes'.
 const char *kPalette[] = {"#8dd3c7", "#ffffb3", "#bebada", "#fb8072",
                           "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
-                          "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f"};
+                          "#a6cee3", "#bc80bd", "#ccebc5", "#ffed6f"};
 
 //===----------------------------------------------------------------------===//
 // The picture's coordinate system
@@ -316,17 +317,23 @@ void writeSyncs(std::ostringstream &os, const Canvas &c,
   }
 }
 
-/// A vertical line per pipe_barrier, labelled |pipe| at the top.
+/// A vertical line per pipe_barrier, labelled |pipe| at the top, the labels
+/// on three rows in turn so that close barriers stay legible.
 void writeBarriers(std::ostringstream &os, const Canvas &c,
                    const std::vector<BarrierMark> &barriers) {
-  for (const BarrierMark &barrier : barriers) {
+  for (size_t index = 0; index < barriers.size(); ++index) {
+    const BarrierMark &barrier = barriers[index];
     double x = c.x(barrier.point);
+    double labelY = Canvas::kTop + 10 + 10 * static_cast<double>(index % 3);
+    // Left of the line near the legend.
+    bool labelLeft = x > c.xEnd() - 40;
     os << "<g class=\"barrier\" data-pipe=\"" << escapeXml(barrier.pipe)
        << "\" data-point=\"" << barrier.point << "\"><title>"
        << escapeXml(barrier.label) << "</title><line x1=\"" << fmt(x)
        << "\" y1=\"" << fmt(c.y0()) << "\" x2=\"" << fmt(x) << "\" y2=\""
        << fmt(Canvas::kTop) << "\" stroke=\"" << pipeColour(barrier.pipe)
-       << "\"/><text x=\"" << fmt(x + 2) << "\" y=\"" << fmt(Canvas::kTop + 10)
+       << "\"/><text x=\"" << fmt(labelLeft ? x - 2 : x + 2) << "\" y=\""
+       << fmt(labelY) << "\" text-anchor=\"" << (labelLeft ? "end" : "start")
        << "\">|" << escapeXml(barrier.pipe) << "|</text></g>\n";
   }
 }

@@ -163,13 +163,15 @@ private:
   /// The name of the buffer of `pool` live at `point` that holds `address`,
   /// or kUnknownTile.
   std::string nameAt(size_t pool, int64_t point, int64_t address) const;
-  /// Draws the flag pair `set`..`wait` as an arrow from `from` to `to` if
-  /// they share bytes of a placed space, one of them writing; unless
-  /// `anyBytes`, only where both ends are on a tile of the placement (not
-  /// an access whose bytes are not known exactly, such as through a value
-  /// that one of several tiles flows into).
-  bool addArrow(SetFlagOp set, Operation *wait, Operation *from,
-                Operation *to, bool nextIteration, bool anyBytes);
+  /// Draws the flag pair `set`..`wait` as an arrow from `from` to `to` on
+  /// each space where they share bytes, one of them writing, and which is
+  /// not in `drawn` yet (then added to it); unless `anyBytes`, only where
+  /// both ends are on a tile of the placement (not an access whose bytes
+  /// are not known exactly, such as through a value that one of several
+  /// tiles flows into).
+  void addArrows(SetFlagOp set, Operation *wait, Operation *from,
+                 Operation *to, bool nextIteration, bool anyBytes,
+                 SmallVectorImpl<size_t> &drawn);
 
   func::FuncOp func;
   const ExecutionOrder &order;
@@ -229,23 +231,24 @@ std::string PictureBuilder::nameAt(size_t pool, int64_t point,
   return kUnknownTile;
 }
 
-bool PictureBuilder::addArrow(SetFlagOp set, Operation *wait, Operation *from,
-                              Operation *to, bool nextIteration,
-                              bool anyBytes) {
+void PictureBuilder::addArrows(SetFlagOp set, Operation *wait,
+                               Operation *from, Operation *to,
+                               bool nextIteration, bool anyBytes,
+                               SmallVectorImpl<size_t> &drawn) {
   std::optional<int64_t> fromPoint = reportPoint(from);
   std::optional<int64_t> toPoint = reportPoint(to);
   if (!fromPoint || !toPoint)
-    return false;
+    return;
   for (const MemoryAccess &a : placedAccesses(from))
     for (const MemoryAccess &b : placedAccesses(to)) {
       std::optional<size_t> pool = poolOf(a.region.space);
-      if (!a.conflictsWith(b) || !pool)
+      if (!a.conflictsWith(b) || !pool || llvm::is_contained(drawn, *pool))
         continue;
-      // Across the shared bytes: halfway, or a quarter up for a wait in the
-      // next iteration, so that a pair of opposite arrows stays apart.
+      // Across the shared bytes at one of seven heights, taken in turn, so
+      // that the arrows on one tile stay apart.
       int64_t begin = std::max(a.begin, b.begin);
-      int64_t address =
-          begin + (std::min(a.end, b.end) - begin) / (nextIteration ? 4 : 2);
+      int64_t height = static_cast<int64_t>(extras[*pool].syncs.size() % 7) + 1;
+      int64_t address = begin + (std::min(a.end, b.end) - begin) * height / 8;
       std::string pipes = "<" + stringifyPipe(set.getSrc()).str() + " -> " +
                           stringifyPipe(set.getDst()).str() + ">, " +
                           std::to_string(set.getEvent());
@@ -268,14 +271,13 @@ bool PictureBuilder::addArrow(SetFlagOp set, Operation *wait, Operation *from,
                     arrow.fromName + ": " + opText(from) + "\nbefore " +
                     arrow.toName + ": " + opText(to);
       extras[*pool].syncs.push_back(std::move(arrow));
-      return true;
+      drawn.push_back(*pool);
     }
-  return false;
 }
 
 /// The wait the set's flag reaches first, the accesses of the setting pipe
-/// before the set and of the waiting pipe after the wait, and the nearest
-/// two of them that share bytes: what the pair orders.
+/// before the set and of the waiting pipe after the wait, and in each space
+/// the nearest two of them that share bytes: what the pair orders there.
 void PictureBuilder::addFlagPair(SetFlagOp set) {
   bool waitNextIteration = false;
   Operation *wait = order.findAfter(set, [&](Operation *op, bool next) {
@@ -300,11 +302,11 @@ void PictureBuilder::addFlagPair(SetFlagOp set) {
   });
   for (solver::MemoryMapExtras &poolExtras : extras)
     ++poolExtras.functionSyncs;
+  SmallVector<size_t> drawn;
   for (bool anyBytes : {false, true})
     for (auto [to, nextIteration] : later)
       for (Operation *from : earlier)
-        if (addArrow(set, wait, from, to, nextIteration, anyBytes))
-          return;
+        addArrows(set, wait, from, to, nextIteration, anyBytes, drawn);
 }
 
 /// A mark at the access the barrier holds back, on the pictures of the

@@ -41,6 +41,6 @@
 // RUN: dsa-opt %examples/matmul.mlir --dsa-plan="report-dir=%t/matmul" -o /dev/null
 // RUN: %python %S/Inputs/check_pictures.py %t/matmul matmul_128x128x256 | FileCheck %s --check-prefix=MATMUL
 // MATMUL-DAG: l1: 8 arrows (4 to the next iteration, 0 with an end on no tile), 0 barriers, peak 65536, lower bound 65536: ok
-// MATMUL-DAG: l0a: 2 arrows (2 to the next iteration, 0 with an end on no tile), 2 barriers, peak 32768, lower bound 32768: ok
-// MATMUL-DAG: l0b: 2 arrows (0 to the next iteration, 0 with an end on no tile), 2 barriers, peak 32768, lower bound 32768: ok
+// MATMUL-DAG: l0a: 4 arrows (2 to the next iteration, 0 with an end on no tile), 2 barriers, peak 32768, lower bound 32768: ok
+// MATMUL-DAG: l0b: 4 arrows (2 to the next iteration, 0 with an end on no tile), 2 barriers, peak 32768, lower bound 32768: ok
 // MATMUL-DAG: l0c: 1 arrows (0 to the next iteration, 0 with an end on no tile), 2 barriers, peak 65536, lower bound 65536: ok
