@@ -20,6 +20,7 @@
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
 #include "DsaPlan/Solver/Report.h"
 #include "ReportFiles.h"
+#include "SyncPlan.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FileSystem.h"
@@ -41,9 +42,7 @@ constexpr int kMaxCandidates = 16;
 /// The name of an arrow's end on no tile of the placement.
 constexpr const char *kUnknownTile = "(no tile)";
 
-StringRef reportPointName() {
-  return DsaPlanDialect::getReportPointAttrName();
-}
+StringRef reportPointName() { return DsaPlanDialect::getReportPointAttrName(); }
 
 /// The placement's program point of `op`, if it was marked.
 std::optional<int64_t> reportPoint(Operation *op) {
@@ -60,51 +59,36 @@ Operation *enclosingLoop(Operation *op) {
   return nullptr;
 }
 
-/// The ops of a function in pre-order, walked in the order they run: after
-/// an op, the rest of its innermost loop's body, then (the next iteration)
-/// the body from its start, then what follows the loop.
+/// The ops of a function in the order they run, from its ops in pre-order
+/// (sync::ProgramOrder): after an op, the rest of its innermost loop's
+/// body, then (the next iteration) the body from its start, then what
+/// follows the loop.
 ///
-///   scf.for {            visitAfter(set) visits: B, then (next
+///   scf.for {            findAfter(set) visits: B, then (next
 ///     A; set; B          iteration) A, set, B, then C
 ///   }
 ///   C
 class ExecutionOrder {
 public:
-  explicit ExecutionOrder(func::FuncOp func) {
-    for (Block &block : func.getBody())
-      for (Operation &top : block)
-        top.walk<WalkOrder::PreOrder>([&](Operation *op) {
-          position[op] = ops.size();
-          ops.push_back(op);
-        });
-    for (int64_t p = ops.size(); p-- > 0;) {
-      Operation *op = ops[p];
-      int64_t last = p;
-      for (Region &region : op->getRegions())
-        for (Block &block : region)
-          for (Operation &nested : block)
-            last = std::max(last, lastPosition.lookup(&nested));
-      lastPosition[op] = last;
-    }
-  }
+  explicit ExecutionOrder(func::FuncOp func)
+      : order(func), last(order.endPosition(&func.getBody().back().back())) {}
 
   /// Calls `visit(op, nextIteration)` on the ops that run after `from`,
   /// nearest first, until it returns true; returns that op, or null.
-  Operation *findAfter(
-      Operation *from,
-      function_ref<bool(Operation *, bool nextIteration)> visit) const {
-    int64_t begin = lastPosition.lookup(from) + 1;
+  Operation *
+  findAfter(Operation *from,
+            function_ref<bool(Operation *, bool nextIteration)> visit) const {
+    int64_t begin = order.endPosition(from) + 1;
     for (Operation *loop = enclosingLoop(from);; loop = enclosingLoop(loop)) {
-      int64_t end = loop ? lastPosition.lookup(loop)
-                         : static_cast<int64_t>(ops.size()) - 1;
+      int64_t end = loop ? order.endPosition(loop) : last;
       for (int64_t p = begin; p <= end; ++p)
-        if (visit(ops[p], false))
-          return ops[p];
+        if (visit(order.opAt(p), false))
+          return order.opAt(p);
       if (!loop)
         return nullptr;
-      for (int64_t p = position.lookup(loop) + 1; p < begin; ++p)
-        if (visit(ops[p], true))
-          return ops[p];
+      for (int64_t p = order.position(loop) + 1; p < begin; ++p)
+        if (visit(order.opAt(p), true))
+          return order.opAt(p);
       begin = end + 1;
     }
   }
@@ -114,15 +98,15 @@ public:
   /// returns true; returns that op, or null.
   Operation *findBefore(Operation *from,
                         function_ref<bool(Operation *)> visit) const {
-    for (int64_t p = position.lookup(from); p-- > 0;)
-      if (visit(ops[p]))
-        return ops[p];
+    for (int64_t p = order.position(from); p-- > 0;)
+      if (visit(order.opAt(p)))
+        return order.opAt(p);
     return nullptr;
   }
 
 private:
-  std::vector<Operation *> ops;
-  DenseMap<Operation *, int64_t> position, lastPosition;
+  sync::ProgramOrder order;
+  int64_t last;
 };
 
 /// Whether `op` is an access of `pipe`: what a flag of that pipe orders.
@@ -153,6 +137,10 @@ public:
       : func(func), order(order) {}
 
   LogicalResult readReport(StringRef dir);
+  /// Fails with an error unless every tile the IR accesses is a buffer of
+  /// the report, at its offset and size: a report of another placement
+  /// (left in the directory by an earlier run) is not drawn on.
+  LogicalResult checkReportMatches(StringRef dir);
   void addFlagPair(SetFlagOp set);
   void addBarrier(PipeBarrierOp barrier);
   LogicalResult write(StringRef dir) const;
@@ -169,8 +157,8 @@ private:
   /// both ends are on a tile of the placement (not an access whose bytes
   /// are not known exactly, such as through a value that one of several
   /// tiles flows into).
-  void addArrows(SetFlagOp set, Operation *wait, Operation *from,
-                 Operation *to, bool nextIteration, bool anyBytes,
+  void addArrows(SetFlagOp set, Operation *wait, Operation *from, Operation *to,
+                 bool nextIteration, bool anyBytes,
                  SmallVectorImpl<size_t> &drawn);
 
   func::FuncOp func;
@@ -192,14 +180,14 @@ LogicalResult PictureBuilder::readReport(StringRef dir) {
   SmallString<128> path = reportPath(func, dir);
   auto file = llvm::MemoryBuffer::getFile(path);
   if (!file)
-    return func.emitError() << "cannot read the placement report '" << path
-                            << "' to draw the syncs on: "
-                            << file.getError().message();
+    return func.emitError()
+           << "cannot read the placement report '" << path
+           << "' to draw the syncs on: " << file.getError().message();
   std::string error = solver::readReportJson((*file)->getBuffer().str(),
                                              problem, placement, results);
   if (!error.empty())
-    return func.emitError() << "cannot read the placement report '" << path
-                            << "': " << error;
+    return func.emitError()
+           << "cannot read the placement report '" << path << "': " << error;
   // The reserved bytes are the target's, as the placement saw them.
   TargetDescription target = TargetDescription::getForOp(func);
   for (solver::Pool &pool : problem.pools)
@@ -207,6 +195,32 @@ LogicalResult PictureBuilder::readReport(StringRef dir) {
       for (ByteRange range : target.getSpace(*space).reserved)
         pool.reserved.push_back({range.begin, range.end});
   extras.resize(problem.pools.size());
+  return success();
+}
+
+LogicalResult PictureBuilder::checkReportMatches(StringRef dir) {
+  SmallVector<Operation *> tiles;
+  func.walk([&](Operation *op) {
+    if (!isAccessCandidate(op))
+      return;
+    for (const MemoryAccess &access : placedAccesses(op))
+      if (access.tile && !llvm::is_contained(tiles, access.tile))
+        tiles.push_back(access.tile);
+  });
+  for (Operation *tile : tiles) {
+    MemoryAccess bytes = getTileBytes(tile);
+    std::optional<size_t> pool = poolOf(bytes.region.space);
+    bool found = false;
+    for (size_t b = 0; pool && b < problem.buffers.size() && !found; ++b)
+      found = problem.buffers[b].pool == *pool && placement[b] == bytes.begin &&
+              problem.buffers[b].size == bytes.end - bytes.begin;
+    if (!found)
+      return tile->emitError()
+             << "the placement report '" << reportPath(func, dir)
+             << "' is not of this IR: its tile at [" << bytes.begin << ", "
+             << bytes.end << ") of " << stringifyMemorySpace(bytes.region.space)
+             << " is none of the report's buffers";
+  }
   return success();
 }
 
@@ -231,9 +245,8 @@ std::string PictureBuilder::nameAt(size_t pool, int64_t point,
   return kUnknownTile;
 }
 
-void PictureBuilder::addArrows(SetFlagOp set, Operation *wait,
-                               Operation *from, Operation *to,
-                               bool nextIteration, bool anyBytes,
+void PictureBuilder::addArrows(SetFlagOp set, Operation *wait, Operation *from,
+                               Operation *to, bool nextIteration, bool anyBytes,
                                SmallVectorImpl<size_t> &drawn) {
   std::optional<int64_t> fromPoint = reportPoint(from);
   std::optional<int64_t> toPoint = reportPoint(to);
@@ -264,9 +277,8 @@ void PictureBuilder::addArrows(SetFlagOp set, Operation *wait,
         continue;
       arrow.pipe = stringifyPipe(set.getSrc()).str();
       arrow.nextIteration = nextIteration;
-      arrow.label = "set_flag " + pipes + " at " +
-                    locationText(set.getLoc()) + ", wait_flag at " +
-                    locationText(wait->getLoc()) +
+      arrow.label = "set_flag " + pipes + " at " + locationText(set.getLoc()) +
+                    ", wait_flag at " + locationText(wait->getLoc()) +
                     (nextIteration ? " (next iteration)" : "") + "\n" +
                     arrow.fromName + ": " + opText(from) + "\nbefore " +
                     arrow.toName + ": " + opText(to);
@@ -337,8 +349,7 @@ LogicalResult PictureBuilder::write(StringRef dir) const {
     if (failed(writeFunctionFile(
             func, dir, "." + space + ".svg",
             solver::writeMemoryMapSvg(problem, placement, result,
-                                      problem.document.instance + " - " +
-                                          space,
+                                      problem.document.instance + " - " + space,
                                       extras[result.pool]))))
       return failure();
   }
@@ -374,7 +385,8 @@ LogicalResult mlir::dsaplan::writeSyncPictures(func::FuncOp func,
   }
   ExecutionOrder order(func);
   PictureBuilder picture(func, order);
-  if (failed(picture.readReport(reportDir)))
+  if (failed(picture.readReport(reportDir)) ||
+      failed(picture.checkReportMatches(reportDir)))
     return failure();
   func.walk([&](Operation *op) {
     if (auto set = dyn_cast<SetFlagOp>(op))

@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && mkdir -p %t/empty && echo '{"instance": "unmarked", "pools": []}' > %t/empty/unmarked.json
+// RUN: rm -rf %t && mkdir -p %t/empty && echo '{"instance": "unmarked", "pools": []}' > %t/empty/unmarked.json && echo '{"instance": "stale", "pools": []}' > %t/empty/stale.json
 // RUN: dsa-opt %s -split-input-file -dsaplan-insert-sync="report-dir=%t/empty" -verify-diagnostics
 // RUN: not dsa-opt %s -split-input-file -dsaplan-insert-sync="report-dir=%t/empty" 2>/dev/null | FileCheck %s
 
@@ -39,5 +39,19 @@ func.func @no_report(%gm: memref<8xf32>, %out: memref<8xf32>) {
 // and nothing to say.
 func.func @no_tiles(%gm: memref<8xf32>, %out: memref<8xf32>) {
   memref.copy %gm, %out {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xf32> to memref<8xf32>
+  return
+}
+
+// -----
+
+// Marked, but the report is of another placement (here: of none): not drawn
+// on, whatever an earlier run left in the directory.
+func.func @stale(%gm: memref<8xf32>, %out: memref<8xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c64 = arith.constant 64 : index
+  // expected-error-re @below {{the placement report '{{.*}}stale.json' is not of this IR: its tile at [64, 96) of ub is none of the report's buffers}}
+  %t = memref.view %ub[%c64][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xf32, #dsaplan.space<ub>>
+  memref.copy %gm, %t {dsaplan.pipe = #dsaplan.pipe<mte2>, dsaplan.report_point = 6 : i64} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
+  memref.copy %t, %out {dsaplan.pipe = #dsaplan.pipe<mte3>, dsaplan.report_point = 8 : i64} : memref<8xf32, #dsaplan.space<ub>> to memref<8xf32>
   return
 }
