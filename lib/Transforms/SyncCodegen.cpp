@@ -33,7 +33,7 @@ using namespace mlir::dsaplan::sync;
 
 namespace {
 
-enum class SyncOpKind { Set, Wait, Barrier };
+enum class SyncOpKind { Set, Wait, Barrier, BarrierAll };
 
 /// One op to create, at a gap of a block.
 struct Insertion {
@@ -84,6 +84,8 @@ Operation *SyncBuilder::create(OpBuilder &b, Location loc, SyncOpKind kind,
                               b.getI64IntegerAttr(id));
   case SyncOpKind::Barrier:
     return PipeBarrierOp::create(b, loc, pipe(src));
+  case SyncOpKind::BarrierAll:
+    return BarrierAllOp::create(b, loc);
   }
   llvm_unreachable("unknown sync op kind");
 }
@@ -130,6 +132,11 @@ void SyncBuilder::createEager(const PlannedEager &eager) {
         after, op->getLoc(), SyncOpKind::Barrier, eager.src, eager.dst, -1));
     return;
   }
+  if (eager.id < 0) {
+    result.groups[newGroup(SyncKind::BarrierAll)].push_back(create(
+        after, op->getLoc(), SyncOpKind::BarrierAll, eager.src, eager.dst, -1));
+    return;
+  }
   size_t group = newGroup(SyncKind::EagerPair);
   // The builder inserts after the op: the set first, then its wait.
   Operation *set = create(after, op->getLoc(), SyncOpKind::Set, eager.src,
@@ -143,6 +150,14 @@ InsertedSyncs SyncBuilder::build(const SyncPlan &plan) {
   SmallVector<Insertion> insertions;
   SmallVector<size_t> groupOfPair;
   for (const PlannedPair &p : plan.pairs) {
+    if (p.id < 0) {
+      // No event id: the wait's place drains every pipe instead.
+      groupOfPair.push_back(newGroup(SyncKind::BarrierAll));
+      insertions.push_back({p.block, p.wait, 1, 2 * p.rank + 1,
+                            SyncOpKind::BarrierAll, p.src, p.dst, -1,
+                            groupOfPair.back()});
+      continue;
+    }
     size_t group = newGroup(p.loop ? SyncKind::LoopPair : SyncKind::Pair);
     groupOfPair.push_back(group);
     bool setAtWait = p.set == p.wait;
@@ -159,7 +174,7 @@ InsertedSyncs SyncBuilder::build(const SyncPlan &plan) {
   // The loops' first set and last wait go around the loop op, after every
   // insertion by index is done.
   for (auto [pair, group] : llvm::zip(plan.pairs, groupOfPair))
-    if (pair.loop)
+    if (pair.loop && pair.id >= 0)
       createAroundLoop(pair, group);
   for (const PlannedEager &eager : plan.eager)
     createEager(eager);
