@@ -114,11 +114,19 @@ void SyncBuilder::createAtGaps(SmallVectorImpl<Insertion> &insertions) {
 }
 
 void SyncBuilder::createAroundLoop(const PlannedPair &pair, size_t group) {
+  OpBuilder after(pair.loop->getBlock(), std::next(pair.loop->getIterator()));
+  if (pair.id < 0) {
+    // The drain orders the loop's last iteration before what follows it:
+    // without an id, a barrier after the loop does (no pre-set is needed).
+    result.groups[group].push_back(create(after, pair.loop->getLoc(),
+                                          SyncOpKind::BarrierAll, pair.src,
+                                          pair.dst, -1));
+    return;
+  }
   OpBuilder before(pair.loop);
   result.groups[group].push_back(create(before, pair.loop->getLoc(),
                                         SyncOpKind::Set, pair.src, pair.dst,
                                         pair.id));
-  OpBuilder after(pair.loop->getBlock(), std::next(pair.loop->getIterator()));
   result.groups[group].push_back(create(after, pair.loop->getLoc(),
                                         SyncOpKind::Wait, pair.src, pair.dst,
                                         pair.id));
@@ -174,7 +182,7 @@ InsertedSyncs SyncBuilder::build(const SyncPlan &plan) {
   // The loops' first set and last wait go around the loop op, after every
   // insertion by index is done.
   for (auto [pair, group] : llvm::zip(plan.pairs, groupOfPair))
-    if (pair.loop && pair.id >= 0)
+    if (pair.loop)
       createAroundLoop(pair, group);
   for (const PlannedEager &eager : plan.eager)
     createEager(eager);
