@@ -178,9 +178,9 @@ def DsaPlanMultiBuffer : Pass<"dsaplan-multi-buffer", "::mlir::func::FuncOp"> {
     find on each other's bytes: the placement's reuse cost rises. The
     tiles kept at two go back to one slot, smallest first, wherever that
     lowers the reuse cost of the placement plus the one-slot waits of the
-    "auto" tiles (each tried with the placement `dsaplan-assign-offsets`
-    makes under objective=waits, `costs` as there). With `objective=peak`
-    only the fit counts.
+    "auto" tiles (each choice placed under objective=waits by the default
+    algorithm, with `costs` as in `dsaplan-assign-offsets`). With
+    `objective=peak` only the fit counts.
 
     With `summary=true` a remark on each "auto" tile gives the choice and
     why.
