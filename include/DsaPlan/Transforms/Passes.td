@@ -169,6 +169,19 @@ def DsaPlanMultiBuffer : Pass<"dsaplan-multi-buffer", "::mlir::func::FuncOp"> {
     of the function with the lifetimes and a multi-start placement); when
     it does not, the smallest such tiles go back to one slot first, one at
     a time, until it fits. Three slots are never chosen automatically.
+
+    Under `objective=waits` (the default, as in `dsaplan-assign-offsets`)
+    a second slot must also pay for itself in waits. One slot makes the
+    next iteration reuse the tile's own bytes: a wait of the cycles
+    `dsaplan-assign-offsets` would give that reuse (the tile's penalty
+    with itself). Two slots take room that other tiles may then have to
+    find on each other's bytes: the placement's reuse cost rises. The
+    tiles kept at two go back to one slot, smallest first, wherever that
+    lowers the reuse cost of the placement plus the one-slot waits of the
+    "auto" tiles (each choice placed under objective=waits by the default
+    algorithm, with `costs` as in `dsaplan-assign-offsets`). With
+    `objective=peak` only the fit counts.
+
     With `summary=true` a remark on each "auto" tile gives the choice and
     why.
 
@@ -178,6 +191,19 @@ def DsaPlanMultiBuffer : Pass<"dsaplan-multi-buffer", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect",
                            "::mlir::scf::SCFDialect"];
   let options = [
+    Option<"objective", "objective", "::mlir::dsaplan::PlacementObjective",
+           /*default=*/"::mlir::dsaplan::PlacementObjective::Waits",
+           "What an \"auto\" tile's second slot must not make worse: "
+           "waits (the reuse cost plus the one-slot waits) or peak (the "
+           "fit only)",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::dsaplan::PlacementObjective::Waits, "waits",
+                        "a second slot where it fits and lowers the waits"),
+             clEnumValN(::mlir::dsaplan::PlacementObjective::Peak, "peak",
+                        "a second slot wherever it fits"))}]>,
+    Option<"costs", "costs", "std::string", /*default=*/"\"\"",
+           "objective=waits: overrides of the target's cycle estimates, as "
+           "in dsaplan-assign-offsets">,
     Option<"summary", "summary", "bool", /*default=*/"false",
            "Remark on each \"auto\" tile: the slots chosen and why">
   ];
