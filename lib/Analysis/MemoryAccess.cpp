@@ -459,8 +459,8 @@ bool mlir::dsaplan::mayAliasGlobalRoots(Value a, Value b) {
 
 bool mlir::dsaplan::isAccessCandidate(Operation *op) {
   return !isa<RegionBranchOpInterface, RegionBranchTerminatorOpInterface,
-              SetFlagOp, WaitFlagOp, PipeBarrierOp, SeparateOp, ColocateOp,
-              AllocOp, ArenaOp>(op) &&
+              SetFlagOp, WaitFlagOp, PipeBarrierOp, BarrierAllOp, SeparateOp,
+              ColocateOp, AllocOp, ArenaOp>(op) &&
          !op->hasTrait<OpTrait::IsTerminator>() && touchesSyncedMemory(op);
 }
 

@@ -18,6 +18,7 @@
 #include "DsaPlan/Analysis/BufferLifetimes.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -51,6 +52,48 @@ struct ShadowCell {
 /// one to the end of memory. Bytes before the first key have no history.
 using Shadow = std::map<int64_t, ShadowCell>;
 
+/// One tile per allocation, however many copies of its view the IR holds.
+/// dsaplan-unroll-rotations clones a loop body together with the views of
+/// the tiles the body allocates; the clones of one view (same arena, bytes,
+/// type and location, which is the allocation's) are one tile, so that the
+/// scoped dependencies see iteration 2k+1's `t` as the same tile as
+/// iteration 2k's, not as a reuse of its bytes:
+///
+///   %t = memref.view %ub[%c0][] ... loc("t"(...))     // iteration 2k
+///   %t_1 = memref.view %ub[%c0][] ... loc("t"(...))   // iteration 2k+1: %t
+///
+/// Only the scoped modes ask (DependencyScope::All ignores tiles).
+class TileIdentities {
+public:
+  TileIdentities(ArrayRef<PipeAccess> accesses, DependencyScope scope) {
+    if (scope == DependencyScope::All)
+      return;
+    // Keyed by uniqued pointers for lookup only; the first copy in program
+    // order stands for the others.
+    using ViewKey = std::tuple<const void *, int64_t, int64_t, const void *,
+                               const void *>;
+    std::map<ViewKey, Operation *> firstCopy;
+    for (const PipeAccess &op : accesses)
+      for (const MemoryAccess &access : op.accesses) {
+        auto view = dyn_cast_or_null<memref::ViewOp>(access.tile);
+        if (!view)
+          continue;
+        ViewKey key{view.getSource().getAsOpaquePointer(), access.begin,
+                    access.end, view.getType().getAsOpaquePointer(),
+                    view.getLoc().getAsOpaquePointer()};
+        canonical[view] = firstCopy.try_emplace(key, view).first->second;
+      }
+  }
+
+  /// The tile `tile` is a copy of (itself when it is no copy).
+  Operation *of(Operation *tile) const {
+    return canonical.lookup_or(tile, tile);
+  }
+
+private:
+  DenseMap<Operation *, Operation *> canonical;
+};
+
 /// A memory space, or what has bytes of its own: an unplaced alloc, each
 /// tile when dependencies are decided by buffer identity, or a GM root
 /// buffer (kGlobalRegion and the root's opaque pointer).
@@ -58,7 +101,8 @@ using RegionKey = std::pair<int, const void *>;
 constexpr int kGlobalRegion = -1;
 
 /// The shadow an access is recorded in.
-RegionKey regionKeyOf(const MemoryAccess &access, DependencyScope scope) {
+RegionKey regionKeyOf(const MemoryAccess &access, DependencyScope scope,
+                      const TileIdentities &tiles) {
   if (access.region.isGlobal())
     return {kGlobalRegion, access.region.global.getAsOpaquePointer()};
   RegionKey key{static_cast<int>(access.region.space),
@@ -66,7 +110,8 @@ RegionKey regionKeyOf(const MemoryAccess &access, DependencyScope scope) {
   // Identity-only: each tile has bytes of its own, so only accesses of one
   // tile meet (the baseline a buffer-identity inserter would give).
   if (scope == DependencyScope::IdentityOnly)
-    key.second = access.tile ? access.tile : access.region.unplacedAlloc;
+    key.second =
+        access.tile ? tiles.of(access.tile) : access.region.unplacedAlloc;
   return key;
 }
 
@@ -147,7 +192,7 @@ bool inScope(DependencyScope scope, Operation *earlierTile,
 class DependencyFinder {
 public:
   DependencyFinder(ArrayRef<PipeAccess> accesses, DependencyScope scope)
-      : accesses(accesses), scope(scope) {
+      : accesses(accesses), scope(scope), tiles(accesses, scope) {
     for (unsigned i = 0; i < accesses.size(); ++i)
       accessIndex[accesses[i].op] = i;
   }
@@ -174,6 +219,7 @@ private:
 
   ArrayRef<PipeAccess> accesses;
   DependencyScope scope;
+  TileIdentities tiles;
   DenseMap<Operation *, unsigned> accessIndex;
   /// The current epoch and, for each loop being walked, the epochs of its
   /// first walk (entries from those, met in the second walk, ran one
@@ -302,7 +348,7 @@ void DependencyFinder::recordAccess(unsigned op, const MemoryAccess &access,
                                     ShadowState &state) {
   if (access.region.isGlobal())
     dependOnAliasingRoots(op, access, state);
-  Shadow &shadow = state[regionKeyOf(access, scope)];
+  Shadow &shadow = state[regionKeyOf(access, scope, tiles)];
   splitAt(shadow, access.end);
   auto first = splitAt(shadow, access.begin);
   auto last = shadow.find(access.end);
@@ -313,7 +359,7 @@ void DependencyFinder::recordAccess(unsigned op, const MemoryAccess &access,
       for (const ShadowEntry &reader : it->second.readers)
         addDependency(reader, op, access);
   }
-  ShadowEntry self{op, epoch, access.tile};
+  ShadowEntry self{op, epoch, tiles.of(access.tile)};
   if (access.isWrite) {
     // The write is now the only history of its bytes.
     shadow.erase(std::next(first), last);
@@ -328,7 +374,7 @@ void DependencyFinder::recordAccess(unsigned op, const MemoryAccess &access,
 void DependencyFinder::addDependency(const ShadowEntry &earlier,
                                      unsigned later,
                                      const MemoryAccess &laterAccess) {
-  if (!inScope(scope, earlier.tile, laterAccess.tile,
+  if (!inScope(scope, earlier.tile, tiles.of(laterAccess.tile),
                laterAccess.region.isGlobal()))
     return;
   Operation *loop = nullptr;
@@ -364,11 +410,13 @@ unsigned mlir::dsaplan::countConflictingPairs(func::FuncOp func,
     Operation *tile;
     bool global;
   };
+  TileIdentities tiles(ops, scope);
   std::map<RegionKey, std::vector<Span>> regions;
   for (unsigned i = 0; i < ops.size(); ++i)
     for (const MemoryAccess &a : ops[i].accesses)
-      regions[regionKeyOf(a, scope)].push_back(
-          {a.begin, a.end, i, a.isWrite, a.tile, a.region.isGlobal()});
+      regions[regionKeyOf(a, scope, tiles)].push_back(
+          {a.begin, a.end, i, a.isWrite, tiles.of(a.tile),
+           a.region.isGlobal()});
   llvm::DenseSet<std::pair<unsigned, unsigned>> pairs;
   // GM roots that may alias: every conflicting pair across them.
   for (auto &[keyA, spansA] : regions)

@@ -18,6 +18,7 @@
 #include "ReuseCost.h"
 
 #include <algorithm>
+#include <cassert>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -38,6 +39,12 @@ constexpr size_t kSearchMaxItems = 64;
 constexpr int kShuffledOrders = 24;
 /// Rounds of the single-item re-placement pass.
 constexpr int kImproveRounds = 8;
+/// Cliques whose penalised pairs cost at most this much together get the
+/// exact covering bound (dynamic programming over the cost), the others
+/// the fractional one.
+constexpr int64_t kExactCoverCost = 256;
+/// Steps per group for the clique bound (CliqueBound).
+constexpr uint64_t kCliqueWork = 5'000'000;
 
 bool overlaps(int64_t a, int64_t aSize, int64_t b, int64_t bSize) {
   return a < b + bSize && b < a + aSize;
@@ -218,6 +225,179 @@ std::vector<std::vector<uint32_t>> greedyOrders(const CostInstance &costs) {
 }
 
 //===----------------------------------------------------------------------===//
+// The clique bound
+//===----------------------------------------------------------------------===//
+
+/// Bytes of [0, capacity) no item may take: the reserved ranges, merged.
+int64_t reservedBytes(const PoolInstance &instance) {
+  std::vector<AddressRange> ranges = instance.reserved;
+  std::sort(ranges.begin(), ranges.end(),
+            [](const AddressRange &a, const AddressRange &b) {
+              return std::tie(a.begin, a.end) < std::tie(b.begin, b.end);
+            });
+  int64_t bytes = 0, covered = 0;
+  for (const AddressRange &range : ranges) {
+    int64_t begin = std::max(range.begin, covered);
+    int64_t end = std::min(range.end, instance.capacity);
+    if (end > begin)
+      bytes += end - begin;
+    covered = std::max(covered, end);
+  }
+  return bytes;
+}
+
+/// Whether `item` has a penalty with `other`, and its cost (0 if none).
+int64_t penaltyBetween(const CostInstance &costs, uint32_t item,
+                       uint32_t other) {
+  const auto &list = costs.penalties[item];
+  auto it = std::lower_bound(
+      list.begin(), list.end(), std::pair<uint32_t, int64_t>{other, 0},
+      [](const auto &a, const auto &b) { return a.first < b.first; });
+  return it != list.end() && it->first == other ? it->second : 0;
+}
+
+/// The least cost of the penalised pairs of `clique` (items that pairwise
+/// conflict or have a penalty) that must share bytes for all of it to fit in
+/// `usable` bytes. The clique's bytes in use are at least its summed sizes
+/// less what each pair that shares bytes shares (a pair in conflict shares
+/// none, a penalised pair at most its smaller size), so the pairs that share
+/// must together save the excess: a covering problem. Its optimum, by
+/// dynamic programming over the cost when the pairs cost at most
+/// kExactCoverCost together, else its fractional optimum (cheapest cost per
+/// byte saved first), is a lower bound.
+///
+///   three items of 64 B, pairwise penalised (cost 1), 128 B usable:
+///   excess 64 B, each pair saves at most 64 B: at least one pair, cost 1
+int64_t cliqueCost(const CostInstance &costs,
+                   const std::vector<uint32_t> &clique, int64_t usable,
+                   uint64_t &work) {
+  const std::vector<Item> &items = costs.instance->items;
+  int64_t excess = -usable;
+  for (uint32_t item : clique)
+    excess += items[item].size;
+  work += clique.size() * clique.size();
+  if (excess <= 0)
+    return 0;
+  struct Pair {
+    int64_t cost, saving;
+  };
+  std::vector<Pair> pairs;
+  for (size_t a = 0; a < clique.size(); ++a)
+    for (size_t b = a + 1; b < clique.size(); ++b)
+      if (int64_t cost = penaltyBetween(costs, clique[a], clique[b]))
+        pairs.push_back({cost, std::min(items[clique[a]].size,
+                                        items[clique[b]].size)});
+  int64_t total = 0;
+  for (const Pair &pair : pairs)
+    total += pair.cost;
+  work += pairs.size();
+  if (total <= kExactCoverCost) {
+    work += pairs.size() * static_cast<uint64_t>(total);
+    // saved[c]: the most bytes pairs of summed cost c can save (-1: none).
+    std::vector<int64_t> saved(total + 1, -1);
+    saved[0] = 0;
+    for (const Pair &pair : pairs)
+      for (int64_t c = total; c >= pair.cost; --c)
+        if (saved[c - pair.cost] >= 0)
+          saved[c] = std::max(saved[c], saved[c - pair.cost] + pair.saving);
+    for (int64_t c = 0; c <= total; ++c)
+      if (saved[c] >= excess)
+        return c;
+    return total;
+  }
+  // Cheapest per byte saved first (cost_a / saving_a < cost_b / saving_b).
+  std::sort(pairs.begin(), pairs.end(), [](const Pair &a, const Pair &b) {
+    return static_cast<__int128>(a.cost) * b.saving <
+           static_cast<__int128>(b.cost) * a.saving;
+  });
+  int64_t bound = 0;
+  for (const Pair &pair : pairs) {
+    if (pair.saving >= excess) {
+      // The fraction of this pair that covers the rest, rounded up: costs
+      // are integers.
+      __int128 part = static_cast<__int128>(pair.cost) * excess;
+      return bound + static_cast<int64_t>((part + pair.saving - 1) /
+                                          pair.saving);
+    }
+    bound += pair.cost;
+    excess -= pair.saving;
+  }
+  // Not even every pair sharing covers the excess (no placement fits): the
+  // cost of all of them is still a bound.
+  return bound;
+}
+
+/// A lower bound on the cost of `group` (at most 64 items): the best
+/// cliqueCost over the maximal cliques of items that pairwise conflict or
+/// have a penalty, enumerated by Bron-Kerbosch with pivoting within
+/// kCliqueWork steps (an expansion, a pair looked at, a cell of the
+/// covering table; any clique gives a bound, the budget only limits how
+/// many are tried). Sets are bit masks over the group.
+class CliqueBound {
+public:
+  CliqueBound(const CostInstance &costs, const std::vector<uint32_t> &group)
+      : costs(costs), group(group), neighbours(group.size(), 0) {
+    assert(group.size() <= 64 && "bit masks over the group");
+    for (size_t a = 0; a < group.size(); ++a)
+      for (size_t b = 0; b < group.size(); ++b)
+        if (a != b && std::binary_search(costs.related[group[a]].begin(),
+                                         costs.related[group[a]].end(),
+                                         group[b]))
+          neighbours[a] |= uint64_t(1) << b;
+    usable = costs.instance->capacity - reservedBytes(*costs.instance);
+  }
+
+  int64_t run() {
+    uint64_t all = group.size() == 64 ? ~uint64_t(0)
+                                      : (uint64_t(1) << group.size()) - 1;
+    expand(0, all, 0);
+    return best;
+  }
+
+private:
+  void expand(uint64_t clique, uint64_t candidates, uint64_t excluded) {
+    if (++work > kCliqueWork)
+      return;
+    if (!candidates && !excluded) {
+      std::vector<uint32_t> items;
+      for (size_t i = 0; i < group.size(); ++i)
+        if (clique >> i & 1)
+          items.push_back(group[i]);
+      best = std::max(best, cliqueCost(costs, items, usable, work));
+      return;
+    }
+    // The pivot with the most candidates among its neighbours: only the
+    // candidates it does not neighbour need a branch of their own.
+    uint64_t either = candidates | excluded;
+    size_t pivot = __builtin_ctzll(either);
+    int most = -1;
+    for (uint64_t rest = either; rest; rest &= rest - 1) {
+      size_t u = __builtin_ctzll(rest);
+      int count = __builtin_popcountll(candidates & neighbours[u]);
+      if (count > most) {
+        most = count;
+        pivot = u;
+      }
+    }
+    for (uint64_t rest = candidates & ~neighbours[pivot]; rest;
+         rest &= rest - 1) {
+      size_t v = __builtin_ctzll(rest);
+      uint64_t bit = uint64_t(1) << v;
+      expand(clique | bit, candidates & neighbours[v], excluded & neighbours[v]);
+      candidates &= ~bit;
+      excluded |= bit;
+    }
+  }
+
+  const CostInstance &costs;
+  const std::vector<uint32_t> &group;
+  std::vector<uint64_t> neighbours;
+  int64_t usable = 0;
+  int64_t best = 0;
+  uint64_t work = 0;
+};
+
+//===----------------------------------------------------------------------===//
 // The branch-and-bound
 //===----------------------------------------------------------------------===//
 
@@ -277,7 +457,11 @@ CostSearch::CostSearch(const CostInstance &costs,
     offsets[item] = kUnplaced;
   int64_t pinned = groupCost(offsets);
   int64_t forced = forcedCost(0);
-  rootBound = std::min(bestCost, forced >= kInfinity ? bestCost : pinned + forced);
+  int64_t clique =
+      group.size() <= kSearchMaxItems ? CliqueBound(costs, group).run() : 0;
+  rootBound = std::min(bestCost, forced >= kInfinity
+                                     ? bestCost
+                                     : std::max(pinned + forced, clique));
 }
 
 int64_t CostSearch::groupCost(const ItemOffsets &placement) const {

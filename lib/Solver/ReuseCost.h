@@ -21,6 +21,9 @@
 //    items down, without raising its cost or breaking a rule, until each
 //    sits at 0, at a reserved range's end or at the top of an item it is
 //    related to that lies below it; the search enumerates exactly those.
+//    Its root bound also takes the clique bound: items that pairwise
+//    conflict or have a penalty and need more than the usable bytes force
+//    penalised pairs among them to share bytes (ReuseCost.cpp).
 //
 //===----------------------------------------------------------------------===//
 

@@ -257,7 +257,9 @@ SmallVector<ByteRun, 1> runsOf(const View &view, int64_t rootBytes) {
 // The trace
 //===----------------------------------------------------------------------===//
 
-enum class EntryKind { Op, Set, Wait, Barrier };
+/// In the order of ExecutedEntry::Kind. A BarrierAll entry is issued by the
+/// scalar unit and queued on every pipe.
+enum class EntryKind { Op, Set, Wait, Barrier, BarrierAll };
 
 /// (src pipe, dst pipe, event id).
 using FlagKey = std::tuple<unsigned, unsigned, int64_t>;
@@ -521,6 +523,10 @@ LogicalResult TraceBuilder::runOp(Operation &op) {
   if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
     emitSync(op, EntryKind::Barrier, static_cast<unsigned>(barrier.getPipe()),
              {});
+    return success();
+  }
+  if (isa<BarrierAllOp>(op)) {
+    emitSync(op, EntryKind::BarrierAll, kScalarPipe, {});
     return success();
   }
   // A pipe op is one instruction: its regions (a linalg body) are not the
@@ -1015,6 +1021,12 @@ private:
     int64_t setter = -1; // the set whose signal the bit holds, -1: clear
     int64_t waiter = -1; // the wait blocked on it
   };
+  /// A barrier_all being reached: by how many pipes, and when the last of
+  /// their earlier ops finishes.
+  struct Rendezvous {
+    unsigned arrived = 0;
+    int64_t ready = 0;
+  };
   /// (time, kind, sequence, pipe or entry): at one time, issues first,
   /// then waits waking up, then flags firing.
   using Event = std::tuple<int64_t, int, int64_t, int64_t>;
@@ -1022,6 +1034,7 @@ private:
 
   void issue(unsigned pipe, int64_t time);
   void issueOp(PipeState &state, int64_t entry, int64_t time);
+  void arrive(PipeState &state, int64_t entry, int64_t time);
   void fire(int64_t set, int64_t time);
   void pass(int64_t wait, int64_t time);
   void schedule(unsigned pipe, int64_t time);
@@ -1036,6 +1049,7 @@ private:
   std::vector<int64_t> durations;
   std::array<PipeState, kNumSimulatedPipes> pipes;
   std::map<FlagKey, Flag> flags;
+  DenseMap<int64_t, Rendezvous> rendezvous;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events;
   int64_t sequence = 0;
   Timeline *timeline = nullptr;
@@ -1064,8 +1078,14 @@ PipeSimulator::PipeSimulator(const Trace &trace, const CostModel &costs,
     durations.push_back(duration);
     stats.serial += duration;
   }
-  for (auto [index, entry] : llvm::enumerate(trace.entries))
-    pipes[entry.pipe].entries.push_back(index);
+  for (auto [index, entry] : llvm::enumerate(trace.entries)) {
+    if (entry.kind != EntryKind::BarrierAll) {
+      pipes[entry.pipe].entries.push_back(index);
+      continue;
+    }
+    for (PipeState &state : pipes)
+      state.entries.push_back(index);
+  }
 }
 
 void PipeSimulator::schedule(unsigned pipe, int64_t time) {
@@ -1112,6 +1132,21 @@ void PipeSimulator::issueOp(PipeState &state, int64_t entry, int64_t time) {
   schedule(pipe, start + 1);
 }
 
+/// A pipe reaches a barrier_all and stops; the last pipe to reach it, once
+/// every pipe's earlier ops have finished, lets them all go on.
+void PipeSimulator::arrive(PipeState &state, int64_t entry, int64_t time) {
+  Rendezvous &at = rendezvous[entry];
+  at.ready = std::max({at.ready, time, state.maxEnd});
+  if (++at.arrived < kNumSimulatedPipes)
+    return;
+  timeline->start[entry] = timeline->end[entry] = at.ready;
+  timeline->order.push_back(entry);
+  for (unsigned pipe = 0; pipe < kNumSimulatedPipes; ++pipe) {
+    ++pipes[pipe].cursor;
+    schedule(pipe, at.ready);
+  }
+}
+
 void PipeSimulator::issue(unsigned pipe, int64_t time) {
   PipeState &state = pipes[pipe];
   int64_t index = state.entries[state.cursor];
@@ -1119,6 +1154,8 @@ void PipeSimulator::issue(unsigned pipe, int64_t time) {
   switch (entry.kind) {
   case EntryKind::Op:
     return issueOp(state, index, time);
+  case EntryKind::BarrierAll:
+    return arrive(state, index, time);
   case EntryKind::Barrier:
     time = std::max(time, state.maxEnd);
     timeline->start[index] = timeline->end[index] = time;
@@ -1197,19 +1234,37 @@ void PipeSimulator::fire(int64_t set, int64_t time) {
 void PipeSimulator::finish() {
   if (trace.gaveUp)
     return;
+  llvm::DenseSet<int64_t> reportedBarriers;
   for (unsigned pipe = 0; pipe < kNumSimulatedPipes; ++pipe) {
     PipeState &state = pipes[pipe];
     if (state.cursor == state.entries.size())
       continue;
     timeline->hung = true;
-    const Entry &wait = trace.entries[state.entries[state.cursor]];
+    int64_t blocked = state.entries[state.cursor];
+    const Entry &wait = trace.entries[blocked];
     SimulationFinding finding;
     finding.kind = FindingKind::Hang;
     finding.op = wait.op;
-    finding.message = "simulated hang: pipe " + pipeName(pipe) +
-                      " waits for ever for " + flagName(wait.flag) +
-                      iterationText(wait) + ", which is never set (seed " +
-                      std::to_string(seed) + ")";
+    if (wait.kind == EntryKind::BarrierAll) {
+      // Once per barrier: the pipes that never reach it are the news.
+      if (!reportedBarriers.insert(blocked).second)
+        continue;
+      std::string missing;
+      for (unsigned other = 0; other < kNumSimulatedPipes; ++other) {
+        const PipeState &o = pipes[other];
+        if (o.cursor == o.entries.size() || o.entries[o.cursor] != blocked)
+          missing += (missing.empty() ? "" : ", ") + pipeName(other);
+      }
+      finding.message = "simulated hang: a barrier_all" + iterationText(wait) +
+                        " waits for ever for pipe " + missing +
+                        ", blocked before it (seed " + std::to_string(seed) +
+                        ")";
+    } else {
+      finding.message = "simulated hang: pipe " + pipeName(pipe) +
+                        " waits for ever for " + flagName(wait.flag) +
+                        iterationText(wait) + ", which is never set (seed " +
+                        std::to_string(seed) + ")";
+    }
     findings.push_back(std::move(finding));
   }
   if (timeline->hung)
@@ -1334,6 +1389,10 @@ void RaceChecker::run() {
     }
     case EntryKind::Barrier:
       known[p][p] = issued[p];
+      break;
+    case EntryKind::BarrierAll:
+      for (Clock &clock : known)
+        clock = issued;
       break;
     case EntryKind::Set:
       captured[entry] = known[p];

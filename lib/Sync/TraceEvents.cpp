@@ -114,7 +114,8 @@ void TraceWriter::writeEvents() {
       continue;
     if (entry.kind == ExecutedEntry::Kind::Op)
       writeOp(entry);
-    else if (entry.kind != ExecutedEntry::Kind::Barrier)
+    else if (entry.kind == ExecutedEntry::Kind::Set ||
+             entry.kind == ExecutedEntry::Kind::Wait)
       writeSync(index, entry);
   }
   writeTrackNames();

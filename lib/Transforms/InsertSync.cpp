@@ -98,6 +98,13 @@ void skipForTest(InsertedSyncs &syncs, int64_t skip) {
   syncs.kinds.erase(syncs.kinds.begin() + skip);
 }
 
+/// Groups whose flags the repair replaced by barrier_all count as such.
+void markBarrierAllGroups(InsertedSyncs &syncs) {
+  for (auto [group, kind] : llvm::zip(syncs.groups, syncs.kinds))
+    if (!group.empty() && llvm::all_of(group, llvm::IsaPred<BarrierAllOp>))
+      kind = SyncKind::BarrierAll;
+}
+
 unsigned countKind(const InsertedSyncs &syncs, SyncKind kind) {
   return llvm::count(syncs.kinds, kind);
 }
@@ -125,6 +132,8 @@ struct DsaPlanInsertSyncPass
       else if (auto barrier = dyn_cast<PipeBarrierOp>(op))
         entry = llvm::json::Object{{"op", "pipe_barrier"},
                                    {"pipe", stringifyPipe(barrier.getPipe())}};
+      else if (isa<BarrierAllOp>(op))
+        entry = llvm::json::Object{{"op", "barrier_all"}};
       else
         return;
       entry["location"] = locationText(op->getLoc());
@@ -152,14 +161,11 @@ struct DsaPlanInsertSyncPass
     if (failed(collectSyncRequirements(func, mode, order, requirements)))
       return signalPassFailure();
     SyncDecisions decisions = coverSyncRequirements(func, order, requirements);
-    FailureOr<SyncPlan> plan =
-        assignEventIds(func, order, decisions, requirements);
-    if (failed(plan))
-      return signalPassFailure();
-    InsertedSyncs syncs = createSyncOps(func, order, *plan);
+    SyncPlan plan = assignEventIds(func, order, decisions, requirements);
+    InsertedSyncs syncs = createSyncOps(func, order, plan);
     EventIdRepairs repairs;
-    if (failed(assignSafeEventIds(func, syncs.groups, repairs)))
-      return signalPassFailure();
+    assignSafeEventIds(func, syncs.groups, repairs);
+    markBarrierAllGroups(syncs);
     PruneCounts pruned = pruneImplied(func, requirements, syncs, pruneBudget);
     skipForTest(syncs, testSkipSync);
     unsigned pairs = countKind(syncs, SyncKind::Pair);
@@ -171,10 +177,12 @@ struct DsaPlanInsertSyncPass
     numFlagPairs += pairs;
     numLoopPairs += loops;
     numEagerPairs += eagerPairs;
-    numLateSets += plan->numLateSets;
+    numLateSets += plan.numLateSets;
     numMovedIds += repairs.moved;
     numHandshakes += repairs.handshakes;
     numBarriers += barriers;
+    unsigned barriersAll = countKind(syncs, SyncKind::BarrierAll);
+    numBarriersAll += barriersAll;
     // Counting every conflicting pair is what the planner avoids: only for
     // the summary.
     unsigned conflicts =
@@ -188,10 +196,11 @@ struct DsaPlanInsertSyncPass
       mlir::emitRemark(func.getLoc())
           << "@" << func.getSymName() << ": " << pairs + loops + eagerPairs
           << " flag pairs (" << loops << " around loops, " << eagerPairs
-          << " eager, " << plan->numLateSets
+          << " eager, " << plan.numLateSets
           << " set late for want of an event id; before pruning, "
           << repairs.moved << " moved to another id and " << repairs.handshakes
-          << " handshakes added so that no set overruns its flag), "
+          << " handshakes added so that no set overruns its flag, "
+          << barriersAll << " barrier_all for want of a safe event id), "
           << barriers << " barriers for " << conflicts
           << " conflicting pairs; " << pruned.dropped
           << " dropped as implied by the others (" << pruned.steps

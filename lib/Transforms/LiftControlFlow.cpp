@@ -32,6 +32,7 @@
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/CFGToSCF.h"
 
 namespace mlir {
@@ -72,6 +73,20 @@ LogicalResult liftRegion(Region &region, DominanceInfo &dominance) {
             "scf; dsaplan models only structured control flow";
 }
 
+/// Erases the constants nothing uses: the CFG-to-SCF transformation
+/// materialises a selector constant per lifted region and leaves it when
+/// the lifted form does not need it. A constant without uses is dead
+/// whoever wrote it, so the output does not depend on which these were.
+void eraseUnusedConstants(Operation *function) {
+  SmallVector<Operation *> dead;
+  function->walk([&](Operation *op) {
+    if (op->hasTrait<OpTrait::ConstantLike>() && isOpTriviallyDead(op))
+      dead.push_back(op);
+  });
+  for (Operation *op : dead)
+    op->erase();
+}
+
 /// Runs the iterations of `op` (scf.forall or scf.parallel) in order as
 /// nested scf.for loops; emits an error when MLIR's rewrite cannot (a
 /// forall with shared outputs, a parallel loop with reductions).
@@ -106,6 +121,7 @@ struct DsaPlanLiftControlFlowPass
         ok &= succeeded(liftRegion(*region, dominance));
         ++numLifted;
       }
+      eraseUnusedConstants(function);
     }
     SmallVector<Operation *> parallelLoops;
     // Inner loops first: the rewrite of an outer one may clone its body.

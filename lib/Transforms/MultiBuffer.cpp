@@ -25,7 +25,14 @@
 // its own flags. With `dsaplan.buffers = "auto"` the pass chooses one or
 // two slots per tile: two for the tiles that more than one pipe touches in
 // the loop (the overlap a second slot can buy), as long as the space still
-// fits, dropping the smallest gains first when it does not.
+// fits, dropping the smallest gains first when it does not. Under
+// objective=waits a second slot must also lower the waits: the wait it
+// saves (the next iteration reusing the tile's bytes) against the waits
+// it adds (tiles of different pipes pushed onto each other's bytes):
+//
+//   softmax: x (MTE2 -> V) and y (V -> MTE3), UB room for one second slot
+//   y with two slots: x shares bytes with V's tiles, reuse cost 1617
+//   y with one slot:  reuse cost 2, plus y's own one-slot wait of 544
 //
 // dsaplan-rotate-carried makes the same rotation where correctness forces
 // it: a tile allocated in a loop body and carried to the next iteration
@@ -232,10 +239,15 @@ SmallVector<Value> rotateSlots(AllocOp alloc, Operation *loop,
   return slots;
 }
 
-/// Whether every space of `func` still fits with `depths` applied, tried on
-/// a copy in a scratch module (with the function's target).
-bool fitsWith(func::FuncOp func, ArrayRef<Candidate> candidates,
-              ArrayRef<int64_t> depths, const TargetDescription &target) {
+/// How `func` places with `depths` applied, tried on a copy in a scratch
+/// module (with the function's target): nullopt when some space does not
+/// fit, else the reuse cost of the placement (0 unless `costs` is given:
+/// then it is placed as dsaplan-assign-offsets does under objective=waits).
+std::optional<int64_t> placeWith(func::FuncOp func,
+                                 ArrayRef<Candidate> candidates,
+                                 ArrayRef<int64_t> depths,
+                                 const TargetDescription &target,
+                                 const CostModel *costs) {
   OpBuilder builder(func.getContext());
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(func.getLoc());
   // The copy sits outside the function's module: it takes the target
@@ -263,15 +275,43 @@ bool fitsWith(func::FuncOp func, ArrayRef<Candidate> candidates,
                                 [](Diagnostic &) { return success(); });
   FailureOr<PlacementProblem> problem = buildPlacementProblem(copy, target);
   if (failed(problem))
-    return false;
+    return std::nullopt;
   solver::SolveOptions options;
   options.algorithm = solver::Algorithm::MultiStart;
+  if (costs) {
+    addReusePenalties(copy, *problem, *costs);
+    options.algorithm = solver::Algorithm::Auto;
+  }
   solver::Solution solution = solver::solve(problem->problem, options);
-  return llvm::all_of(solution.pools, [](const solver::PoolResult &pool) {
-    return pool.status == solver::PoolStatus::Optimal ||
-           pool.status == solver::PoolStatus::Feasible;
-  });
+  int64_t reuseCost = 0;
+  for (const solver::PoolResult &pool : solution.pools) {
+    if (pool.status != solver::PoolStatus::Optimal &&
+        pool.status != solver::PoolStatus::Feasible)
+      return std::nullopt;
+    reuseCost += pool.reuseCost;
+  }
+  return reuseCost;
 }
+
+/// Why an "auto" tile got the slots it got.
+enum class SlotReason {
+  /// One pipe touches it in the loop: a second slot buys no overlap.
+  OnePipe,
+  /// Two slots, where they fit (and, under objective=waits, pay).
+  Overlap,
+  /// Back to one slot: two would not fit.
+  NoRoom,
+  /// Back to one slot: two would add more waits than they save.
+  Waits,
+};
+
+/// The reason, and for SlotReason::Waits the waits of both choices (the
+/// reuse cost of the placement plus the one-slot waits; -1 when the
+/// placement with two slots was not found).
+struct SlotChoice {
+  SlotReason reason;
+  int64_t waitsWithTwo = 0, waitsWithOne = 0;
+};
 
 struct DsaPlanMultiBufferPass
     : public mlir::dsaplan::impl::DsaPlanMultiBufferBase<
@@ -295,6 +335,11 @@ struct DsaPlanMultiBufferPass
       return signalPassFailure();
     if (candidates.empty())
       return markAllAnalysesPreserved();
+    std::string error;
+    if (!costModel.applyOverrides(costs, error)) {
+      func.emitError() << "dsaplan-multi-buffer: " << error;
+      return signalPassFailure();
+    }
     SmallVector<int64_t> depths = chooseDepths(func, candidates);
     for (auto [candidate, depth] : llvm::zip(candidates, depths)) {
       if (depth > 1)
@@ -305,14 +350,17 @@ struct DsaPlanMultiBufferPass
 
   /// Explicit depths as given; "auto" tiles touched by one pipe get one
   /// slot, the others two, then the smallest gains (bytes moved while
-  /// another pipe works) go back to one slot until the function fits.
+  /// another pipe works) go back to one slot until the function fits, and
+  /// under objective=waits wherever one slot makes fewer waits.
   SmallVector<int64_t> chooseDepths(func::FuncOp func,
                                     ArrayRef<Candidate> candidates) {
     SmallVector<int64_t> depths;
+    SmallVector<SlotChoice> reasons;
     SmallVector<size_t> autoTiles;
     for (auto [index, candidate] : llvm::enumerate(candidates)) {
       bool overlaps = llvm::popcount(candidate.pipes) > 1;
       depths.push_back(candidate.depth.value_or(overlaps ? 2 : 1));
+      reasons.push_back({overlaps ? SlotReason::Overlap : SlotReason::OnePipe});
       if (!candidate.depth && overlaps)
         autoTiles.push_back(index);
     }
@@ -323,16 +371,62 @@ struct DsaPlanMultiBufferPass
     });
     TargetDescription target = TargetDescription::getForOp(func);
     size_t demoted = 0;
-    while (!autoTiles.empty() && !fitsWith(func, candidates, depths, target) &&
-           demoted < autoTiles.size())
-      depths[autoTiles[demoted++]] = 1;
+    while (!autoTiles.empty() &&
+           !placeWith(func, candidates, depths, target, nullptr) &&
+           demoted < autoTiles.size()) {
+      depths[autoTiles[demoted]] = 1;
+      reasons[autoTiles[demoted++]].reason = SlotReason::NoRoom;
+    }
+    if (objective == PlacementObjective::Waits)
+      demoteForWaits(func, candidates, ArrayRef(autoTiles).drop_front(demoted),
+                     target, depths, reasons);
     for (auto [index, candidate] : llvm::enumerate(candidates))
       if (!candidate.depth)
-        reportChoice(candidate, depths[index]);
+        reportChoice(candidate, depths[index], reasons[index]);
     return depths;
   }
 
-  void reportChoice(const Candidate &candidate, int64_t depth) {
+  /// objective=waits: the waits of a choice of depths are the reuse cost of
+  /// its placement plus the one-slot waits of the "auto" tiles left at one
+  /// slot. Each tile of `kept` (at two slots, in demotion order) goes back
+  /// to one where that makes fewer waits.
+  void demoteForWaits(func::FuncOp func, ArrayRef<Candidate> candidates,
+                      ArrayRef<size_t> kept, const TargetDescription &target,
+                      SmallVectorImpl<int64_t> &depths,
+                      SmallVectorImpl<SlotChoice> &reasons) {
+    if (kept.empty())
+      return;
+    SmallVector<int64_t> oneSlotWaits;
+    for (const Candidate &candidate : candidates)
+      oneSlotWaits.push_back(
+          candidate.depth || llvm::popcount(candidate.pipes) < 2
+              ? 0
+              : getOneSlotWait(func, candidate.alloc, costModel));
+    auto waitsOf = [&](ArrayRef<int64_t> choice) -> std::optional<int64_t> {
+      std::optional<int64_t> reuseCost =
+          placeWith(func, candidates, choice, target, &costModel);
+      if (!reuseCost)
+        return std::nullopt;
+      int64_t waits = *reuseCost;
+      for (auto [depth, wait] : llvm::zip(choice, oneSlotWaits))
+        waits += depth == 1 ? wait : 0;
+      return waits;
+    };
+    std::optional<int64_t> best = waitsOf(depths);
+    for (size_t index : kept) {
+      depths[index] = 1;
+      std::optional<int64_t> waits = waitsOf(depths);
+      if (waits && (!best || *waits < *best)) {
+        reasons[index] = {SlotReason::Waits, best.value_or(-1), *waits};
+        best = waits;
+      } else {
+        depths[index] = 2;
+      }
+    }
+  }
+
+  void reportChoice(const Candidate &candidate, int64_t depth,
+                    const SlotChoice &choice) {
     if (!summary)
       return;
     AllocOp alloc = candidate.alloc;
@@ -340,17 +434,34 @@ struct DsaPlanMultiBufferPass
                                 << "'" << alloc.getDisplayName()
                                 << "': " << depth
                                 << (depth == 1 ? " slot" : " slots");
-    if (llvm::popcount(candidate.pipes) < 2)
+    switch (choice.reason) {
+    case SlotReason::OnePipe:
       remark << " (one pipe touches it in the loop: a second slot would "
                 "buy no overlap)";
-    else if (depth == 1)
+      break;
+    case SlotReason::NoRoom:
       remark << " (two would not fit: smaller gains than the tiles kept "
                 "at two)";
-    else
+      break;
+    case SlotReason::Waits:
+      remark << " (two would add more waits than they save: ";
+      if (choice.waitsWithTwo < 0)
+        remark << "the placement with two was not found";
+      else
+        remark << choice.waitsWithTwo << " cycles of waits with two";
+      remark << ", " << choice.waitsWithOne
+             << " with one, its own wait included)";
+      break;
+    case SlotReason::Overlap:
       remark << " (" << llvm::popcount(candidate.pipes)
              << " pipes touch it in the loop; +" << candidate.bytes
              << " B for the second slot)";
+      break;
+    }
   }
+
+  /// The cycle estimates the waits are counted in (`costs` applied).
+  CostModel costModel = CostModel::defaults();
 };
 
 //===----------------------------------------------------------------------===//

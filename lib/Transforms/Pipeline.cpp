@@ -40,6 +40,9 @@ void mlir::dsaplan::buildDsaPlanPipeline(
   pm.addNestedPass<func::FuncOp>(createDsaPlanRotateCarried());
   DsaPlanMultiBufferOptions multiBuffer;
   multiBuffer.summary = options.summary;
+  // A second slot is weighed in the waits assign-offsets will count.
+  multiBuffer.objective = options.objective;
+  multiBuffer.costs = options.simulateCosts;
   pm.addNestedPass<func::FuncOp>(createDsaPlanMultiBuffer(multiBuffer));
   pm.addNestedPass<func::FuncOp>(createDsaPlanComputeLifetimes());
   DsaPlanAssignOffsetsOptions assign;

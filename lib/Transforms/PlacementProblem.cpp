@@ -195,15 +195,15 @@ void addTileAccess(SmallVectorImpl<TileAccess> &accesses, TileAccess access) {
   accesses.push_back(access);
 }
 
-/// Per allocation of `pp`, how each pipe accesses it (through views, as the
-/// sync pass sees it: the same access model).
+/// Per allocation of `allocs`, how each pipe accesses it (through views,
+/// as the sync pass sees it: the same access model).
 SmallVector<SmallVector<TileAccess, 4>>
-accessesPerAlloc(func::FuncOp func, const PlacementProblem &pp,
+accessesPerAlloc(func::FuncOp func, ArrayRef<AllocOp> allocs,
                  const CostModel &costs) {
   llvm::DenseMap<Operation *, size_t> indexOf;
-  for (size_t index = 0; index < pp.allocs.size(); ++index)
-    indexOf[AllocOp(pp.allocs[index]).getOperation()] = index;
-  SmallVector<SmallVector<TileAccess, 4>> result(pp.allocs.size());
+  for (size_t index = 0; index < allocs.size(); ++index)
+    indexOf[AllocOp(allocs[index]).getOperation()] = index;
+  SmallVector<SmallVector<TileAccess, 4>> result(allocs.size());
   func.walk([&](Operation *op) {
     std::optional<Pipe> pipe = getOpPipe(op);
     if (!pipe)
@@ -292,7 +292,7 @@ void mlir::dsaplan::addReusePenalties(func::FuncOp func, PlacementProblem &pp,
                                       const CostModel &costs) {
   pp.problem.objective = solver::Objective::ReuseCost;
   SmallVector<SmallVector<TileAccess, 4>> accesses =
-      accessesPerAlloc(func, pp, costs);
+      accessesPerAlloc(func, pp.allocs, costs);
   const std::vector<solver::Buffer> &buffers = pp.problem.buffers;
   SmallVector<size_t> perPool(pp.problem.pools.size(), 0);
   for (const solver::Buffer &buffer : buffers)
@@ -311,4 +311,11 @@ void mlir::dsaplan::addReusePenalties(func::FuncOp func, PlacementProblem &pp,
             {a, b, penalty.cycles,
              penalty.crossPipe ? "cross_pipe" : "generic"});
     }
+}
+
+int64_t mlir::dsaplan::getOneSlotWait(func::FuncOp func, AllocOp alloc,
+                                      const CostModel &costs) {
+  SmallVector<SmallVector<TileAccess, 4>> accesses =
+      accessesPerAlloc(func, {alloc}, costs);
+  return reuseWait(accesses.front(), accesses.front()).cycles;
 }

@@ -123,8 +123,8 @@ struct DsaPlanStripForCpuPass
   void eraseAndReplaceOps(ModuleOp module) {
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
-      if (isa<SetFlagOp, WaitFlagOp, PipeBarrierOp, SeparateOp, ColocateOp,
-              ArenaOp, AllocOp>(op))
+      if (isa<SetFlagOp, WaitFlagOp, PipeBarrierOp, BarrierAllOp, SeparateOp,
+              ColocateOp, ArenaOp, AllocOp>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {

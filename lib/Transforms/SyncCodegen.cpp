@@ -33,7 +33,7 @@ using namespace mlir::dsaplan::sync;
 
 namespace {
 
-enum class SyncOpKind { Set, Wait, Barrier };
+enum class SyncOpKind { Set, Wait, Barrier, BarrierAll };
 
 /// One op to create, at a gap of a block.
 struct Insertion {
@@ -84,6 +84,8 @@ Operation *SyncBuilder::create(OpBuilder &b, Location loc, SyncOpKind kind,
                               b.getI64IntegerAttr(id));
   case SyncOpKind::Barrier:
     return PipeBarrierOp::create(b, loc, pipe(src));
+  case SyncOpKind::BarrierAll:
+    return BarrierAllOp::create(b, loc);
   }
   llvm_unreachable("unknown sync op kind");
 }
@@ -112,11 +114,19 @@ void SyncBuilder::createAtGaps(SmallVectorImpl<Insertion> &insertions) {
 }
 
 void SyncBuilder::createAroundLoop(const PlannedPair &pair, size_t group) {
+  OpBuilder after(pair.loop->getBlock(), std::next(pair.loop->getIterator()));
+  if (pair.id < 0) {
+    // The drain orders the loop's last iteration before what follows it:
+    // without an id, a barrier after the loop does (no pre-set is needed).
+    result.groups[group].push_back(create(after, pair.loop->getLoc(),
+                                          SyncOpKind::BarrierAll, pair.src,
+                                          pair.dst, -1));
+    return;
+  }
   OpBuilder before(pair.loop);
   result.groups[group].push_back(create(before, pair.loop->getLoc(),
                                         SyncOpKind::Set, pair.src, pair.dst,
                                         pair.id));
-  OpBuilder after(pair.loop->getBlock(), std::next(pair.loop->getIterator()));
   result.groups[group].push_back(create(after, pair.loop->getLoc(),
                                         SyncOpKind::Wait, pair.src, pair.dst,
                                         pair.id));
@@ -128,6 +138,11 @@ void SyncBuilder::createEager(const PlannedEager &eager) {
   if (eager.src == eager.dst) {
     result.groups[newGroup(SyncKind::Barrier)].push_back(create(
         after, op->getLoc(), SyncOpKind::Barrier, eager.src, eager.dst, -1));
+    return;
+  }
+  if (eager.id < 0) {
+    result.groups[newGroup(SyncKind::BarrierAll)].push_back(create(
+        after, op->getLoc(), SyncOpKind::BarrierAll, eager.src, eager.dst, -1));
     return;
   }
   size_t group = newGroup(SyncKind::EagerPair);
@@ -143,6 +158,14 @@ InsertedSyncs SyncBuilder::build(const SyncPlan &plan) {
   SmallVector<Insertion> insertions;
   SmallVector<size_t> groupOfPair;
   for (const PlannedPair &p : plan.pairs) {
+    if (p.id < 0) {
+      // No event id: the wait's place drains every pipe instead.
+      groupOfPair.push_back(newGroup(SyncKind::BarrierAll));
+      insertions.push_back({p.block, p.wait, 1, 2 * p.rank + 1,
+                            SyncOpKind::BarrierAll, p.src, p.dst, -1,
+                            groupOfPair.back()});
+      continue;
+    }
     size_t group = newGroup(p.loop ? SyncKind::LoopPair : SyncKind::Pair);
     groupOfPair.push_back(group);
     bool setAtWait = p.set == p.wait;

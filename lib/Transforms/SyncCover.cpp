@@ -109,6 +109,12 @@ struct Knowledge {
     int32_t &own = of[pipeIndex(pipe)].current[pipeIndex(pipe)];
     own = std::max<int32_t>(own, gap + 1);
   }
+  /// barrier_all at `gap`: every pipe knows every stream up to the gap.
+  void barrierAll(Gap gap) {
+    for (Payload &k : of)
+      for (int32_t &known : k.current)
+        known = std::max<int32_t>(known, gap + 1);
+  }
   /// The state at the start of the next iteration of a loop body.
   Knowledge nextIteration() const {
     Knowledge next;
@@ -240,6 +246,10 @@ void SyncCover::stepOver(
   }
   if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
     knowledge.barrier(barrier.getPipe(), gap);
+    return;
+  }
+  if (isa<BarrierAllOp>(op)) {
+    knowledge.barrierAll(gap);
     return;
   }
   if (op->getNumRegions() == 0 || requirements.accessIndex.count(op))

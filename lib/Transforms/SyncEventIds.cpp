@@ -21,8 +21,10 @@
 // inserted one's flag unless something ordered it after the inserted wait,
 // and the input's syncs are never moved) to the last of their sets and
 // waits, or the end of any loop that holds one of their sets (a set in a
-// loop may be consumed in the next iteration or after the loop). A pair that finds no id moves its set down to just
-// before its wait, in flight for no time. Whether a set may still overrun
+// loop may be consumed in the next iteration or after the loop). A pair
+// that finds no id moves its set down to just before its wait, in flight
+// for no time; one that finds none even there becomes a barrier_all at its
+// wait (every pipe drains: it needs no id). Whether a set may still overrun
 // the previous set of its flag on some path (a flag is one bit) is the
 // repair's business (SyncPruning.h), after the ops exist.
 //
@@ -144,16 +146,9 @@ SmallVector<Span> spansOf(const ProgramOrder &order,
   return spans;
 }
 
-InFlightDiagnostic noFreeId(Operation *anchor, Pipe src, Pipe dst) {
-  return anchor->emitError()
-         << "no free event id for <" << stringifyPipe(src) << " -> "
-         << stringifyPipe(dst)
-         << ">: all eight are in flight here or taken by the input's syncs";
-}
-
 } // namespace
 
-FailureOr<SyncPlan> mlir::dsaplan::sync::assignEventIds(
+SyncPlan mlir::dsaplan::sync::assignEventIds(
     func::FuncOp func, const ProgramOrder &order,
     const SyncDecisions &decisions, const SyncRequirements &requirements) {
   EventIds ids(order);
@@ -176,11 +171,12 @@ FailureOr<SyncPlan> mlir::dsaplan::sync::assignEventIds(
       }
     }
     if (!id) {
-      // The access that would wait, or the loop.
-      Operation *anchor =
-          pair.loop ? pair.loop : order.opsOf(pair.block)[pair.wait];
-      noFreeId(anchor, pair.src, pair.dst);
-      return failure();
+      // Eight pairs of enclosing blocks or the input hold every id: the
+      // wait becomes a barrier_all, which needs none.
+      pair.id = -1;
+      ++plan.numBarriersAll;
+      plan.pairs.push_back(pair);
+      continue;
     }
     pair.id = *id;
     plan.pairs.push_back(pair);
@@ -206,11 +202,9 @@ FailureOr<SyncPlan> mlir::dsaplan::sync::assignEventIds(
     }
     double at = order.endPosition(op) + 0.5;
     std::optional<int64_t> id = ids.take(src, dst, at, at);
-    if (!id) {
-      noFreeId(op, src, dst);
-      return failure();
-    }
-    plan.eager.push_back({op, src, dst, *id});
+    if (!id)
+      ++plan.numBarriersAll;
+    plan.eager.push_back({op, src, dst, id.value_or(-1)});
   }
   return plan;
 }

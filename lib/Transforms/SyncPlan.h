@@ -162,7 +162,7 @@ struct PlannedPair {
   Gap set, wait;
   Operation *loop; // for a loop pair
   Pipe src, dst;
-  int64_t id;
+  int64_t id; // -1: no event id is free, a barrier_all at the wait instead
   unsigned rank;
 };
 struct PlannedBarrier {
@@ -174,7 +174,7 @@ struct PlannedBarrier {
 struct PlannedEager {
   Operation *after;
   Pipe src, dst;
-  int64_t id; // -1 for a barrier (src == dst)
+  int64_t id; // -1: a barrier (src == dst), or a barrier_all for want of an id
 };
 struct SyncPlan {
   SmallVector<PlannedPair> pairs;
@@ -182,17 +182,20 @@ struct SyncPlan {
   SmallVector<PlannedEager> eager;
   /// Flag pairs whose set moved down to their wait for want of an event id.
   unsigned numLateSets = 0;
+  /// Flag pairs that found no event id even there: barrier_all instead.
+  unsigned numBarriersAll = 0;
 };
 
 /// Gives every decided pair an event id, never one that a pair of the input
 /// (or another decided pair) has in flight over the same stretch of the
-/// function; fails with an error at the pair that finds none.
-FailureOr<SyncPlan> assignEventIds(func::FuncOp func, const ProgramOrder &order,
-                                   const SyncDecisions &decisions,
-                                   const SyncRequirements &requirements);
+/// function; a pair that finds none is left with id -1, to become a
+/// barrier_all (the hardware's last resort, PIPE_ALL) at its wait.
+SyncPlan assignEventIds(func::FuncOp func, const ProgramOrder &order,
+                        const SyncDecisions &decisions,
+                        const SyncRequirements &requirements);
 
 /// Job 4: the ops.
-enum class SyncKind { Pair, LoopPair, EagerPair, Barrier };
+enum class SyncKind { Pair, LoopPair, EagerPair, Barrier, BarrierAll };
 struct InsertedSyncs {
   std::vector<SyncGroup> groups;
   std::vector<SyncKind> kinds;

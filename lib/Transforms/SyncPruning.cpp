@@ -36,6 +36,7 @@
 
 #include <array>
 #include <map>
+#include <set>
 
 using namespace mlir;
 using namespace mlir::dsaplan;
@@ -346,6 +347,15 @@ bool OrderChecker::walkOp(Operation &op, Path &path) {
     path.known[p][p].unite(path.executed[p]);
     return true;
   }
+  if (isa<BarrierAllOp>(op)) {
+    // Every pipe knows all that ran before; so every wait ran, and no
+    // flag's next set can overrun it.
+    for (unsigned q = 0; q < kPipes; ++q)
+      for (unsigned p = 0; p < kPipes; ++p)
+        path.known[q][p].unite(path.executed[p]);
+    path.consumers.clear();
+    return true;
+  }
   if (accesses.contains(&op))
     return access(&op, path);
   // scf.if and scf.index_switch run exactly one of their regions (an empty
@@ -545,11 +555,51 @@ void setEventId(ArrayRef<Operation *> ops, int64_t id) {
   }
 }
 
+/// The last resort for a group whose sets no id or handshake keeps safe:
+/// each wait of the group becomes a barrier_all (every pipe drains there,
+/// so what the wait ordered stays ordered), its sets go. Returns the ops
+/// erased; the group keeps only its barriers.
+///
+///   set_flag <mte3 -> v>, 1           (erased)
+///   ...
+///   wait_flag <mte3 -> v>, 1     =>   dsaplan.barrier_all
+///   linalg.exp ...                    linalg.exp ...
+SmallVector<Operation *> replaceByBarrierAll(SyncGroup &group) {
+  SmallVector<Operation *> erased;
+  SyncGroup kept;
+  for (Operation *op : group) {
+    if (isa<WaitFlagOp>(op)) {
+      OpBuilder b(op);
+      kept.push_back(BarrierAllOp::create(b, op->getLoc()));
+    }
+    if (isa<SetFlagOp, WaitFlagOp>(op))
+      erased.push_back(op);
+    else
+      kept.push_back(op);
+  }
+  for (Operation *op : erased)
+    op->erase();
+  // A handshake after a wait left two barriers in a row: one does.
+  llvm::DenseSet<Operation *> ours(kept.begin(), kept.end());
+  group.clear();
+  for (Operation *op : kept) {
+    Operation *previous = op->getPrevNode();
+    if (isa<BarrierAllOp>(op) && previous && isa<BarrierAllOp>(previous) &&
+        ours.contains(previous)) {
+      erased.push_back(op);
+      op->erase();
+      continue;
+    }
+    group.push_back(op);
+  }
+  return erased;
+}
+
 } // namespace
 
-LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
-                                              MutableArrayRef<SyncGroup> groups,
-                                              EventIdRepairs &repairs) {
+void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
+                                       MutableArrayRef<SyncGroup> groups,
+                                       EventIdRepairs &repairs) {
   DenseMap<Operation *, size_t> groupOf;
   auto fileGroup = [&](size_t i) {
     for (Operation *op : groups[i])
@@ -566,7 +616,10 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
   // a handshake is moved like a pair, and given a handshake of its own only
   // up to a fixed depth.
   // A fix can make another execution of a set unsafe; the next round sees
-  // it, and the last round is one that finds nothing to fix.
+  // it, and the last round is one that finds nothing to fix. A round that
+  // can fix nothing, and every round after kRounds, replaces the groups of
+  // the sets still unsafe by barrier_all: each such round removes flags
+  // and adds none, so the rounds end.
   // The input's own ids are never reused (as when they were first given).
   std::map<std::pair<Pipe, Pipe>, unsigned> inputIds;
   func.walk([&](Operation *op) {
@@ -588,7 +641,10 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
   // follow), but the chain stops at kMaxHandshakeDepth.
   constexpr unsigned kMaxHandshakeDepth = 2;
   DenseMap<Operation *, unsigned> handshakeDepth;
+  constexpr int kRounds = 24;
+  bool lastResort = false;
   SetFlagOp stuck;
+  std::set<size_t> toReplace; // groups, replaced after the walk
   unsigned unsafeInserted = 0, changes = 0;
   llvm::DenseSet<Operation *> fixedThisRound;
   auto repair = [&](SetFlagOp set, unsigned free,
@@ -597,6 +653,10 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
     if (found == groupOf.end())
       return; // the input's own sync: the verifier reports it
     ++unsafeInserted;
+    if (lastResort) {
+      toReplace.insert(found->second);
+      return;
+    }
     SyncGroup &group = groups[found->second];
     SmallVector<Operation *> pair = flagOpsOf(group, set.getSrc(), set.getDst());
     if (!fixedThisRound.insert(pair.front()).second)
@@ -636,7 +696,7 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
     if (id < 0 || moved > 4) {
       // Other repairs of this round may be what it waits for (a walk goes
       // on past a wait whose set it moved): only a round that changes
-      // nothing gives up.
+      // nothing gives up on it.
       if (!stuck)
         stuck = set;
       return;
@@ -646,8 +706,7 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
     ++repairs.moved;
     ++changes;
   };
-  constexpr int kRounds = 24;
-  for (int round = 0; round < kRounds; ++round) {
+  for (int round = 0;; ++round) {
     // Handshakes add ops to the function body: walk it afresh.
     SmallVector<Operation *> body;
     for (Operation &op : func.getBody().front())
@@ -660,24 +719,29 @@ LogicalResult mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
     fixedThisRound.clear();
     unsafeInserted = changes = 0;
     stuck = nullptr;
+    lastResort = round >= kRounds;
     llvm::DenseSet<Operation *> none;
     OrderChecker::Checkpoints unused(body.size()), recorded(body.size());
     // A walk stopped by the input's own unbalanced flags surveys what it
     // reached; the verifier reports the rest.
     (void)checker.ordered(body, none, unused, 0, body.size(), recorded);
     if (unsafeInserted == 0)
-      return success();
-    if (changes == 0)
-      return stuck.emitError()
-             << "no event id of <" << stringifyPipe(stuck.getSrc()) << " -> "
-             << stringifyPipe(stuck.getDst())
-             << "> is free here: for each of the eight, a wait that "
-                "consumes an earlier set may still be pending when this "
-                "set runs";
+      return;
+    if (changes == 0 && stuck)
+      toReplace.insert(groupOf.lookup(stuck));
+    // Ops are erased only now: the walk held them.
+    for (size_t index : toReplace) {
+      for (Operation *op : replaceByBarrierAll(groups[index])) {
+        groupOf.erase(op);
+        moves.erase(op);
+        handshaken.erase(op);
+        handshakeDepth.erase(op);
+      }
+      fileGroup(index);
+      ++repairs.barriersAll;
+    }
+    toReplace.clear();
   }
-  return func.emitError() << "event ids did not settle after " << kRounds
-                          << " rounds of moving pairs whose set may overrun "
-                             "an earlier one";
 }
 
 PruneResult mlir::dsaplan::pruneSyncGroups(func::FuncOp func,

@@ -601,8 +601,8 @@ SmallVector<Touch> touchesOf(Operation *op) {
 /// effects that is not a view is taken to. Views, casts, dim and metadata
 /// ops only name bytes, with or without a pipe.
 bool isMemoryOp(Operation *op) {
-  if (isa<AllocOp, ArenaOp, SetFlagOp, WaitFlagOp, PipeBarrierOp, SeparateOp,
-          ColocateOp, RegionBranchOpInterface>(op) ||
+  if (isa<AllocOp, ArenaOp, SetFlagOp, WaitFlagOp, PipeBarrierOp, BarrierAllOp,
+          SeparateOp, ColocateOp, RegionBranchOpInterface>(op) ||
       op->hasTrait<OpTrait::IsTerminator>())
     return false;
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
@@ -1078,6 +1078,13 @@ void SyncChecker::walkOp(Operation &op, PathState &state) {
   if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
     unsigned p = static_cast<unsigned>(barrier.getPipe());
     state.known[p][p].unite(state.executed[p]);
+    return;
+  }
+  // Every pipe drains: each knows all that every pipe ran before it.
+  if (isa<BarrierAllOp>(op)) {
+    for (size_t q = 0; q < kNumPipes; ++q)
+      for (size_t p = 0; p < kNumPipes; ++p)
+        state.known[q][p].unite(state.executed[p]);
     return;
   }
   // scf.if and scf.index_switch run exactly one of their regions (an empty

@@ -51,6 +51,8 @@ func.func @arena_and_sync(%gm: memref<256xf32>) {
   dsaplan.wait_flag <mte2 -> v>, 7
   // CHECK: dsaplan.pipe_barrier <v>
   dsaplan.pipe_barrier <v>
+  // CHECK: dsaplan.barrier_all
+  dsaplan.barrier_all
   // CHECK: dsaplan.set_flag <s -> m>, 1
   dsaplan.set_flag <s -> m>, 1
   // CHECK: dsaplan.wait_flag <mte1 -> m>, 2

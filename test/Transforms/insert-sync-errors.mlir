@@ -29,37 +29,6 @@ func.func @unknown_effects(%gm: memref<256xf32>) {
 
 // -----
 
-// The input's own flags hold all eight ids of <mte2 -> v> from before the
-// load to after the exp; ids of the input are never reused where they are
-// in flight, so the load -> exp dependency has none left.
-func.func @out_of_event_ids(%gm: memref<8xf32>, %out: memref<8xf32>) {
-  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
-  %c0 = arith.constant 0 : index
-  %t = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xf32, #dsaplan.space<ub>>
-  dsaplan.set_flag <mte2 -> v>, 0
-  dsaplan.set_flag <mte2 -> v>, 1
-  dsaplan.set_flag <mte2 -> v>, 2
-  dsaplan.set_flag <mte2 -> v>, 3
-  dsaplan.set_flag <mte2 -> v>, 4
-  dsaplan.set_flag <mte2 -> v>, 5
-  dsaplan.set_flag <mte2 -> v>, 6
-  dsaplan.set_flag <mte2 -> v>, 7
-  memref.copy %gm, %t {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
-  // expected-error @below {{no free event id for <mte2 -> v>: all eight are in flight here or taken by the input's syncs}}
-  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%t : memref<8xf32, #dsaplan.space<ub>>) outs(%out : memref<8xf32>)
-  dsaplan.wait_flag <mte2 -> v>, 0
-  dsaplan.wait_flag <mte2 -> v>, 1
-  dsaplan.wait_flag <mte2 -> v>, 2
-  dsaplan.wait_flag <mte2 -> v>, 3
-  dsaplan.wait_flag <mte2 -> v>, 4
-  dsaplan.wait_flag <mte2 -> v>, 5
-  dsaplan.wait_flag <mte2 -> v>, 6
-  dsaplan.wait_flag <mte2 -> v>, 7
-  return
-}
-
-// -----
-
 // A call with a tile and no pipe: what its callee runs, on which pipes, is
 // unknown, so there is no pipe to order it on.
 func.func private @helper(memref<256xf32, #dsaplan.space<ub>>)

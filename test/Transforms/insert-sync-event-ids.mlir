@@ -10,7 +10,7 @@
 // must not set id 0 again before V has consumed the first set of id 0, and
 // nothing tells MTE2 that V got there; no id would, so V hands MTE2 a flag
 // back right after that wait (a handshake) and the ninth set follows it.
-// SUMMARY: remark: @out_of_event_ids: 9 flag pairs (0 around loops, 0 eager, 1 set late for want of an event id; before pruning, 0 moved to another id and 1 handshakes added so that no set overruns its flag)
+// SUMMARY: remark: @out_of_event_ids: 9 flag pairs (0 around loops, 0 eager, 1 set late for want of an event id; before pruning, 0 moved to another id and 1 handshakes added so that no set overruns its flag, 0 barrier_all for want of a safe event id)
 // CHECK-LABEL: func.func @out_of_event_ids
 // CHECK-COUNT-8: dsaplan.set_flag <mte2 -> v>
 // CHECK-NOT:     dsaplan.set_flag
@@ -73,7 +73,7 @@ func.func @out_of_event_ids(%gm: memref<8xf32> {llvm.noalias}, %out: memref<8xf3
 // iteration, so each set follows the wait of its previous set. (Ids are
 // made safe before pruning, while the eight pairs pruned later still set
 // <mte3 -> v> one after another: the summary counts those moves.)
-// SUMMARY: remark: @one_eager_pair_per_op: 2 flag pairs (0 around loops, 2 eager, 0 set late for want of an event id; before pruning, {{[0-9]+}} moved to another id and {{[0-9]+}} handshakes added so that no set overruns its flag)
+// SUMMARY: remark: @one_eager_pair_per_op: 2 flag pairs (0 around loops, 2 eager, 0 set late for want of an event id; before pruning, {{[0-9]+}} moved to another id and {{[0-9]+}} handshakes added so that no set overruns its flag, 0 barrier_all for want of a safe event id)
 // CHECK-LABEL: func.func @one_eager_pair_per_op
 // CHECK:         scf.while
 // CHECK-COUNT-9:   memref.copy

@@ -1,16 +1,18 @@
-// XFAIL: *
-// RUN: dsa-opt %s -dsaplan-insert-sync | dsa-opt -dsaplan-verify-sync | dsa-opt -dsaplan-simulate="runs=4" -o /dev/null
+// RUN: dsa-opt %s -dsaplan-insert-sync="summary=true" 2>&1 | FileCheck %s
+// RUN: dsa-opt %s -dsaplan-insert-sync | dsa-opt -dsaplan-verify-sync | dsa-opt -dsaplan-simulate="runs=8" -o /dev/null
 //
-// A known refusal (kernel 185 of random_sync_kernels.py seed 415, with GM):
-// insert-sync stops with "no event id of <mte2 -> v> is free here". Two
+// Kernel 185 of random_sync_kernels.py seed 415, with GM, that insert-sync
+// used to refuse with "no event id of <mte2 -> v> is free here". Two
 // <mte2 -> v> pairs whose sets may overrun each other's flag (one a
-// handshake's set) are moved by the one-bit repair, each to the lowest
-// free id, so they trade ids 0 and 1 round after round until the moves run
-// out. Moving a pair to an id no set of its pipe pair uses fixes this one
-// (and four more refused kernels of the sweeps), but spreads the ids a
-// kernel uses, so that insert-sync run on such output with one sync left
-// out (simulate-property.test) finds no id left: the input's ids are held
-// from the start of the function. Remove the XFAIL once both hold.
+// handshake's set) are moved by the one-bit repair, each to the lowest free
+// id, so they trade ids 0 and 1 round after round. A round that can fix
+// nothing now replaces the stuck set's group by dsaplan.barrier_all at its
+// waits (no id needed); the rest keeps its flags. verify-sync and the
+// simulator accept the result.
+//
+// CHECK: remark: @ids_swapped_back_and_forth: {{[0-9]+}} flag pairs {{.*}}, {{[1-9]}} barrier_all for want of a safe event id)
+// CHECK-LABEL: func.func @ids_swapped_back_and_forth
+// CHECK: dsaplan.barrier_all
 func.func @ids_swapped_back_and_forth(%gm: memref<64xf32>, %gm16: memref<16xf32>, %gm8: memref<8xf32>, %gm8x8: memref<8x8xf32>, %gmr: memref<64xf32> {llvm.noalias}, %rows: memref<4x64xf32> {llvm.noalias}, %n: index, %c: i1) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index

@@ -13,6 +13,7 @@
 //
 // LIFT-LABEL: func.func @split
 // LIFT-NOT:     cf.br
+// LIFT-NOT:     arith.constant
 // LIFT:         return
 // CHECK-LABEL: func.func @split
 // CHECK:         memref.copy %{{.*}}, %[[A:.*]] {dsaplan.pipe = #dsaplan.pipe<mte2>}

@@ -248,3 +248,21 @@ module {
     return
   }
 }
+
+// -----
+
+// V waits for a flag that MTE2 sets only after a barrier_all: every other
+// pipe reaches the barrier and waits there for V, which never comes.
+func.func @barrier_all_before_the_set(%gm: memref<256xf32>, %out: memref<256xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+  // expected-error @below {{simulated hang: pipe v waits for ever for event 0 of <mte2 -> v>, which is never set (seed 1)}}
+  dsaplan.wait_flag <mte2 -> v>, 0
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  // expected-error @below {{simulated hang: a barrier_all waits for ever for pipe v, blocked before it (seed 1)}}
+  dsaplan.barrier_all
+  dsaplan.set_flag <mte2 -> v>, 0
+  return
+}

@@ -157,3 +157,31 @@ func.func @kept_allocs(%gm: memref<256xf32>, %out: memref<256xf32>) {
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%b : memref<256xf32, #dsaplan.space<ub>>)
   return
 }
+
+// -----
+
+// The same loop synchronised by dsaplan.barrier_all alone (insert-sync's
+// last resort): each barrier holds every pipe until all have reached it and
+// finished their earlier ops, so the load, the exp and the store of one
+// iteration and the next never overlap. A barrier that held only the
+// scalar unit would let MTE2 reload %a while V still reads it.
+// CHECK-LABEL: func.func @barrier_all_only
+// CHECK-COUNT-2: dsaplan.barrier_all
+// expected-remark @below {{@barrier_all_only: simulated 8 runs, worst seed}}
+func.func @barrier_all_only(%gm: memref<256xf32>, %out: memref<256xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c1024 = arith.constant 1024 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
+  %b = memref.view %ub[%c1024][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
+  scf.for %i = %c0 to %c8 step %c1 {
+    memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+    dsaplan.barrier_all
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%b : memref<256xf32, #dsaplan.space<ub>>)
+    dsaplan.barrier_all
+    memref.copy %b, %out {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<256xf32, #dsaplan.space<ub>> to memref<256xf32>
+  }
+  return
+}

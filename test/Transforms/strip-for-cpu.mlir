@@ -30,6 +30,7 @@ module attributes {dsaplan.target = #dsaplan.target<"ascend910b">} {
     linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>, dsaplan.in_place}
         ins(%a : memref<64xf32, #dsaplan.space<ub>>) outs(%b : memref<64xf32, #dsaplan.space<ub>>)
     dsaplan.pipe_barrier <v>
+    dsaplan.barrier_all
     dsaplan.set_flag <v -> mte3>, 0
     dsaplan.wait_flag <v -> mte3>, 0
     memref.copy %b, %out {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<64xf32, #dsaplan.space<ub>> to memref<64xf32>

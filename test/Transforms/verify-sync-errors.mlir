@@ -568,3 +568,19 @@ func.func @cast_of_choice(%gm: memref<64xf32>, %c: i1) {
   memref.copy %g, %gm {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<64xf32> to memref<64xf32>
   return
 }
+
+// -----
+
+// A barrier_all orders what runs before it against what runs after it,
+// nothing else: here it comes before the load, so the exp still races it.
+func.func @barrier_all_before_the_producer(%gm: memref<256xf32>, %out: memref<256xf32> {llvm.noalias}) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
+  dsaplan.barrier_all
+  // expected-note @below {{the earlier access}}
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+  // expected-error @below {{unordered read after write}}
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  return
+}

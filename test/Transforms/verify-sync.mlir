@@ -175,3 +175,29 @@ func.func @subview_of_view_of_choice(%gm: memref<64xf32>, %c: i1) {
   linalg.copy {dsaplan.pipe = #dsaplan.pipe<v>} ins(%row : memref<32xf32, strided<[1], offset: 32>, #dsaplan.space<ub>>) outs(%d : memref<32xf32, #dsaplan.space<ub>>)
   return
 }
+
+// -----
+
+// dsaplan.barrier_all drains every pipe: the load is ordered before the exp
+// without a flag, and MTE2's second set of event 0 runs after V's wait of
+// the first (the same kernel without the barrier is @flag_overrun in
+// verify-sync-errors.mlir).
+func.func @barrier_all_orders_every_pipe(%gm: memref<256xf32> {llvm.noalias}, %out: memref<256xf32> {llvm.noalias}, %out2: memref<256xf32> {llvm.noalias}) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c1024 = arith.constant 1024 : index
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>     // [0, 1024)
+  %b = memref.view %ub[%c1024][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>  // [1024, 2048)
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+  dsaplan.set_flag <mte2 -> v>, 0
+  dsaplan.wait_flag <mte2 -> v>, 0
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<256xf32, #dsaplan.space<ub>>) outs(%out : memref<256xf32>)
+  memref.copy %gm, %b {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+  dsaplan.barrier_all
+  dsaplan.set_flag <mte2 -> v>, 0
+  dsaplan.wait_flag <mte2 -> v>, 0
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%b : memref<256xf32, #dsaplan.space<ub>>) outs(%out2 : memref<256xf32>)
+  // V's exp of %a is finished too: MTE2 may overwrite it.
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<256xf32> to memref<256xf32, #dsaplan.space<ub>>
+  return
+}

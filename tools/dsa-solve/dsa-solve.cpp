@@ -57,6 +57,9 @@ const std::vector<dsaplan::cli::OptionSpec> &optionSpecs() {
       {"algorithm", 0, true, "NAME", "placement algorithm (default auto)"},
       {"node-budget", 0, true, "N",
        "search nodes per pool for every algorithm that searches"},
+      {"cost-node-budget", 0, true, "N",
+       "branch-and-bound nodes per pool for the reuse cost (default "
+       "100000)"},
       {"minimize-capacity", 0, false, "",
        "spend the whole budget on the smallest peak"},
       {"output", 'o', true, "FILE", "write the solution (- for stdout)"},
@@ -194,6 +197,12 @@ std::string applyOption(const dsaplan::cli::ParsedOption &option,
     if (!parseInteger(value, number) || number <= 0)
       return "--node-budget needs a positive integer, not '" + value + "'";
     args.options.nodeBudget = static_cast<uint64_t>(number);
+  } else if (name == "cost-node-budget") {
+    int64_t number = 0;
+    if (!parseInteger(value, number) || number < 0)
+      return "--cost-node-budget needs a non-negative integer, not '" +
+             value + "'";
+    args.options.reuseCostNodeBudget = static_cast<uint64_t>(number);
   } else if (name == "algorithm") {
     std::optional<Algorithm> algorithm = parseAlgorithm(value);
     if (!algorithm)

@@ -161,6 +161,28 @@ TEST(ReuseCost, NeverTradesTheFitForCost) {
   EXPECT_EQ(solution.pools[0].sharedPenaltyPairs, 1u);
 }
 
+TEST(ReuseCost, CliqueBoundProvesWithoutSearch) {
+  // Three 32-byte buffers at different times, pairwise penalised, in 64
+  // bytes: 96 bytes in 64, so two of them share bytes, cost 1 at least.
+  // The clique bound proves the greedy's 1 before any search node; the
+  // bound of the items still to place alone is 0 (any two fit side by side).
+  using namespace dsaplan::solver::detail;
+  ProblemBuilder builder(2 * kUnit, kUnit);
+  size_t a = builder.add(kUnit, {{0, 1}});
+  size_t b = builder.add(kUnit, {{1, 2}});
+  size_t c = builder.add(kUnit, {{2, 3}});
+  for (auto [first, second] : {std::pair{a, b}, {a, c}, {b, c}})
+    builder.problem.reusePenalties.push_back({first, second, 1, "cross_pipe"});
+  builder.problem.objective = Objective::ReuseCost;
+  PoolInstance instance = buildPoolInstance(builder.problem, 0);
+  CostInstance costs = buildCostInstance(builder.problem, instance);
+  ItemOffsets allAtZero(instance.items.size(), 0);
+  CostResult result = minimizeReuseCost(costs, allAtZero, /*nodeBudget=*/0);
+  EXPECT_EQ(result.cost, 1);
+  EXPECT_EQ(result.bound, 1);
+  EXPECT_EQ(result.nodes, 0u);
+}
+
 TEST(ReuseCost, PeakObjectiveIgnoresPenalties) {
   ProblemBuilder builder(4 * kUnit, kUnit);
   size_t a = builder.add(2 * kUnit, {{0, 2}});

@@ -12,7 +12,7 @@
 
 module attributes {dsaplan.target = #dsaplan.target<"ascend910b">} {
   func.func @softmax_auto(%x: memref<64x1024xf32>, %scale: memref<8x1024xf32>,
-                             %y: memref<64x1024xf32>, %scaled: i1) {
+                             %y: memref<64x1024xf32> {llvm.noalias}, %scaled: i1) {
     %c0 = arith.constant 0 : index
     %c8 = arith.constant 8 : index
     %c64 = arith.constant 64 : index

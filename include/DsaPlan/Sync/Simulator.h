@@ -95,9 +95,10 @@ struct SimulationFinding {
 };
 
 /// One entry of a simulated run as it executed: a pipe op, a set_flag, a
-/// wait_flag or a pipe_barrier, with its concrete bytes and its cycles.
+/// wait_flag, a pipe_barrier or a barrier_all (issued by the scalar unit,
+/// `pipe` is S), with its concrete bytes and its cycles.
 struct ExecutedEntry {
-  enum class Kind { Op, Set, Wait, Barrier };
+  enum class Kind { Op, Set, Wait, Barrier, BarrierAll };
   struct Run {
     int64_t begin, end; // bytes [begin, end)
   };
@@ -116,8 +117,8 @@ struct ExecutedEntry {
   llvm::SmallVector<int64_t, 2> iterations;
   llvm::SmallVector<Access, 2> accesses;
   /// Op: [start, end) ran, end - start its duration. Set: issued at start,
-  /// fired at end. Wait: reached at start, passed at end. Barrier: passed at
-  /// start == end. -1 when it never took effect (a hang, an overrun set).
+  /// fired at end. Wait: reached at start, passed at end. Barrier, barrier_all:
+  /// passed at start == end. -1 when it never took effect (a hang, an overrun set).
   int64_t start = -1, end = -1;
   /// A wait: the index of the set whose signal it took, -1 if none.
   int64_t consumed = -1;

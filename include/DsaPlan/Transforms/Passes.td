@@ -169,6 +169,19 @@ def DsaPlanMultiBuffer : Pass<"dsaplan-multi-buffer", "::mlir::func::FuncOp"> {
     of the function with the lifetimes and a multi-start placement); when
     it does not, the smallest such tiles go back to one slot first, one at
     a time, until it fits. Three slots are never chosen automatically.
+
+    Under `objective=waits` (the default, as in `dsaplan-assign-offsets`)
+    a second slot must also pay for itself in waits. One slot makes the
+    next iteration reuse the tile's own bytes: a wait of the cycles
+    `dsaplan-assign-offsets` would give that reuse (the tile's penalty
+    with itself). Two slots take room that other tiles may then have to
+    find on each other's bytes: the placement's reuse cost rises. The
+    tiles kept at two go back to one slot, smallest first, wherever that
+    lowers the reuse cost of the placement plus the one-slot waits of the
+    "auto" tiles (each choice placed under objective=waits by the default
+    algorithm, with `costs` as in `dsaplan-assign-offsets`). With
+    `objective=peak` only the fit counts.
+
     With `summary=true` a remark on each "auto" tile gives the choice and
     why.
 
@@ -178,6 +191,19 @@ def DsaPlanMultiBuffer : Pass<"dsaplan-multi-buffer", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect",
                            "::mlir::scf::SCFDialect"];
   let options = [
+    Option<"objective", "objective", "::mlir::dsaplan::PlacementObjective",
+           /*default=*/"::mlir::dsaplan::PlacementObjective::Waits",
+           "What an \"auto\" tile's second slot must not make worse: "
+           "waits (the reuse cost plus the one-slot waits) or peak (the "
+           "fit only)",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::dsaplan::PlacementObjective::Waits, "waits",
+                        "a second slot where it fits and lowers the waits"),
+             clEnumValN(::mlir::dsaplan::PlacementObjective::Peak, "peak",
+                        "a second slot wherever it fits"))}]>,
+    Option<"costs", "costs", "std::string", /*default=*/"\"\"",
+           "objective=waits: overrides of the target's cycle estimates, as "
+           "in dsaplan-assign-offsets">,
     Option<"summary", "summary", "bool", /*default=*/"false",
            "Remark on each \"auto\" tile: the slots chosen and why">
   ];
@@ -535,8 +561,18 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     its wait (in flight for no time, like the fallback pairs, so such pairs
     may share an id; the summary counts these). Pairs of one
     block and pipe pair never nest, so that fails only inside eight pairs of
-    enclosing blocks or loops, or when the input took the ids: then the
-    pass reports an error naming the op rather than reuse one.
+    enclosing blocks or loops, or when the input took the ids.
+
+    A flag is one bit, so a set must run after the wait that consumed the
+    previous set of its flag. After the ops exist, every path is walked
+    again; a set that may overrun its flag is moved to another id, or
+    given a handshake (a flag back from the waiting pipe, waited for at
+    once). Where neither settles, and where no id is free at all, the last
+    resort is `dsaplan.barrier_all` (the hardware's PIPE_ALL barrier) in
+    place of each wait of the pair: every pipe drains there, which orders
+    all the pair ordered and needs no id. It costs overlap, so it is rare
+    and counted (`barrier-all` statistic, the summary remark); the pass
+    never refuses a kernel for want of an event id.
 
     An access through a view or a cast of a tile (a `memref.memory_space_cast`
     out of the dsaplan space included) is an access of the tile's bytes. A
@@ -628,6 +664,8 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
               "Pairs given a flag back after their wait, so that their next "
               "set cannot overrun it">,
     Statistic<"numBarriers", "barriers", "pipe_barrier ops inserted">,
+    Statistic<"numBarriersAll", "barrier-all",
+              "Syncs that became barrier_all for want of a safe event id">,
     Statistic<"numConflicts", "conflicting-pairs",
               "Ordered pairs of conflicting ops (one flag pair each, naively)">
   ];
@@ -642,7 +680,9 @@ def DsaPlanVerifySync : Pass<"dsaplan-verify-sync", "::mlir::func::FuncOp"> {
     (and left after zero, one, two or three iterations), and keeps, per pipe,
     which accesses are known to have finished (`set_flag` takes what its
     pipe has finished and what it knows, the matching `wait_flag` hands it to
-    the waiting pipe; `pipe_barrier` orders a pipe's own instructions). Every
+    the waiting pipe; `pipe_barrier` orders a pipe's own instructions,
+    `barrier_all` every pipe's instructions before it before every pipe's
+    after it). Every
     access is checked against the earlier accesses to overlapping bytes
     (its own byte-range computation); a conflicting pair that is not ordered
     is an error naming both ops, their pipes, the space and the overlapping
@@ -699,7 +739,9 @@ def DsaPlanSimulate : Pass<"dsaplan-simulate", "::mlir::func::FuncOp"> {
        FIX issue an op a cycle after the previous one without waiting for it
        to finish (with `pipe-overlap=0` in `costs`: once it has finished);
        S runs its ops one after the other. `pipe_barrier` holds
-       its pipe until the pipe's earlier ops have finished. A flag is one
+       its pipe until the pipe's earlier ops have finished; `barrier_all`
+       holds every pipe until all pipes have reached it and finished their
+       earlier ops. A flag is one
        bit per (src, dst, id): `set_flag` sets it once its pipe's earlier ops
        have finished, and if it is still set then the signal is lost (an
        overrun, an error naming both sets); `wait_flag` holds its pipe until
@@ -709,7 +751,8 @@ def DsaPlanSimulate : Pass<"dsaplan-simulate", "::mlir::func::FuncOp"> {
        on each blocked wait); a flag still set at the end is an error.
     3. Races: happens-before over the execution, with vector clocks. An op
        is ordered after earlier ops of its own pipe only through a
-       `pipe_barrier` (S excepted), after the ops of the pipe that set a
+       `pipe_barrier` (S excepted), after every earlier op through a
+       `barrier_all`, after the ops of the pipe that set a
        flag it waited for (the set covers everything its pipe issued before
        it) and transitively. Two accesses to overlapping bytes of one space
        (or of one GM argument), at least one a write, that neither orders
@@ -801,7 +844,7 @@ def DsaPlanStripForCpu : Pass<"dsaplan-strip-for-cpu", "::mlir::ModuleOp"> {
     the CPU.
 
     - `dsaplan.set_flag`, `dsaplan.wait_flag`, `dsaplan.pipe_barrier`,
-      `dsaplan.separate` and `dsaplan.colocate` are erased (on a CPU running
+      `dsaplan.barrier_all`, `dsaplan.separate` and `dsaplan.colocate` are erased (on a CPU running
       the kernel in program order every access is already ordered).
     - `dsaplan.arena` becomes a `memref.alloc` of its `i8` type, so the
       placed tiles stay views of one buffer at their offsets and a wrong
@@ -832,7 +875,7 @@ def DsaPlanStripForCpu : Pass<"dsaplan-strip-for-cpu", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
   let statistics = [
     Statistic<"numErasedSyncs", "erased-syncs",
-              "set_flag/wait_flag/pipe_barrier ops erased">,
+              "set_flag/wait_flag/pipe_barrier/barrier_all ops erased">,
     Statistic<"numAllocs", "allocs",
               "dsaplan.arena and dsaplan.alloc ops turned into memref.alloc">
   ];

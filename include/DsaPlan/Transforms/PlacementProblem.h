@@ -53,6 +53,18 @@ inline constexpr size_t kMaxPenalisedAllocs = 256;
 void addReusePenalties(func::FuncOp func, PlacementProblem &pp,
                        const CostModel &costs);
 
+/// The wait of a tile allocated in a loop body that keeps one slot: the
+/// next iteration's tile reuses the bytes of this one's, so it costs what
+/// addReusePenalties gives a pair of tiles, with the tile on both sides
+/// (the longest op of one iteration that a conflicting access of the next
+/// on another pipe waits for; kSamePipeReuseCost for a barrier; 0 when
+/// nothing conflicts). What a second rotating slot saves:
+///
+///   %x = dsaplan.alloc   // MTE2 writes it (544 cycles), V reads it (less)
+///   // one slot: the pipes of two iterations wait on each other: 544
+int64_t getOneSlotWait(func::FuncOp func, AllocOp alloc,
+                       const CostModel &costs);
+
 /// Builds the problem of `func`: every dsaplan.alloc must carry a live range;
 /// an existing offset becomes a pin; separate/colocate operands must be
 /// (views of) dsaplan.allocs. Emits an error on the offending op and fails

@@ -160,4 +160,24 @@ def DsaPlan_PipeBarrierOp : DsaPlan_Op<"pipe_barrier",
   let assemblyFormat = "custom<Pipe>($pipe) attr-dict";
 }
 
+def DsaPlan_BarrierAllOp : DsaPlan_Op<"barrier_all",
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "orders the instructions of every pipe (PIPE_ALL)";
+  let description = [{
+    No instruction of any pipe after the barrier starts before every
+    instruction of every pipe before it has completed: the hardware's
+    `pipe_barrier(PIPE_ALL)`. It sets and clears no flag.
+
+    `dsaplan-insert-sync` falls back to it for a flag pair that no event id
+    can carry safely (every id's previous wait may still be pending where
+    the pair's set runs); it costs a drain of all pipes, so it is the last
+    resort, counted in the pass's statistics.
+
+    ```mlir
+    dsaplan.barrier_all
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // DSAPLAN_DIALECT_DSAPLANOPS_TD
