@@ -402,7 +402,8 @@ void writeLegend(std::ostringstream &os, const MemoryMapExtras &extras) {
                      std::string("<rect x=\"0\" y=\"-5\" width=\"20\" "
                                  "height=\"10\" fill=\"") +
                          pipeColour(pipe) + "\"/>",
-                     "pipe " + pipe);
+                     pipe == "all" ? "barrier_all (every pipe)"
+                                   : "pipe " + pipe);
   os << "</g>\n";
 }
 

@@ -143,6 +143,7 @@ public:
   LogicalResult checkReportMatches(StringRef dir);
   void addFlagPair(SetFlagOp set);
   void addBarrier(PipeBarrierOp barrier);
+  void addBarrierAll(BarrierAllOp barrier);
   LogicalResult write(StringRef dir) const;
 
 private:
@@ -343,6 +344,20 @@ void PictureBuilder::addBarrier(PipeBarrierOp barrier) {
     extras[pool].barriers.push_back({*point, pipe, label});
 }
 
+/// A mark, pipe "all", at the next access of any pipe, on every picture:
+/// a barrier_all drains every pipe, whatever bytes they touch.
+void PictureBuilder::addBarrierAll(BarrierAllOp barrier) {
+  Operation *next = order.findAfter(
+      barrier, [&](Operation *op, bool) { return isAccessCandidate(op); });
+  std::optional<int64_t> point = next ? reportPoint(next) : std::nullopt;
+  if (!point)
+    return;
+  std::string label = "barrier_all at " + locationText(barrier.getLoc()) +
+                      "\nbefore " + opText(next);
+  for (solver::MemoryMapExtras &poolExtras : extras)
+    poolExtras.barriers.push_back({*point, "all", label});
+}
+
 LogicalResult PictureBuilder::write(StringRef dir) const {
   for (const solver::PoolResult &result : results) {
     const std::string &space = problem.pools[result.pool].name;
@@ -393,6 +408,8 @@ LogicalResult mlir::dsaplan::writeSyncPictures(func::FuncOp func,
       picture.addFlagPair(set);
     else if (auto barrier = dyn_cast<PipeBarrierOp>(op))
       picture.addBarrier(barrier);
+    else if (auto barrier = dyn_cast<BarrierAllOp>(op))
+      picture.addBarrierAll(barrier);
   });
   if (failed(picture.write(reportDir)))
     return failure();

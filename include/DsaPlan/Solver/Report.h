@@ -47,7 +47,7 @@ struct SyncArrow {
 /// access it holds back.
 struct BarrierMark {
   int64_t point = 0;
-  std::string pipe;
+  std::string pipe; // "all" for a barrier_all
   std::string label; // the tooltip
 };
 

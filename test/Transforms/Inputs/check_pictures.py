@@ -16,8 +16,8 @@
   arrows than set_flags. An end may be "(no tile)" (an access whose bytes
   are not known exactly, drawn only when no exact pair is found): it is
   counted and printed, and the test's FileCheck line says how many;
-- each barrier mark is a pipe_barrier of the syncs report; the legend names
-  every pipe drawn.
+- each barrier mark is a pipe_barrier (pipe "all": a barrier_all) of the
+  syncs report; the legend names every pipe drawn.
 
 Prints one line per space and exits non-zero on the first mismatch.
 """
@@ -85,6 +85,8 @@ def main():
     syncs = json.load(open(os.path.join(report_dir, function + ".syncs.json")))["syncs"]
     sets = [s for s in syncs if s["op"] == "set_flag"]
     barrier_pipes = {s["pipe"] for s in syncs if s["op"] == "pipe_barrier"}
+    if any(s["op"] == "barrier_all" for s in syncs):
+        barrier_pipes.add("all")
     expected = {os.path.join(report_dir, f"{function}.{p['name']}.svg") for p in report["pools"]}
     found = set(glob.glob(os.path.join(report_dir, glob.escape(function) + ".*svg")))
     if found != expected:
@@ -107,7 +109,7 @@ def main():
         legend = " ".join(t.text or "" for g in root.iter(SVG + "g") if "legend" in classes(g)
                           for t in g.iter(SVG + "text"))
         for pipe in {g.get("data-pipe") for g in arrows + barriers}:
-            if f"pipe {pipe}" not in legend:
+            if (f"pipe {pipe}" if pipe != "all" else "barrier_all") not in legend:
                 fail(f"{path}: the legend does not name pipe {pipe}")
         later = sum("next-iteration" in classes(g) for g in arrows)
         loose = sum(UNKNOWN in (g.get("data-from-name"), g.get("data-to-name")) for g in arrows)
