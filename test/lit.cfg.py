@@ -26,6 +26,13 @@ config.substitutions.append(("%python", "python3"))
 config.substitutions.append(("%dsaplan_obj_root", config.dsaplan_obj_root))
 config.substitutions.append(("%dsaplan_src_root", config.dsaplan_src_root))
 config.substitutions.append(("%dsaplan_tools_dir", config.dsaplan_tools_dir))
+# The package tests build consumer projects with the compiler launcher this
+# build uses (ccache, as scripts/setup.sh configures it): a consumer whose
+# sources and installed headers did not change is not compiled again.
+config.substitutions.append((
+    "%cxx_launcher",
+    "-DCMAKE_CXX_COMPILER_LAUNCHER=" + config.cxx_compiler_launcher
+    if config.cxx_compiler_launcher else ""))
 
 tool_dirs = [config.dsaplan_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["dsa-opt", "dsa-solve"], tool_dirs)

@@ -105,6 +105,23 @@ void markBarrierAllGroups(InsertedSyncs &syncs) {
       kind = SyncKind::BarrierAll;
 }
 
+/// test-tag-syncs: marks every op of the N-th group with `test.sync = N`,
+/// so that a driver can leave each sync out of one planned kernel in turn
+/// by erasing the ops of one mark (as test-skip-sync=N does, without
+/// planning the kernel again per sync):
+///
+///   dsaplan.set_flag <mte2 -> v>, 0 {test.sync = 3 : i64}
+///   dsaplan.wait_flag <mte2 -> v>, 0 {test.sync = 3 : i64}
+///
+/// The mark is outside the dsaplan namespace: the dialect refuses names it
+/// does not know.
+void tagForTest(const InsertedSyncs &syncs) {
+  for (auto [index, group] : llvm::enumerate(syncs.groups))
+    for (Operation *op : group)
+      op->setAttr("test.sync", Builder(op->getContext()).getI64IntegerAttr(
+                                   static_cast<int64_t>(index)));
+}
+
 unsigned countKind(const InsertedSyncs &syncs, SyncKind kind) {
   return llvm::count(syncs.kinds, kind);
 }
@@ -168,6 +185,8 @@ struct DsaPlanInsertSyncPass
     markBarrierAllGroups(syncs);
     PruneCounts pruned = pruneImplied(func, requirements, syncs, pruneBudget);
     skipForTest(syncs, testSkipSync);
+    if (testTagSyncs)
+      tagForTest(syncs);
     unsigned pairs = countKind(syncs, SyncKind::Pair);
     unsigned loops = countKind(syncs, SyncKind::LoopPair);
     unsigned eagerPairs = countKind(syncs, SyncKind::EagerPair);

@@ -23,7 +23,7 @@ mlir-runner processes). A difference fails the run and prints the kernel;
 so does a kernel the pipeline rejects (a module that --dsa-plan fails on is
 split until the kernels at fault are found).
 
-  random_placement_kernels.py [--count N] [--seed S] [--batch B]
+  random_placement_kernels.py [--count N] [--first I] [--seed S] [--batch B]
       [--save DIR] -- DSA-DIFF-COMMAND...
 """
 
@@ -568,6 +568,9 @@ def main():
     parser.add_argument("--allow-rejected", type=int, default=0,
                         help="kernels the pipeline may refuse (known gaps; the line still counts them)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0,
+                        help="index of the first kernel (so that one seed's kernels can be "
+                             "split over several runs)")
     parser.add_argument("--batch", type=int, default=50)
     parser.add_argument("--save", help="write the batches here (kept)")
     parser.add_argument("--print", type=int, metavar="K", help="print kernel K and stop")
@@ -595,10 +598,14 @@ def main():
 
 def check(args, cmd, work):
     start = time.time()
-    texts = [kernel_text(args.seed, i, args.shapes) for i in range(args.count)]
+    # Kernel i depends on the seed and i alone: --first 100 --count 100 runs
+    # the second half of --count 200's kernels.
+    indexes = range(args.first, args.first + args.count)
+    texts = {i: kernel_text(args.seed, i, args.shapes) for i in indexes}
+    kernels = list(texts.items())
     totals, failures, rejected = [0, 0, 0], [], []
     for b in range(0, args.count, args.batch):
-        counts, fails, errors = run_batch(cmd, list(enumerate(texts))[b:b + args.batch], work)
+        counts, fails, errors = run_batch(cmd, kernels[b:b + args.batch], work)
         totals = [t + c for t, c in zip(totals, counts)]
         failures += fails
         rejected += errors

@@ -9,9 +9,11 @@ views (memref.expand_shape), calls of a body-less declaration, random ops on
 random pipes reading and writing them, inside random scf.for, scf.while,
 scf.if, scf.index_switch and scf.execute_region nests. For every kernel:
   - insert-sync then verify-sync must pass (a failure fails the run);
-  - each inserted sync is left out in turn (test-skip-sync=N); when
-    verify-sync still passes, that sync was redundant. Redundant syncs are
-    counted and reported; --require-minimal makes them fail the run.
+  - each inserted sync is left out in turn (insert-sync plans the kernel
+    once with test-tag-syncs; erasing the ops of one mark is what
+    test-skip-sync=N gives); when verify-sync still passes, that sync was
+    redundant. Redundant syncs are counted and reported; --require-minimal
+    makes them fail the run.
   - insert-sync run again on its own output (input that already carries
     syncs: they must be credited and their ids never reused) must leave it
     as it is; the line counts the kernels where it did not;
@@ -180,26 +182,45 @@ def kernel(rng, name):
 
 # The kernels go to dsa-opt in batches, one function per split-input-file
 # chunk: a process per kernel and sync would spend the run starting dsa-opt.
+# A batch is at most RUN_CHUNKS chunks: with --split-input-file, dsa-opt
+# reports locations as lines of the whole input, and finding them costs
+# each chunk time in the size of the input before it, so a long input is
+# quadratic (verify-sync on the 885 leave-one-out variants of seed 1: 3.6 s
+# user in one run, 2.0 s in runs of 50). The runs go two at a time (one per
+# core).
 SPLIT = "// -----"
-FUNC = re.compile(r"func\.func @(k[0-9]+)\(")
+FUNC = re.compile(r"func\.func @(k[0-9]+(?:_without_[0-9]+)?)\(")
+RUN_CHUNKS = 50
+POOL = ThreadPoolExecutor(max_workers=2)
+
+
+def opt_run(dsa_opt, texts, passes):
+    """One dsa-opt process over `texts`: (its stdout, its stderr)."""
+    result = subprocess.run([dsa_opt, "-", "--split-input-file",
+                             f"--output-split-marker={SPLIT}"] + list(passes),
+                            input=f"\n{SPLIT}\n".join(texts), capture_output=True, text=True)
+    return result.stdout, result.stderr
 
 
 def opt(dsa_opt, kernels, *passes):
-    """Runs dsa-opt with `passes` on each of `kernels` ({name: text}) in one
-    process; returns {name: output} for the kernels it succeeded on (a chunk
-    that fails prints nothing) and the process's stderr."""
-    if not kernels:
-        return {}, ""
-    text = f"\n{SPLIT}\n".join(kernels.values())
-    result = subprocess.run([dsa_opt, "-", "--split-input-file",
-                             f"--output-split-marker={SPLIT}"] + list(passes),
-                            input=text, capture_output=True, text=True)
-    outputs = {}
-    for chunk in result.stdout.split(SPLIT):
-        match = FUNC.search(chunk)
-        if match:
-            outputs[match.group(1)] = chunk.strip() + "\n"
-    return outputs, result.stderr
+    """Runs dsa-opt with `passes` on each of `kernels` ({name: text}), in
+    runs of at most RUN_CHUNKS kernels (at least two); returns {name: output} for the
+    kernels it succeeded on (a chunk that fails prints nothing) and the
+    runs' stderr."""
+    texts = list(kernels.values())
+    count = max(min(2, len(texts)), -(-len(texts) // RUN_CHUNKS))  # both cores
+    size = -(-len(texts) // count) if texts else 1
+    runs = [POOL.submit(opt_run, dsa_opt, texts[i:i + size], passes)
+            for i in range(0, len(texts), size)]
+    outputs, errors = {}, []
+    for run in runs:
+        stdout, stderr = run.result()
+        errors.append(stderr)
+        for chunk in stdout.split(SPLIT):
+            match = FUNC.search(chunk)
+            if match:
+                outputs[match.group(1)] = chunk.strip() + "\n"
+    return outputs, "".join(errors)
 
 
 def insert_and_verify(dsa_opt, kernels, insert):
@@ -229,18 +250,55 @@ resync_changes = []
 incomplete = []
 
 
+# test-tag-syncs marks the ops of the N-th inserted sync (a flag pair with
+# its loop pre-set and drain, or a barrier; numbered as test-skip-sync=N
+# numbers them) with `{test.sync = N : i64}` at the end of their line: each
+# sync op is one line with no results, so erasing the lines of one mark
+# from the planned kernel is test-skip-sync=N's output, without planning
+# the kernel again per sync.
+MARK = re.compile(r" \{test\.sync = ([0-9]+) : i64\}$", re.M)
+TAGGED = "-dsaplan-insert-sync=test-tag-syncs"
+
+
+def without_marks(text):
+    """The planned kernel as insert-sync prints it without test-tag-syncs."""
+    plain = MARK.sub("", text)
+    if "test.sync" in plain:
+        raise SystemExit(f"a test.sync mark this script cannot read:\n{text}")
+    return plain
+
+
+def leave_each_out(name, tagged):
+    """{(name, N): the kernel with sync N left out} for every mark N, each
+    renamed @<name>_without_<N> so that they can share a dsa-opt run."""
+    lines = tagged.splitlines(keepends=True)
+    marks = sorted({int(n) for n in MARK.findall(tagged)})
+    if marks != list(range(len(marks))):
+        raise SystemExit(f"kernel {name}: syncs numbered {marks}, not 0 to {len(marks) - 1}")
+    variants = {}
+    for n in marks:
+        kept = "".join(line for line in lines
+                       if not (m := MARK.search(line)) or int(m.group(1)) != n)
+        variants[(name, n)] = without_marks(kept).replace(
+            f"func.func @{name}(", f"func.func @{name}_without_{n}(", 1)
+    return variants
+
+
 def check(dsa_opt, kernels, with_simulator=False, leave_out=True):
     """Checks a batch of kernels ({name: text}); returns (failures, syncs
-    inserted, left-out syncs the simulator caught too)."""
-    base, verified, _ = insert_and_verify(dsa_opt, kernels, "-dsaplan-insert-sync")
+    inserted, left-out syncs the simulator caught too). Each step is one
+    dsa-opt process over the whole batch (or over all its variants)."""
+    tagged, _ = opt(dsa_opt, kernels, TAGGED)
+    inserted = {name: without_marks(out) for name, out in tagged.items()}
+    verified = set(opt(dsa_opt, inserted, "-dsaplan-verify-sync")[0])
     failures = []
     for name, text in kernels.items():
         if name in verified:
             continue
-        why = (alone(dsa_opt, base[name], "-dsaplan-verify-sync") if name in base
+        why = (alone(dsa_opt, inserted[name], "-dsaplan-verify-sync") if name in inserted
                else alone(dsa_opt, text, "-dsaplan-insert-sync"))
         failures.append(f"kernel {name}: insert-sync then verify-sync failed:\n{why}\n{text}")
-    base = {name: out for name, out in base.items() if name in verified}
+    base = {name: out for name, out in inserted.items() if name in verified}
     again, _ = opt(dsa_opt, base, "-dsaplan-insert-sync")
     for name, out in base.items():
         if again.get(name) != out:
@@ -252,49 +310,47 @@ def check(dsa_opt, kernels, with_simulator=False, leave_out=True):
             if name not in clean:
                 simulator_failures.append(f"kernel {name}: dsaplan-simulate failed on the "
                                           f"inserted kernel:\n{alone(dsa_opt, out, SIMULATE)}\n{out}")
-    syncs = caught = 0
     if not leave_out:
         # Without the runs that leave one out, count the inserted waits and
         # barriers instead.
         waits = sum(out.count("dsaplan.wait_flag") + out.count("dsaplan.pipe_barrier")
                     for out in base.values())
         return failures, waits, 0
-    active = {name: kernels[name] for name in base}
-    skip = 0
-    while active:
-        outs, verified, _ = insert_and_verify(
-            dsa_opt, active, f"-dsaplan-insert-sync=test-skip-sync={skip}")
-        active = {name: text for name, text in active.items()
-                  if outs.get(name) != base[name]}  # else past the last sync
-        for name in sorted(active):
-            if name in verified:
-                redundant.append(f"kernel {name}: sync #{skip} is redundant: "
-                                 f"verify-sync passes without it\n{base[name]}")
-        if skip < 2:
-            # Input that carries syncs but misses one: insert-sync must
-            # complete it (credit the syncs there, never reuse their ids
-            # where they are in flight).
-            missing = {name: outs[name] for name in active
-                       if name not in verified and name in outs}
-            _, completed, _ = insert_and_verify(dsa_opt, missing, "-dsaplan-insert-sync")
-            for name in sorted(set(missing) - completed):
-                # Leaving out a sync can leave the input's own flags unsafe
-                # (a set that may overrun its previous set: the handshake
-                # that ordered it is gone); insert-sync never changes the
-                # input's syncs, so such input is out of scope.
-                if "may be set again" in alone(dsa_opt, missing[name], "-dsaplan-verify-sync"):
-                    continue
-                incomplete.append(f"kernel {name}: insert-sync did not complete the kernel "
-                                  f"missing sync #{skip}:\n"
-                                  f"{alone(dsa_opt, missing[name], '-dsaplan-insert-sync')}\n"
-                                  f"{missing[name]}")
-        if with_simulator:
-            unverified = {name: outs[name] for name in active
-                          if name not in verified and name in outs}
-            caught += len(unverified) - len(simulated_clean(dsa_opt, unverified))
-        syncs += len(active)
-        skip += 1
-    return failures, syncs, caught
+    # Every kernel with each of its syncs left out in turn, all verified in
+    # one run: a variant verify-sync accepts is a redundant sync.
+    variants = {}
+    for name in sorted(base, key=lambda name: int(name[1:])):
+        variants.update(leave_each_out(name, tagged[name]))
+    names = {f"{name}_without_{n}": (name, n) for name, n in variants}
+    by_name = {f"{name}_without_{n}": text for (name, n), text in variants.items()}
+    verified = {names[v] for v in opt(dsa_opt, by_name, "-dsaplan-verify-sync")[0]}
+    for name, n in variants:
+        if (name, n) in verified:
+            redundant.append(f"kernel {name}: sync #{n} is redundant: "
+                             f"verify-sync passes without it\n{base[name]}")
+    # Input that carries syncs but misses one (the first or the second):
+    # insert-sync must complete it (credit the syncs there, never reuse their
+    # ids where they are in flight).
+    missing = {v: text for v, text in by_name.items()
+               if names[v][1] < 2 and names[v] not in verified}
+    _, completed, _ = insert_and_verify(dsa_opt, missing, "-dsaplan-insert-sync")
+    for v in sorted(set(missing) - completed, key=lambda v: names[v]):
+        # Leaving out a sync can leave the input's own flags unsafe (a set
+        # that may overrun its previous set: the handshake that ordered it is
+        # gone); insert-sync never changes the input's syncs, so such input
+        # is out of scope.
+        if "may be set again" in alone(dsa_opt, missing[v], "-dsaplan-verify-sync"):
+            continue
+        name, n = names[v]
+        incomplete.append(f"kernel {name}: insert-sync did not complete the kernel "
+                          f"missing sync #{n}:\n"
+                          f"{alone(dsa_opt, missing[v], '-dsaplan-insert-sync')}\n"
+                          f"{missing[v]}")
+    caught = 0
+    if with_simulator:
+        unverified = {v: text for v, text in by_name.items() if names[v] not in verified}
+        caught = len(unverified) - len(simulated_clean(dsa_opt, unverified))
+    return failures, len(variants), caught
 
 
 def main():
@@ -316,16 +372,7 @@ def main():
     args = parser.parse_args()
     rng = random.Random(args.seed)
     kernels = {f"k{i}": kernel(rng, f"k{i}") for i in range(args.count)}
-    # Two batches, one per core.
-    names = sorted(kernels, key=lambda name: int(name[1:]))
-    batches = [{name: kernels[name] for name in names[half::2]} for half in range(2)]
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(lambda batch: check(args.dsa_opt, batch, args.simulate,
-                                                   not args.no_leave_out),
-                                batches))
-    failures = [f for r, _, _ in results for f in r]
-    total = sum(n for _, n, _ in results)
-    caught = sum(c for _, _, c in results)
+    failures, total, caught = check(args.dsa_opt, kernels, args.simulate, not args.no_leave_out)
     for failure in (failures + simulator_failures + resync_changes + incomplete)[:3]:
         print(failure, file=sys.stderr)
     if args.no_leave_out:
