@@ -312,8 +312,9 @@ def check(dsa_opt, kernels, with_simulator=False, leave_out=True):
                                           f"inserted kernel:\n{alone(dsa_opt, out, SIMULATE)}\n{out}")
     if not leave_out:
         # Without the runs that leave one out, count the inserted waits and
-        # barriers instead.
-        waits = sum(out.count("dsaplan.wait_flag") + out.count("dsaplan.pipe_barrier")
+        # barriers (barrier_all, the repair's last resort, included) instead.
+        waits = sum(out.count("dsaplan.wait_flag") + out.count("dsaplan.pipe_barrier") +
+                    out.count("dsaplan.barrier_all")
                     for out in base.values())
         return failures, waits, 0
     # Every kernel with each of its syncs left out in turn, all verified in
