@@ -88,16 +88,6 @@ PruneCounts pruneImplied(func::FuncOp func,
   }
 }
 
-/// test-skip-sync: erases the N-th group left.
-void skipForTest(InsertedSyncs &syncs, int64_t skip) {
-  if (skip < 0 || skip >= static_cast<int64_t>(syncs.groups.size()))
-    return;
-  for (Operation *op : syncs.groups[skip])
-    op->erase();
-  syncs.groups.erase(syncs.groups.begin() + skip);
-  syncs.kinds.erase(syncs.kinds.begin() + skip);
-}
-
 /// Groups whose flags the repair replaced by barrier_all count as such.
 void markBarrierAllGroups(InsertedSyncs &syncs) {
   for (auto [group, kind] : llvm::zip(syncs.groups, syncs.kinds))
@@ -105,10 +95,10 @@ void markBarrierAllGroups(InsertedSyncs &syncs) {
       kind = SyncKind::BarrierAll;
 }
 
-/// test-tag-syncs: marks every op of the N-th group with `test.sync = N`,
-/// so that a driver can leave each sync out of one planned kernel in turn
-/// by erasing the ops of one mark (as test-skip-sync=N does, without
-/// planning the kernel again per sync):
+/// test-tag-syncs: marks every op of the N-th group left after pruning (in
+/// creation order) with `test.sync = N`, so that a driver can leave each
+/// sync out of one planned kernel in turn by erasing the ops of one mark,
+/// without planning the kernel again per sync:
 ///
 ///   dsaplan.set_flag <mte2 -> v>, 0 {test.sync = 3 : i64}
 ///   dsaplan.wait_flag <mte2 -> v>, 0 {test.sync = 3 : i64}
@@ -184,7 +174,6 @@ struct DsaPlanInsertSyncPass
     assignSafeEventIds(func, syncs.groups, repairs);
     markBarrierAllGroups(syncs);
     PruneCounts pruned = pruneImplied(func, requirements, syncs, pruneBudget);
-    skipForTest(syncs, testSkipSync);
     if (testTagSyncs)
       tagForTest(syncs);
     unsigned pairs = countKind(syncs, SyncKind::Pair);

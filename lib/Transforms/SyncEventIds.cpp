@@ -182,7 +182,7 @@ SyncPlan mlir::dsaplan::sync::assignEventIds(
     plan.pairs.push_back(pair);
   }
   // Barriers in program order: their group numbers decide the order of
-  // pruning and what test-skip-sync leaves out.
+  // pruning and the numbers test-tag-syncs gives them.
   for (auto &[key, barriers] : decisions.barriers) {
     Block *block = order.blockWithId(key.first);
     for (const FlagPair &barrier : barriers)

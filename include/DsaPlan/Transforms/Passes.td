@@ -643,13 +643,11 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
            "Drop the inserted syncs that the others imply, one at a time, "
            "while the checks have walked fewer ops than this (a count, not "
            "a time: the result is the same on every machine); 0 never">,
-    Option<"testSkipSync", "test-skip-sync", "int64_t", /*default=*/"-1",
-           "Testing hook: leave out the N-th sync (pair or barrier, in "
-           "creation order, after pruning), to check that each one is needed">,
     Option<"testTagSyncs", "test-tag-syncs", "bool", /*default=*/"false",
-           "Testing hook: mark the ops of the N-th sync (numbered as for "
-           "test-skip-sync) with `test.sync = N`, so that a driver can leave "
-           "each one out in turn without planning the kernel again">
+           "Testing hook: mark the ops of the N-th sync (pair or barrier, in "
+           "creation order, after pruning) with `test.sync = N`, so that a "
+           "driver can leave each one out in turn, to check that each one is "
+           "needed, without planning the kernel again">
   ];
   let statistics = [
     Statistic<"numFlagPairs", "flag-pairs", "set_flag/wait_flag pairs inserted">,
