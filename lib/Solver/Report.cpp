@@ -485,8 +485,8 @@ std::string dsaplan::solver::writeMemoryMapSvg(
      << ", lower bound " << bytesText(result.lowerBound) << ", capacity "
      << bytesText(pool.capacity) << ", " << poolStatusName(result.status);
   if (extras.functionSyncs || !extras.barriers.empty())
-    os << "; " << extras.syncs.size() << " of the function's "
-       << extras.functionSyncs << " flag pairs, " << extras.barriers.size()
+    os << "; " << extras.syncs.size() << " arrows for the function's "
+       << extras.functionSyncs << " set_flag ops, " << extras.barriers.size()
        << " barriers";
   os << (pool.capacity > c.topAddress ? " (capacity above the chart)" : "")
      << "</text>\n";

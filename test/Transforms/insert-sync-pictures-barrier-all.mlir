@@ -11,7 +11,7 @@
 // IR: memref.copy
 // IR-NEXT: dsaplan.barrier_all
 // IR-NEXT: linalg.exp
-// CHECK: 1 buffers, peak 32 B, lower bound 32 B, capacity 192 KiB, optimal; 0 of the function's 8 flag pairs, 1 barriers
+// CHECK: 1 buffers, peak 32 B, lower bound 32 B, capacity 192 KiB, optimal; 0 arrows for the function's 8 set_flag ops, 1 barriers
 // CHECK: <g class="barrier" data-pipe="all" data-point="20"><title>barrier_all at {{.*}}
 // CHECK-NEXT: before linalg.exp (v, {{.*}}insert-sync-pictures-barrier-all.mlir:{{[0-9]+}}:{{[0-9]+}})</title>
 // CHECK: barrier_all (every pipe)

@@ -29,7 +29,7 @@
 // RUN: FileCheck %s --check-prefix=SVG < %t/gather_scale.ub.svg
 // RUN: %python %S/Inputs/check_pictures.py %t gather_scale | FileCheck %s --check-prefix=PICTURE
 // SVG: gather_scale - ub
-// SVG: class="caption"{{.*}}6 buffers, peak 4128 B, lower bound 4128 B, capacity 192 KiB, optimal; 11 of the function's 11 flag pairs, 1 barriers
+// SVG: class="caption"{{.*}}6 buffers, peak 4128 B, lower bound 4128 B, capacity 192 KiB, optimal; 11 arrows for the function's 11 set_flag ops, 1 barriers
 // SVG: class="barrier" data-pipe="v"
 // SVG: class="sync" data-pipe="v" {{.*}} data-from-name="table_ub" data-to-name="row0"><title>set_flag &lt;v -&gt; mte2&gt;, {{[0-7]}} at {{.*}}gather.mlir:{{[0-9]+}}:{{[0-9]+}}, wait_flag at
 // SVG-NEXT: table_ub: linalg.generic (v, {{.*}}gather.mlir:{{[0-9]+}}:{{[0-9]+}})

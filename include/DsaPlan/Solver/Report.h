@@ -55,8 +55,9 @@ struct BarrierMark {
 struct MemoryMapExtras {
   std::vector<SyncArrow> syncs;
   std::vector<BarrierMark> barriers;
-  /// The flag pairs of the whole function, for the caption: the others
-  /// order other spaces' bytes or GM.
+  /// The set_flag ops of the whole function (a loop pair's set before its
+  /// loop included), for the caption: the sets without an arrow here order
+  /// other spaces' bytes, GM, or nothing yet (a loop's pre-set).
   size_t functionSyncs = 0;
 };
 
