@@ -174,7 +174,6 @@ SyncPlan mlir::dsaplan::sync::assignEventIds(
       // Eight pairs of enclosing blocks or the input hold every id: the
       // wait becomes a barrier_all, which needs none.
       pair.id = -1;
-      ++plan.numBarriersAll;
       plan.pairs.push_back(pair);
       continue;
     }
@@ -202,8 +201,6 @@ SyncPlan mlir::dsaplan::sync::assignEventIds(
     }
     double at = order.endPosition(op) + 0.5;
     std::optional<int64_t> id = ids.take(src, dst, at, at);
-    if (!id)
-      ++plan.numBarriersAll;
     plan.eager.push_back({op, src, dst, id.value_or(-1)});
   }
   return plan;

@@ -182,8 +182,6 @@ struct SyncPlan {
   SmallVector<PlannedEager> eager;
   /// Flag pairs whose set moved down to their wait for want of an event id.
   unsigned numLateSets = 0;
-  /// Flag pairs that found no event id even there: barrier_all instead.
-  unsigned numBarriersAll = 0;
 };
 
 /// Gives every decided pair an event id, never one that a pair of the input

@@ -738,7 +738,6 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
         handshakeDepth.erase(op);
       }
       fileGroup(index);
-      ++repairs.barriersAll;
     }
     toReplace.clear();
   }

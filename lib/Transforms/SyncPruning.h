@@ -50,7 +50,6 @@ PruneResult pruneSyncGroups(func::FuncOp func, ArrayRef<Dependency> dependencies
 struct EventIdRepairs {
   unsigned moved = 0;      // pairs moved to another event id
   unsigned handshakes = 0; // pairs that got a flag back after their wait
-  unsigned barriersAll = 0; // groups whose flags became barrier_all
 };
 
 /// A flag is one bit: a set_flag that may run before the wait that consumed
