@@ -32,8 +32,11 @@
 //    gives %t the range [w, b) u [d, e) and %x [b, c).
 //
 // Reads happen at an op's first point and writes at its second, and a read
-// lasts through the op's write point unless the op carries `dsaplan.in_place`:
-// by default an op's inputs and outputs are co-live and never share bytes.
+// lasts through the op's write point: by default an op's inputs and outputs
+// are co-live and never share bytes. An op carrying `dsaplan.in_place` ends
+// the read of its in-place input (getInPlacePair) at its read point, so the
+// output may take exactly the input's bytes; the placement problem colocates
+// the two, since a partial overlap is what the hardware forbids.
 //
 // A buffer that escapes (returned, passed to a call, used by an op with
 // unknown memory effects) is live over the whole function, and the reason is
@@ -91,6 +94,46 @@ Operation *ProgramPoints::numbered(Operation *op) const {
     op = op->getParentOp();
   assert(op && "op is not nested in the numbered root");
   return op;
+}
+
+//===----------------------------------------------------------------------===//
+// In-place pairs
+//===----------------------------------------------------------------------===//
+
+/// Whether `instances` hold an effect of kind `EffectT` on `value`.
+template <typename EffectT>
+static bool hasEffectOn(ArrayRef<MemoryEffects::EffectInstance> instances,
+                        Value value) {
+  return llvm::any_of(instances, [&](const MemoryEffects::EffectInstance &i) {
+    return i.getValue() == value && isa<EffectT>(i.getEffect());
+  });
+}
+
+std::optional<InPlacePair> mlir::dsaplan::getInPlacePair(Operation *op) {
+  if (!op->hasAttr(DsaPlanDialect::getInPlaceAttrName()))
+    return std::nullopt;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return std::nullopt;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  // Whole tiles only: a view's start is not the tile's, and a tile reached
+  // through a region value may be one of several.
+  auto tile = [](Value value) { return value.getDefiningOp<AllocOp>(); };
+  for (Value output : op->getOperands()) {
+    AllocOp outputTile = tile(output);
+    if (!outputTile || !hasEffectOn<MemoryEffects::Write>(instances, output))
+      continue;
+    for (Value input : op->getOperands()) {
+      AllocOp inputTile = tile(input);
+      if (inputTile && inputTile != outputTile &&
+          input.getType() == output.getType() &&
+          hasEffectOn<MemoryEffects::Read>(instances, input) &&
+          !hasEffectOn<MemoryEffects::Write>(instances, input))
+        return InPlacePair{inputTile, outputTile};
+    }
+  }
+  return std::nullopt;
 }
 
 //===----------------------------------------------------------------------===//
@@ -187,7 +230,8 @@ void LiveRangeBuilder::addAccessesOf(Value alias) {
     }
     if (!reads && !writes)
       continue;
-    bool inPlace = user->hasAttr(DsaPlanDialect::getInPlaceAttrName());
+    std::optional<InPlacePair> pair = getInPlacePair(user);
+    bool inPlace = pair && pair->input.getResult() == use.get();
     int64_t lower = reads ? points.readPoint(user) : points.writePoint(user);
     int64_t upper = (reads && inPlace && !writes) ? points.writePoint(user)
                                                   : points.end(user);
