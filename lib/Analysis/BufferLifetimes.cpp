@@ -38,9 +38,10 @@
 // output may take exactly the input's bytes; the placement problem colocates
 // the two, since a partial overlap is what the hardware forbids.
 //
-// A buffer that escapes (returned, passed to a call, used by an op with
-// unknown memory effects) is live over the whole function, and the reason is
-// recorded for a remark.
+// A buffer passed to a call is read and written at the call's points: the
+// callee borrows it for the call. A buffer that escapes (returned, passed to
+// a call that returns a memref, used by an op with unknown memory effects)
+// is live over the whole function, and the reason is recorded for a remark.
 //
 //===----------------------------------------------------------------------===//
 
@@ -158,6 +159,16 @@ bool returnsFromFunction(Operation *op) {
          isa_and_nonnull<FunctionOpInterface>(op->getParentOp());
 }
 
+/// Uses after which a buffer may be reached through values this function
+/// does not see: a return, and a call that returns a memref (which may be
+/// the buffer itself). A call without memref results only borrows it.
+bool escapesThrough(Operation *user) {
+  if (returnsFromFunction(user))
+    return true;
+  return isa<CallOpInterface>(user) &&
+         llvm::any_of(user->getResultTypes(), llvm::IsaPred<BaseMemRefType>);
+}
+
 /// Ops through which a buffer only flows to another SSA value (a view, a
 /// cast, a forwarded region value) without being read or written.
 bool onlyForwards(Operation *user, Value value) {
@@ -207,8 +218,15 @@ void LiveRangeBuilder::addAccessesOf(Value alias) {
   for (OpOperand &use : alias.getUses()) {
     Operation *user = use.getOwner();
     std::string userName = user->getName().getStringRef().str();
-    if (isa<CallOpInterface>(user) || returnsFromFunction(user)) {
+    if (escapesThrough(user)) {
       escapes.push_back({user, "escapes through '" + userName + "'"});
+      continue;
+    }
+    if (isa<CallOpInterface>(user)) {
+      // The callee runs between the call's points: the tile is read and
+      // written there, and nothing of it is left to the callee afterwards.
+      accesses.push_back(
+          {user, {points.readPoint(user), points.writePoint(user) + 1}});
       continue;
     }
     if (onlyForwards(user, alias))
