@@ -499,6 +499,43 @@ def DsaPlanUnrollRotations
   ];
 }
 
+def DsaPlanSettleCalls : Pass<"dsaplan-settle-calls", "::mlir::ModuleOp"> {
+  let summary = "Drain every pipe around calls to functions planned on their own";
+  let description = [{
+    A core has one set of pipes and one set of event flags for the whole
+    module, while `dsaplan-insert-sync` plans each function on its own. So a
+    call to a function of the module that touches memory is settled: a
+    `dsaplan.barrier_all` before it (every earlier access of the caller has
+    finished, so the callee starts on idle pipes) and one after it (every
+    access of the callee has finished before the caller goes on), and the
+    call is marked `dsaplan.settled`. `dsaplan-insert-sync` then takes the
+    call for no access of its own and orders nothing across it, so no flag of
+    the caller is in flight while the callee runs, and each function's event
+    ids are its own.
+
+    <!-- fragment -->
+    ```mlir
+    dsaplan.barrier_all
+    func.call @helper(%a, %b) {dsaplan.settled} : (...) -> ()
+    dsaplan.barrier_all
+    ```
+
+    `dsaplan-verify-sync` does not trust the mark: it takes a settled call
+    for an access of every pipe to every byte, and checks that no flag is in
+    flight at it. Calls to declarations (no body) are left alone: their
+    `dsaplan.pipe` says on which pipe the callee's accesses run. Recursion
+    is refused, as by `dsaplan-assign-offsets`.
+
+    This is the correct, not the fastest, composition: a call inside a loop
+    drains the pipes every iteration. Planning a callee inside its callers
+    would keep them overlapped.
+  }];
+  let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect"];
+  let statistics = [
+    Statistic<"numSettledCalls", "settled-calls", "Calls drained on both sides">
+  ];
+}
+
 def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
   let summary = "Order conflicting accesses of different pipes by byte ranges";
   let description = [{
