@@ -12,8 +12,8 @@
 #include "DsaPlan/Solver/Validate.h"
 #include "DsaPlan/Transforms/Passes.h"
 #include "DsaPlan/Transforms/PlacementProblem.h"
-#include "ReportFiles.h"
-#include "SyncPictures.h"
+#include "DsaPlan/Support/ReportFiles.h"
+#include "DsaPlan/Sync/Insert/Pictures.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/FileSystem.h"

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DsaPlan/Transforms/PlacementProblem.h"
-#include "ReportFiles.h"
+#include "DsaPlan/Support/ReportFiles.h"
 
 #include "DsaPlan/Analysis/BufferLifetimes.h"
 #include "DsaPlan/Analysis/MemoryAccess.h"

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The pass around lib/Sync/Simulator: options in, diagnostics out. The
+// The pass around lib/Sync/Simulate: options in, diagnostics out. The
 // simulator returns its findings rather than emitting them, so that the
 // findings of several runs are reported once each, in the order found:
 //
@@ -13,10 +13,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ReportFiles.h"
+#include "DsaPlan/Support/ReportFiles.h"
 
-#include "DsaPlan/Sync/Simulator.h"
-#include "DsaPlan/Sync/TraceEvents.h"
+#include "DsaPlan/Sync/Simulate/Simulator.h"
+#include "DsaPlan/Sync/Simulate/TraceEvents.h"
 #include "DsaPlan/Transforms/Passes.h"
 
 #include "llvm/Support/FormatVariadic.h"

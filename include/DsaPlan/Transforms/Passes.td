@@ -813,7 +813,7 @@ def DsaPlanSimulate : Pass<"dsaplan-simulate", "::mlir::func::FuncOp"> {
     flags set; the serial time (the sum of the ops' durations); the dataflow
     ideal (the same ops and durations rescheduled so that each waits only
     for the earlier ops whose bytes it conflicts with, on in-order pipes,
-    without flags or barriers: `lib/Sync/IdealSchedule.cpp`, independent of
+    without flags or barriers: `lib/Sync/Simulate/IdealSchedule.cpp`, independent of
     the sync passes) and the ratios between the three; and per loop, the
     cycles of work its ops did against the cycles it spanned (its overlap).
     `report-dir` writes the same as `<function>.timing.json`, and the worst

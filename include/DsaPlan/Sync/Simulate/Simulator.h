@@ -24,8 +24,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSAPLAN_SYNC_SIMULATOR_H
-#define DSAPLAN_SYNC_SIMULATOR_H
+#ifndef DSAPLAN_SYNC_SIMULATE_SIMULATOR_H
+#define DSAPLAN_SYNC_SIMULATE_SIMULATOR_H
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanDialect.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
@@ -181,4 +181,4 @@ SimulationResult simulate(func::FuncOp func, const SimulationOptions &options);
 } // namespace dsaplan
 } // namespace mlir
 
-#endif // DSAPLAN_SYNC_SIMULATOR_H
+#endif // DSAPLAN_SYNC_SIMULATE_SIMULATOR_H

@@ -18,10 +18,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSAPLAN_SYNC_IDEALSCHEDULE_H
-#define DSAPLAN_SYNC_IDEALSCHEDULE_H
+#ifndef DSAPLAN_SYNC_SIMULATE_IDEALSCHEDULE_H
+#define DSAPLAN_SYNC_SIMULATE_IDEALSCHEDULE_H
 
-#include "DsaPlan/Sync/Simulator.h"
+#include "DsaPlan/Sync/Simulate/Simulator.h"
 
 #include <vector>
 
@@ -44,4 +44,4 @@ std::vector<LoopOverlap> loopOverlaps(const ExecutedRun &run);
 } // namespace dsaplan
 } // namespace mlir
 
-#endif // DSAPLAN_SYNC_IDEALSCHEDULE_H
+#endif // DSAPLAN_SYNC_SIMULATE_IDEALSCHEDULE_H

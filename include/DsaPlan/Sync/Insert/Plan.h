@@ -1,35 +1,35 @@
-//===- SyncPlan.h - What dsaplan-insert-sync decides, job by job -*- C++ -*-===//
+//===- Plan.h - What dsaplan-insert-sync decides, job by job ----*- C++ -*-===//
 //
-// Part of dsaplan. Internal to lib/Transforms.
+// Part of dsaplan. The inserter's jobs (lib/Sync/Insert).
 //
 //===----------------------------------------------------------------------===//
 //
 // dsaplan-insert-sync runs as a chain of jobs, each in its own file, each
 // handing the next a plain result:
 //
-//   SyncRequirements.cpp  accesses and their dependencies, as requirements
+//   Requirements.cpp  accesses and their dependencies, as requirements
 //                         of the blocks and loops that hold them
-//   SyncCover.cpp         which flag pairs and barriers meet them (what every
+//   Cover.cpp         which flag pairs and barriers meet them (what every
 //                         pipe knows at each gap; pairs around loop back
 //                         edges, one per slot of a rotating buffer)
-//   SyncEventIds.cpp      an event id for each pair, clear of the ids the
+//   EventIds.cpp      an event id for each pair, clear of the ids the
 //                         input's own syncs have in flight
-//   SyncCodegen.cpp       the set_flag/wait_flag/pipe_barrier ops, each
+//   Codegen.cpp       the set_flag/wait_flag/pipe_barrier ops, each
 //                         decision a group
-//   SyncPruning.cpp       one-bit flag repair and pruning of the groups
-//   SyncPictures.cpp      reports
+//   Pruning.cpp       one-bit flag repair and pruning of the groups
+//   Pictures.cpp      reports
 //
 // Every container here is keyed or ordered by program position, never by
 // pointer, so that the result does not depend on the heap layout.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSAPLAN_LIB_TRANSFORMS_SYNCPLAN_H
-#define DSAPLAN_LIB_TRANSFORMS_SYNCPLAN_H
+#ifndef DSAPLAN_SYNC_INSERT_PLAN_H
+#define DSAPLAN_SYNC_INSERT_PLAN_H
 
 #include "DsaPlan/Analysis/MemoryAccess.h"
 #include "DsaPlan/Analysis/SyncDependencies.h"
-#include "SyncPruning.h"
+#include "DsaPlan/Sync/Insert/Pruning.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -207,4 +207,4 @@ InsertedSyncs createSyncOps(func::FuncOp func, const ProgramOrder &order,
 } // namespace dsaplan
 } // namespace mlir
 
-#endif // DSAPLAN_LIB_TRANSFORMS_SYNCPLAN_H
+#endif // DSAPLAN_SYNC_INSERT_PLAN_H

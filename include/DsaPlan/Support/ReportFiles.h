@@ -1,11 +1,11 @@
 //===- ReportFiles.h - Per-function report files ----------------*- C++ -*-===//
 //
-// Part of dsaplan. Internal to lib/Transforms.
+// Part of dsaplan.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSAPLAN_LIB_TRANSFORMS_REPORTFILES_H
-#define DSAPLAN_LIB_TRANSFORMS_REPORTFILES_H
+#ifndef DSAPLAN_SUPPORT_REPORTFILES_H
+#define DSAPLAN_SUPPORT_REPORTFILES_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -33,4 +33,4 @@ StringAttr findName(Operation *op);
 } // namespace dsaplan
 } // namespace mlir
 
-#endif // DSAPLAN_LIB_TRANSFORMS_REPORTFILES_H
+#endif // DSAPLAN_SUPPORT_REPORTFILES_H

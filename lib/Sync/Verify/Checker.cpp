@@ -1,4 +1,4 @@
-//===- VerifySync.cpp - Independent race check of pipe synchronisation ----===//
+//===- Checker.cpp - Independent race check of pipe synchronisation -------===//
 //
 // Part of dsaplan.
 //
@@ -20,9 +20,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DsaPlan/Sync/Verify/Checker.h"
+
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
-#include "DsaPlan/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -41,13 +42,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-
-namespace mlir {
-namespace dsaplan {
-#define GEN_PASS_DEF_DSAPLANVERIFYSYNC
-#include "DsaPlan/Transforms/Passes.h.inc"
-} // namespace dsaplan
-} // namespace mlir
 
 using namespace mlir;
 using namespace mlir::dsaplan;
@@ -1286,17 +1280,10 @@ bool SyncChecker::run(unsigned &checkedOut) {
   return !failedAny;
 }
 
-struct DsaPlanVerifySyncPass
-    : public mlir::dsaplan::impl::DsaPlanVerifySyncBase<DsaPlanVerifySyncPass> {
-  void runOnOperation() override {
-    SyncChecker checker(getOperation());
-    unsigned checked = 0;
-    bool ok = checker.run(checked);
-    numChecked += checked;
-    if (!ok)
-      signalPassFailure();
-    markAllAnalysesPreserved();
-  }
-};
-
 } // namespace
+
+LogicalResult mlir::dsaplan::verifySync(func::FuncOp func, unsigned &checked) {
+  SyncChecker checker(func);
+  checked = 0;
+  return success(checker.run(checked));
+}

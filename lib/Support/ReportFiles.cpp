@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ReportFiles.h"
+#include "DsaPlan/Support/ReportFiles.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

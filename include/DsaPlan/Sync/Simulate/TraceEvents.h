@@ -14,10 +14,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSAPLAN_SYNC_TRACEEVENTS_H
-#define DSAPLAN_SYNC_TRACEEVENTS_H
+#ifndef DSAPLAN_SYNC_SIMULATE_TRACEEVENTS_H
+#define DSAPLAN_SYNC_SIMULATE_TRACEEVENTS_H
 
-#include "DsaPlan/Sync/Simulator.h"
+#include "DsaPlan/Sync/Simulate/Simulator.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -37,4 +37,4 @@ void writeChromeTrace(const ExecutedRun &run, const SimulationRun &stats,
 } // namespace dsaplan
 } // namespace mlir
 
-#endif // DSAPLAN_SYNC_TRACEEVENTS_H
+#endif // DSAPLAN_SYNC_SIMULATE_TRACEEVENTS_H

@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DsaPlan/Sync/TraceEvents.h"
+#include "DsaPlan/Sync/Simulate/TraceEvents.h"
 
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Operation.h"

@@ -1,10 +1,10 @@
-//===- SyncEventIds.cpp - Event ids for the decided flag pairs ------------===//
+//===- EventIds.cpp - Event ids for the decided flag pairs ----------------===//
 //
 // Part of dsaplan.
 //
 //===----------------------------------------------------------------------===//
 //
-// Job 3 of dsaplan-insert-sync (SyncPlan.h): give each decided pair one of
+// Job 3 of dsaplan-insert-sync (Plan.h): give each decided pair one of
 // the eight event ids of its pipe pair. A pair holds its id from its set to
 // its wait, as a stretch of pre-order positions; a loop pair from before its
 // loop to after it. Two pairs may share an id when their stretches do not
@@ -26,11 +26,11 @@
 // for no time; one that finds none even there becomes a barrier_all at its
 // wait (every pipe drains: it needs no id). Whether a set may still overrun
 // the previous set of its flag on some path (a flag is one bit) is the
-// repair's business (SyncPruning.h), after the ops exist.
+// repair's business (Pruning.h), after the ops exist.
 //
 //===----------------------------------------------------------------------===//
 
-#include "SyncPlan.h"
+#include "DsaPlan/Sync/Insert/Plan.h"
 
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/SmallBitVector.h"

@@ -1,10 +1,10 @@
-//===- SyncRequirements.cpp - What dsaplan-insert-sync must order ---------===//
+//===- Requirements.cpp - What dsaplan-insert-sync must order -------------===//
 //
 // Part of dsaplan.
 //
 //===----------------------------------------------------------------------===//
 //
-// Job 1 of dsaplan-insert-sync (SyncPlan.h): collect the accesses of every op
+// Job 1 of dsaplan-insert-sync (Plan.h): collect the accesses of every op
 // that touches dsaplan memory, with its pipe and byte ranges (MemoryAccess
 // analysis), find their dependencies (SyncDependencies analysis), and file
 // each as a requirement of the innermost block holding both ops (forward)
@@ -24,7 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SyncPlan.h"
+#include "DsaPlan/Sync/Insert/Plan.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/CallInterfaces.h"

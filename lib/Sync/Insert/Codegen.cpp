@@ -1,10 +1,10 @@
-//===- SyncCodegen.cpp - The ops of the planned syncs ---------------------===//
+//===- Codegen.cpp - The ops of the planned syncs -------------------------===//
 //
 // Part of dsaplan.
 //
 //===----------------------------------------------------------------------===//
 //
-// Job 4 of dsaplan-insert-sync (SyncPlan.h): create the set_flag, wait_flag
+// Job 4 of dsaplan-insert-sync (Plan.h): create the set_flag, wait_flag
 // and pipe_barrier ops of the plan, each pair or barrier a group (pruning
 // keeps or drops a group whole). Each sync goes just before the op at its
 // gap; at one gap, first the sets whose waits come later (as early as
@@ -23,7 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SyncPlan.h"
+#include "DsaPlan/Sync/Insert/Plan.h"
 
 #include "mlir/IR/Builders.h"
 

@@ -1,11 +1,11 @@
-//===- SyncPruning.h - Drop inserted syncs others imply ---------*- C++ -*-===//
+//===- Pruning.h - Drop inserted syncs others imply -------------*- C++ -*-===//
 //
-// Part of dsaplan. Internal to lib/Transforms.
+// Part of dsaplan. The inserter's jobs (lib/Sync/Insert).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSAPLAN_LIB_TRANSFORMS_SYNCPRUNING_H
-#define DSAPLAN_LIB_TRANSFORMS_SYNCPRUNING_H
+#ifndef DSAPLAN_SYNC_INSERT_PRUNING_H
+#define DSAPLAN_SYNC_INSERT_PRUNING_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -66,4 +66,4 @@ void assignSafeEventIds(func::FuncOp func, MutableArrayRef<SyncGroup> groups,
 } // namespace dsaplan
 } // namespace mlir
 
-#endif // DSAPLAN_LIB_TRANSFORMS_SYNCPRUNING_H
+#endif // DSAPLAN_SYNC_INSERT_PRUNING_H

@@ -24,12 +24,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DsaPlan/Sync/Simulator.h"
-#include "SegmentMap.h"
+#include "DsaPlan/Sync/Simulate/Simulator.h"
+#include "DsaPlan/Support/SegmentMap.h"
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
-#include "DsaPlan/Sync/IdealSchedule.h"
+#include "DsaPlan/Sync/Simulate/IdealSchedule.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

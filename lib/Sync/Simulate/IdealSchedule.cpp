@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DsaPlan/Sync/IdealSchedule.h"
-#include "SegmentMap.h"
+#include "DsaPlan/Sync/Simulate/IdealSchedule.h"
+#include "DsaPlan/Support/SegmentMap.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseMap.h"

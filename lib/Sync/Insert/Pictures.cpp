@@ -1,4 +1,4 @@
-//===- SyncPictures.cpp - Memory maps with the syncs drawn in -------------===//
+//===- Pictures.cpp - Memory maps with the syncs drawn in -----------------===//
 //
 // Part of dsaplan.
 //
@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SyncPictures.h"
+#include "DsaPlan/Sync/Insert/Pictures.h"
 
 #include "DsaPlan/Analysis/BufferLifetimes.h"
 #include "DsaPlan/Analysis/MemoryAccess.h"
@@ -19,8 +19,8 @@
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
 #include "DsaPlan/Solver/Report.h"
-#include "ReportFiles.h"
-#include "SyncPlan.h"
+#include "DsaPlan/Support/ReportFiles.h"
+#include "DsaPlan/Sync/Insert/Plan.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FileSystem.h"

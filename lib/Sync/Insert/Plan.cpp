@@ -1,4 +1,4 @@
-//===- SyncPlan.cpp - Program order for dsaplan-insert-sync ---------------===//
+//===- Plan.cpp - Program order for dsaplan-insert-sync -------------------===//
 //
 // Part of dsaplan.
 //
@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SyncPlan.h"
+#include "DsaPlan/Sync/Insert/Plan.h"
 
 using namespace mlir;
 using namespace mlir::dsaplan;

@@ -1,10 +1,10 @@
-//===- SyncCover.cpp - Flag pairs that meet the sync requirements ---------===//
+//===- Cover.cpp - Flag pairs that meet the sync requirements -------------===//
 //
 // Part of dsaplan.
 //
 //===----------------------------------------------------------------------===//
 //
-// Job 2 of dsaplan-insert-sync (SyncPlan.h): meet the requirements by
+// Job 2 of dsaplan-insert-sync (Plan.h): meet the requirements by
 // walking each block forward with what every pipe knows to have finished
 // (a vector clock per pipe, as gaps of the block). A requirement that is
 // already known, through syncs of the input or ones decided earlier, gets
@@ -32,7 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SyncPlan.h"
+#include "DsaPlan/Sync/Insert/Plan.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 

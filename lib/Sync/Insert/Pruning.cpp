@@ -1,4 +1,4 @@
-//===- SyncPruning.cpp - Drop inserted syncs others imply -----------------===//
+//===- Pruning.cpp - Drop inserted syncs others imply ---------------------===//
 //
 // Part of dsaplan.
 //
@@ -25,7 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SyncPruning.h"
+#include "DsaPlan/Sync/Insert/Pruning.h"
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 

@@ -1,6 +1,6 @@
 //===- SegmentMap.h - A value per byte range, in disjoint segments -*- C++ -*-===//
 //
-// Part of dsaplan. Internal to lib/Sync.
+// Part of dsaplan.
 //
 //===----------------------------------------------------------------------===//
 //
@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSAPLAN_LIB_SYNC_SEGMENTMAP_H
-#define DSAPLAN_LIB_SYNC_SEGMENTMAP_H
+#ifndef DSAPLAN_SUPPORT_SEGMENTMAP_H
+#define DSAPLAN_SUPPORT_SEGMENTMAP_H
 
 #include <algorithm>
 #include <cstdint>
@@ -107,4 +107,4 @@ private:
 } // namespace dsaplan
 } // namespace mlir
 
-#endif // DSAPLAN_LIB_SYNC_SEGMENTMAP_H
+#endif // DSAPLAN_SUPPORT_SEGMENTMAP_H

@@ -1,6 +1,6 @@
-//===- SyncPictures.h - Memory maps with the syncs drawn in ----*- C++ -*-===//
+//===- Pictures.h - Memory maps with the syncs drawn in ---------*- C++ -*-===//
 //
-// Part of dsaplan. Internal to lib/Transforms.
+// Part of dsaplan. The inserter's jobs (lib/Sync/Insert).
 //
 //===----------------------------------------------------------------------===//
 //
@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSAPLAN_LIB_TRANSFORMS_SYNCPICTURES_H
-#define DSAPLAN_LIB_TRANSFORMS_SYNCPICTURES_H
+#ifndef DSAPLAN_SYNC_INSERT_PICTURES_H
+#define DSAPLAN_SYNC_INSERT_PICTURES_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -41,4 +41,4 @@ LogicalResult writeSyncPictures(func::FuncOp func, StringRef dir);
 } // namespace dsaplan
 } // namespace mlir
 
-#endif // DSAPLAN_LIB_TRANSFORMS_SYNCPICTURES_H
+#endif // DSAPLAN_SYNC_INSERT_PICTURES_H
