@@ -7,18 +7,9 @@
 #include "DsaPlan/Analysis/ModuleCalls.h"
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 
-#include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
 using namespace mlir::dsaplan;
-
-func::FuncOp mlir::dsaplan::getCalledFunction(CallOpInterface call) {
-  auto symbol = dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
-  if (!symbol)
-    return {};
-  return dyn_cast_if_present<func::FuncOp>(
-      SymbolTable::lookupNearestSymbolFrom(call, symbol));
-}
 
 namespace {
 

@@ -28,7 +28,7 @@ void addSimulation(OpPassManager &pm, const DsaPlanPipelineOptions &options) {
   simulate.traceFile = options.traceFile;
   simulate.costs = options.simulateCosts;
   simulate.checkGm = options.syncMode != DependencyScope::ReuseOnly;
-  pm.addNestedPass<func::FuncOp>(createDsaPlanSimulate(simulate));
+  pm.addPass(createDsaPlanSimulate(simulate));
 }
 
 } // namespace

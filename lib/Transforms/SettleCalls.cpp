@@ -67,15 +67,18 @@ struct DsaPlanSettleCallsPass
     }
   }
 
-  /// Drains every pipe on both sides of `call`, once.
+  /// Drains every pipe on both sides of `call`, once; two calls in a row
+  /// share the barrier_all between them.
   void settle(CallOpInterface call) {
     StringRef settled = DsaPlanDialect::getSettledAttrName();
     if (call->hasAttr(settled))
       return;
     OpBuilder builder(call);
-    BarrierAllOp::create(builder, call->getLoc());
+    if (!isa_and_nonnull<BarrierAllOp>(call->getPrevNode()))
+      BarrierAllOp::create(builder, call->getLoc());
     builder.setInsertionPointAfter(call);
-    BarrierAllOp::create(builder, call->getLoc());
+    if (!isa_and_nonnull<BarrierAllOp>(call->getNextNode()))
+      BarrierAllOp::create(builder, call->getLoc());
     call->setAttr(settled, builder.getUnitAttr());
     ++numSettledCalls;
   }

@@ -27,6 +27,8 @@
 #ifndef DSAPLAN_ANALYSIS_MODULECALLS_H
 #define DSAPLAN_ANALYSIS_MODULECALLS_H
 
+#include "DsaPlan/Support/CalledFunction.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -58,10 +60,6 @@ private:
   SmallVector<func::FuncOp> callersFirst;
   llvm::DenseMap<Operation *, SmallVector<CallSite, 2>> callSites;
 };
-
-/// The function defined in `call`'s module that `call` calls (by symbol),
-/// or null for an indirect call or a callee that is not a func.func.
-func::FuncOp getCalledFunction(CallOpInterface call);
 
 } // namespace dsaplan
 } // namespace mlir

@@ -748,7 +748,7 @@ def DsaPlanVerifySync : Pass<"dsaplan-verify-sync", "::mlir::func::FuncOp"> {
   ];
 }
 
-def DsaPlanSimulate : Pass<"dsaplan-simulate", "::mlir::func::FuncOp"> {
+def DsaPlanSimulate : Pass<"dsaplan-simulate", "::mlir::ModuleOp"> {
   let summary = "Run a synchronised kernel pipe by pipe and report races, "
                 "lost signals and hangs";
   let description = [{

@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DsaPlan/Sync/Simulate/Simulator.h"
+#include "DsaPlan/Support/CalledFunction.h"
 #include "DsaPlan/Support/SegmentMap.h"
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
@@ -338,6 +339,7 @@ private:
   LogicalResult runIf(scf::IfOp op);
   LogicalResult runSwitch(scf::IndexSwitchOp op);
   LogicalResult runOther(Operation &op);
+  LogicalResult runCall(Operation &op, func::FuncOp callee);
 
   bool evalArith(Operation &op);
   std::optional<APInt> evalBinary(Operation &op, const APInt &a, const APInt &b);
@@ -369,6 +371,7 @@ private:
   DenseMap<Value, int> gmIds;
   SmallVector<int64_t, 4> iterations;
   int64_t steps = 0;
+  unsigned callDepth = 0;
 };
 
 LogicalResult TraceBuilder::unsupported(Operation *op, const Twine &why) {
@@ -549,7 +552,29 @@ LogicalResult TraceBuilder::runOp(Operation &op) {
     return evalView(op);
   if (auto transpose = dyn_cast<memref::TransposeOp>(op))
     return evalTranspose(transpose);
+  if (auto call = dyn_cast<CallOpInterface>(op))
+    if (func::FuncOp callee = getCalledFunction(call);
+        callee && !callee.isExternal())
+      return runCall(op, callee);
   return runOther(op);
+}
+
+/// Runs `callee`'s body in place of the call, its arguments bound to the
+/// call's operands: the callee's accesses through them reach the caller's
+/// bytes, its own tiles the one arena of each space that all functions
+/// share. (A call with a `dsaplan.pipe` is one instruction instead.)
+LogicalResult TraceBuilder::runCall(Operation &op, func::FuncOp callee) {
+  constexpr unsigned kMaxCallDepth = 64;
+  if (callDepth >= kMaxCallDepth)
+    return unsupported(&op, "calls nested deeper than " +
+                                Twine(kMaxCallDepth) + " (recursion?)");
+  SmallVector<Val> args;
+  for (Value operand : op.getOperands())
+    args.push_back(get(operand));
+  ++callDepth;
+  LogicalResult result = runRegion(&op, callee.getBody(), args);
+  --callDepth;
+  return result;
 }
 
 LogicalResult TraceBuilder::runFor(scf::ForOp op) {

@@ -838,6 +838,17 @@ private:
   void walkBlock(Block &block, PathState &state);
   void walkOp(Operation &op, PathState &state);
   void access(Operation *op, Pipe pipe, PathState &state);
+  void access(Operation *op, Pipe pipe, ArrayRef<Touch> touches,
+              PathState &state);
+  /// Reports every earlier access `op`'s touches on `pipe` conflict with
+  /// unordered; returns the access's sequence number.
+  int64_t checkAccess(Operation *op, Pipe pipe, ArrayRef<Touch> touches,
+                      PathState &state);
+  /// Files the access in the history, once every check of its op is done.
+  void recordAccess(Operation *op, Pipe pipe, int64_t seq,
+                    ArrayRef<Touch> touches, PathState &state);
+  bool checkOverlap(Operation *op, Pipe pipe);
+  void settledCall(CallOpInterface call, PathState &state);
   PathState merge(ArrayRef<PathState> states, Operation *at);
   void report(const Access &earlier, Operation *later, Pipe pipe,
               const Touch &touch, int64_t begin, int64_t end);
@@ -946,6 +957,124 @@ void SyncChecker::reportCrossCore(const Access &earlier, const Access &later) {
 }
 
 void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
+  SmallVector<Touch> touches = touchesOf(op);
+  if (!checkReach(op, pipe, touches) || !checkOverlap(op, pipe))
+    return;
+  access(op, pipe, touches, state);
+}
+
+/// The bytes of `value` when it is a whole placed tile: a placed
+/// dsaplan.alloc, or a static view of an arena. Other values (subviews,
+/// block arguments, choices) are only known to lie somewhere.
+std::optional<Bytes> exactTileBytes(Value value) {
+  auto space = dsaplanSpaceOf(value);
+  Operation *def = value.getDefiningOp();
+  if (!space || !def || !isa<AllocOp, memref::ViewOp>(def))
+    return std::nullopt;
+  if (auto view = dyn_cast<memref::ViewOp>(def))
+    if (!isa_and_nonnull<ArenaOp>(view.getSource().getDefiningOp()))
+      return std::nullopt;
+  Bytes bytes = bytesOfValue(value, *space, def);
+  if (bytes.space < 0 || bytes.end - bytes.begin ==
+                             whole(*space, def).end)
+    return std::nullopt;
+  return bytes;
+}
+
+/// A vector instruction's source and destination share a start address with
+/// the same layout, or are disjoint (Ascend C's address-overlap rule): an
+/// op that reads one placed tile and writes another over part of it
+/// overwrites inputs before it reads them (an in-place op placed shifted).
+///
+///   linalg.exp {dsaplan.in_place} ins(%a : [172032, 184320))
+///                                 outs(%b : [167936, 180224))
+///   // error: a partial overlap
+///
+/// Checked on the ops marked `dsaplan.in_place`, the only ones whose inputs
+/// the placement lets die where their outputs are born; the inputs and
+/// outputs of other ops are live together, which the placement validator
+/// keeps apart.
+bool SyncChecker::checkOverlap(Operation *op, Pipe pipe) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects || !op->hasAttr(DsaPlanDialect::getInPlaceAttrName()))
+    return true;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  for (const MemoryEffects::EffectInstance &read : instances) {
+    if (!isa<MemoryEffects::Read>(read.getEffect()) || !read.getValue())
+      continue;
+    std::optional<Bytes> a = exactTileBytes(read.getValue());
+    for (const MemoryEffects::EffectInstance &write : instances) {
+      if (!a || !isa<MemoryEffects::Write>(write.getEffect()) ||
+          !write.getValue())
+        continue;
+      std::optional<Bytes> b = exactTileBytes(write.getValue());
+      if (!b || !a->sameMemory(*b) || a->end <= b->begin ||
+          b->end <= a->begin ||
+          (a->begin == b->begin &&
+           read.getValue().getType() == write.getValue().getType()))
+        continue;
+      failedAny = true;
+      op->emitError() << "'" << op->getName() << "' on pipe "
+                      << stringifyPipe(pipe) << " reads bytes [" << a->begin
+                      << ", " << a->end << ") of " << memoryName(*a)
+                      << " and writes [" << b->begin << ", " << b->end
+                      << "): a source and a destination must start at the "
+                         "same address with the same layout, or be disjoint";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// A call that dsaplan-settle-calls drained: its callee is synchronised on
+/// its own, so it may run any pipe over any byte and use any flag. Nothing
+/// of the caller may be in flight then: no flag raised and not consumed, and
+/// every earlier access ordered before each pipe's (a barrier_all before
+/// it), every later one after (a barrier_all after it).
+void SyncChecker::settledCall(CallOpInterface call, PathState &state) {
+  for (const auto &[key, flag] : state.flags) {
+    failedAny = true;
+    InFlightDiagnostic diag = call->emitError();
+    diag << "settled call with event " << std::get<2>(key) << " of <"
+         << stringifyPipe(static_cast<Pipe>(std::get<0>(key))) << " -> "
+         << stringifyPipe(static_cast<Pipe>(std::get<1>(key)))
+         << "> in flight: the callee's own flags may consume it";
+    diag.attachNote(flag.setOp->getLoc()) << "the set_flag";
+    return;
+  }
+  TargetDescription target = TargetDescription::getForOp(func);
+  SmallVector<Touch> gm;
+  for (Value operand : call->getOperands())
+    if (isa<BaseMemRefType>(operand.getType()) && !dsaplanSpaceOf(operand))
+      for (const Bytes &run : gmRunsOfValue(operand, call))
+        for (bool write : {false, true})
+          gm.push_back({run, write});
+  // Every pipe's accesses are checked before any is filed: they are one
+  // callee's, which orders them itself.
+  std::array<SmallVector<Touch>, kNumPipes> touches;
+  std::array<int64_t, kNumPipes> seqs;
+  for (size_t p = 0; p < kNumPipes; ++p) {
+    Pipe pipe = static_cast<Pipe>(p);
+    touches[p] = gm;
+    for (MemorySpace space : allMemorySpaces())
+      for (bool write : {false, true})
+        if (target.canAccess(pipe, space, write))
+          touches[p].push_back({whole(space, call), write});
+    seqs[p] = checkAccess(call, pipe, touches[p], state);
+  }
+  for (size_t p = 0; p < kNumPipes; ++p)
+    recordAccess(call, static_cast<Pipe>(p), seqs[p], touches[p], state);
+}
+
+void SyncChecker::access(Operation *op, Pipe pipe, ArrayRef<Touch> touches,
+                         PathState &state) {
+  int64_t seq = checkAccess(op, pipe, touches, state);
+  recordAccess(op, pipe, seq, touches, state);
+}
+
+int64_t SyncChecker::checkAccess(Operation *op, Pipe pipe,
+                                 ArrayRef<Touch> touches, PathState &state) {
   unsigned q = static_cast<unsigned>(pipe);
   int64_t seq = ++counters[q];
   auto orderedBefore = [&](const Access &earlier) {
@@ -953,9 +1082,6 @@ void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
     return state.known[q][p].contains(earlier.seq) ||
            (p == q && !needsBarrier(pipe));
   };
-  SmallVector<Touch> touches = touchesOf(op);
-  if (!checkReach(op, pipe, touches))
-    return;
   unsigned cores = coresOf(pipe, touches);
   for (const Touch &touch : touches) {
     ++checked;
@@ -979,6 +1105,18 @@ void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
       report(std::get<0>(race), op, pipe, touch, std::get<1>(race),
              std::get<2>(race));
   }
+  return seq;
+}
+
+void SyncChecker::recordAccess(Operation *op, Pipe pipe, int64_t seq,
+                               ArrayRef<Touch> touches, PathState &state) {
+  unsigned q = static_cast<unsigned>(pipe);
+  auto orderedBefore = [&](const Access &earlier) {
+    unsigned p = static_cast<unsigned>(earlier.pipe);
+    return state.known[q][p].contains(earlier.seq) ||
+           (p == q && !needsBarrier(pipe));
+  };
+  unsigned cores = coresOf(pipe, touches);
   // The bytes this write covers of an earlier access ordered before it:
   // anything that conflicts with the earlier access there conflicts with
   // this write too, and is ordered after the earlier one if it is ordered
@@ -1118,6 +1256,9 @@ void SyncChecker::walkOp(Operation &op, PathState &state) {
         walkBlock(block, state);
     return;
   }
+  if (op.hasAttr(DsaPlanDialect::getSettledAttrName()))
+    if (auto call = dyn_cast<CallOpInterface>(op))
+      return settledCall(call, state);
   if (!isMemoryOp(&op))
     return;
   if (std::optional<Pipe> pipe = getOpPipe(&op)) {
