@@ -394,14 +394,8 @@ void LiveRangeBuilder::addOp(Operation *op, bool liveIn, bool liveOut) {
 // BufferLifetimes
 //===----------------------------------------------------------------------===//
 
-/// The aliases of `root`: BufferViewFlowAnalysis's (views, region-branch
-/// values), closed under the results that getAliasSources says name their
-/// operand's bytes without being views to MLIR (memref.transpose):
-///
-///   %t = memref.transpose %a ...   // no ViewLikeOpInterface, no effects
-///   linalg.add ins(%t, ...)        // an access of %a
-static SmallVector<Value> resolveAliases(BufferViewFlowAnalysis &aliases,
-                                         Value root) {
+SmallVector<Value>
+mlir::dsaplan::resolveAliases(BufferViewFlowAnalysis &aliases, Value root) {
   llvm::SetVector<Value> found;
   SmallVector<Value> worklist = {root};
   while (!worklist.empty()) {

@@ -21,6 +21,19 @@
 //     scf.yield %s1, %s0
 //   }
 //
+// The tile may also be allocated in an scf.if or scf.index_switch region
+// of the body (FlashAttention's causal block skip): its slots are hoisted
+// out of the branch the same way, and a branch that yields it passes it
+// on within the iteration. Only a loop that yields it to the next
+// iteration keeps it from rotating:
+//
+//   scf.for %kv = ... {
+//     %k = scf.if %visible -> (...) {
+//       %t = dsaplan.alloc {dsaplan.buffers = 2 : i64} ...   // rotates
+//       scf.yield %t
+//     } else { ... }
+//   }
+//
 // dsaplan-unroll-rotations later unrolls the ring, so that each slot gets
 // its own flags. With `dsaplan.buffers = "auto"` the pass chooses one or
 // two slots per tile: two for the tiles that more than one pipe touches in
@@ -45,6 +58,7 @@
 #include "DsaPlan/Transforms/PlacementProblem.h"
 #include "SlotRing.h"
 
+#include "mlir/Dialect/Bufferization/Transforms/BufferViewFlowAnalysis.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -73,48 +87,106 @@ struct Candidate {
   /// Pipes that touch the tile in the loop (bit per pipe).
   unsigned pipes = 0;
   int64_t bytes = 0;
+  /// Why the tile cannot rotate (it keeps one slot), or empty.
+  std::string refusal;
 };
 
-/// The pipes of the ops that use `value`, through views.
-void collectPipes(Value value, unsigned &pipes) {
-  for (OpOperand &use : value.getUses()) {
-    Operation *user = use.getOwner();
-    if (std::optional<Pipe> pipe = getOpPipe(user))
-      pipes |= 1u << static_cast<unsigned>(*pipe);
-    if (isa<ViewLikeOpInterface>(user))
-      for (Value result : user->getResults())
-        collectPipes(result, pipes);
-  }
+/// The pipes of the ops that use the tile through `holders`, the values
+/// that may hold it (views, scf.if results, ...).
+unsigned collectPipes(ArrayRef<Value> holders) {
+  unsigned pipes = 0;
+  for (Value holder : holders)
+    for (Operation *user : holder.getUsers())
+      if (std::optional<Pipe> pipe = getOpPipe(user))
+        pipes |= 1u << static_cast<unsigned>(*pipe);
+  return pipes;
 }
 
-/// Checks that `alloc` can rotate: directly in an scf.for body and never
-/// yielded. Emits the error otherwise.
-LogicalResult checkRotatable(AllocOp alloc) {
-  auto loop = dyn_cast<scf::ForOp>(alloc->getParentOp());
+/// Whether slots are hoisted out of the regions of `op` to the loop body
+/// that holds it: regions that run at most once per iteration and pass a
+/// tile on only through the op's results.
+bool isHoistable(Operation *op) {
+  return isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(op);
+}
+
+/// The scf.for whose iterations rotate `alloc`'s slots: the one whose body
+/// holds it, directly or in the regions of scf.if, scf.index_switch or
+/// scf.execute_region ops, out of which the slots are hoisted:
+///
+///   scf.for %kv = ... {          // the slots go before it and rotate
+///     scf.if %visible {
+///       %k = dsaplan.alloc {dsaplan.buffers = 2 : i64} ...
+///
+/// Otherwise null, with `blocker` (if given) set to the op whose region
+/// holds the tile and cannot be hoisted out of (null when the function
+/// does). Looked up again at each rotation: an earlier rotation in the
+/// same loop replaced the scf.for.
+scf::ForOp findRotatingLoop(AllocOp alloc, Operation **blocker = nullptr) {
+  for (Operation *op = alloc->getParentOp(); op; op = op->getParentOp()) {
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      return loop;
+    if (isa<FunctionOpInterface>(op))
+      break;
+    if (!isHoistable(op)) {
+      if (blocker)
+        *blocker = op;
+      break;
+    }
+  }
+  return nullptr;
+}
+
+/// Why `alloc` cannot rotate, or the empty string. It needs a rotating
+/// loop (findRotatingLoop), and none of `holders`, the values that may
+/// hold it, may be carried to the next iteration:
+///
+///   %r = scf.if %c -> (...) { scf.yield %t } else { scf.yield %u }
+///   use(%r)          // %t rotates: the scf.if passes it on in the iteration
+///   scf.yield %r     // %t does not: the next iteration reads it
+std::string whyNotRotatable(AllocOp alloc, ArrayRef<Value> holders) {
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  Operation *blocker = nullptr;
+  scf::ForOp loop = findRotatingLoop(alloc, &blocker);
+  if (!loop && !blocker)
+    os << "it is not in an scf.for body; slots rotate once per scf.for "
+          "iteration";
+  else if (!loop && isLoopOp(blocker))
+    os << "it is in the body of '" << blocker->getName()
+       << "', and only scf.for loops rotate slots";
+  else if (!loop)
+    os << "it is in a region of '" << blocker->getName()
+       << "', and slots are hoisted only out of scf.if, scf.index_switch "
+          "and scf.execute_region regions";
   if (!loop)
-    return alloc.emitOpError()
-           << "'" << alloc.getDisplayName() << "' asks for "
-           << kBuffersAttr << " but is not allocated directly in an "
-           << "scf.for body; only scf.for loops rotate slots";
-  for (Operation *user : alloc->getUsers())
-    if (isa<scf::YieldOp>(user))
-      return alloc.emitOpError()
-             << "'" << alloc.getDisplayName() << "' asks for "
-             << kBuffersAttr
-             << " but is yielded to the next iteration; its slots would "
-                "rotate under the value the next iteration reads";
-  return success();
+    return why;
+  for (auto [index, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+    if (llvm::is_contained(holders, arg)) {
+      os << "'scf.for' carries it to the next iteration (iter_arg #" << index
+         << "): its slots would rotate under the value the next iteration "
+            "reads; dsaplan-rotate-carried gives a carried tile its slots";
+      break;
+    }
+  return why;
 }
 
 /// The tile's request (the dialect verified the attribute: a depth from 1
-/// to 4, or "auto").
-FailureOr<Candidate> readCandidate(AllocOp alloc) {
-  Candidate candidate{alloc, std::nullopt, 0, alloc.getSizeInBytes()};
+/// to 4, or "auto"). A depth above one that the tile cannot rotate with is
+/// an error; "auto" (and one slot) falls back to one slot.
+FailureOr<Candidate> readCandidate(AllocOp alloc,
+                                   BufferViewFlowAnalysis &aliases) {
+  Candidate candidate{alloc, std::nullopt, 0, alloc.getSizeInBytes(), ""};
   if (auto depth = alloc->getAttrOfType<IntegerAttr>(kBuffersAttr))
     candidate.depth = depth.getInt();
-  if (failed(checkRotatable(alloc)))
-    return failure();
-  collectPipes(alloc.getResult(), candidate.pipes);
+  SmallVector<Value> holders = resolveAliases(aliases, alloc.getResult());
+  candidate.refusal = whyNotRotatable(alloc, holders);
+  if (!candidate.refusal.empty() && candidate.depth.value_or(1) > 1)
+    return alloc.emitOpError()
+           << "'" << alloc.getDisplayName() << "' asks for " << *candidate.depth
+           << " slots of " << candidate.bytes << " B in "
+           << stringifyMemorySpace(alloc.getSpace()) << " (" << kBuffersAttr
+           << ") but " << candidate.refusal;
+  candidate.pipes = collectPipes(holders);
   return candidate;
 }
 
@@ -144,7 +216,7 @@ std::optional<int64_t> placeWith(func::FuncOp func,
   for (auto [candidate, depth] : llvm::zip(candidates, depths)) {
     auto alloc =
         cast<AllocOp>(mapping.lookup(AllocOp(candidate.alloc).getOperation()));
-    rotateSlots(alloc, alloc->getParentOp(), depth);
+    rotateSlots(alloc, findRotatingLoop(alloc), depth);
   }
   BufferLifetimes lifetimes(copy.getOperation());
   copy.walk([&](AllocOp alloc) {
@@ -182,6 +254,8 @@ enum class SlotReason {
   NoRoom,
   /// Back to one slot: two would add more waits than they save.
   Waits,
+  /// One slot: the tile cannot rotate (Candidate::refusal).
+  Refused,
 };
 
 /// The reason, and for SlotReason::Waits the waits of both choices (the
@@ -201,10 +275,13 @@ struct DsaPlanMultiBufferPass
     func::FuncOp func = getOperation();
     SmallVector<Candidate> candidates;
     bool failedAny = false;
+    std::optional<BufferViewFlowAnalysis> aliases;
     func.walk([&](AllocOp alloc) {
       if (!alloc->hasAttr(kBuffersAttr))
         return;
-      FailureOr<Candidate> candidate = readCandidate(alloc);
+      if (!aliases)
+        aliases.emplace(func);
+      FailureOr<Candidate> candidate = readCandidate(alloc, *aliases);
       if (failed(candidate))
         failedAny = true;
       else
@@ -223,7 +300,7 @@ struct DsaPlanMultiBufferPass
     for (auto [candidate, depth] : llvm::zip(candidates, depths)) {
       if (depth > 1)
         ++numRotated;
-      rotateSlots(candidate.alloc, candidate.alloc->getParentOp(), depth);
+      rotateSlots(candidate.alloc, findRotatingLoop(candidate.alloc), depth);
     }
   }
 
@@ -237,9 +314,12 @@ struct DsaPlanMultiBufferPass
     SmallVector<SlotChoice> reasons;
     SmallVector<size_t> autoTiles;
     for (auto [index, candidate] : llvm::enumerate(candidates)) {
-      bool overlaps = llvm::popcount(candidate.pipes) > 1;
+      bool rotates = candidate.refusal.empty();
+      bool overlaps = rotates && llvm::popcount(candidate.pipes) > 1;
       depths.push_back(candidate.depth.value_or(overlaps ? 2 : 1));
-      reasons.push_back({overlaps ? SlotReason::Overlap : SlotReason::OnePipe});
+      reasons.push_back({!rotates   ? SlotReason::Refused
+                         : overlaps ? SlotReason::Overlap
+                                    : SlotReason::OnePipe});
       if (!candidate.depth && overlaps)
         autoTiles.push_back(index);
     }
@@ -278,7 +358,8 @@ struct DsaPlanMultiBufferPass
     SmallVector<int64_t> oneSlotWaits;
     for (const Candidate &candidate : candidates)
       oneSlotWaits.push_back(
-          candidate.depth || llvm::popcount(candidate.pipes) < 2
+          candidate.depth || !candidate.refusal.empty() ||
+                  llvm::popcount(candidate.pipes) < 2
               ? 0
               : getOneSlotWait(func, candidate.alloc, costModel));
     auto waitsOf = [&](ArrayRef<int64_t> choice) -> std::optional<int64_t> {
@@ -330,6 +411,9 @@ struct DsaPlanMultiBufferPass
         remark << choice.waitsWithTwo << " cycles of waits with two";
       remark << ", " << choice.waitsWithOne
              << " with one, its own wait included)";
+      break;
+    case SlotReason::Refused:
+      remark << " (cannot rotate: " << candidate.refusal << ")";
       break;
     case SlotReason::Overlap:
       remark << " (" << llvm::popcount(candidate.pipes)

@@ -22,6 +22,8 @@
 #include <string>
 
 namespace mlir {
+class BufferViewFlowAnalysis;
+
 namespace dsaplan {
 
 /// Two points per op, numbered in pre-order over the ops nested in a root:
@@ -89,6 +91,15 @@ struct InPlacePair {
   AllocOp output;
 };
 std::optional<InPlacePair> getInPlacePair(Operation *op);
+
+/// The values that may hold `root`'s bytes: `aliases`' (views, region-branch
+/// values: scf.if results, loop iter_args), closed under the results that
+/// getAliasSources says name their operand's bytes without being views to
+/// MLIR (memref.transpose):
+///
+///   %t = memref.transpose %a ...   // no ViewLikeOpInterface, no effects
+///   linalg.add ins(%t, ...)        // an access of %a
+SmallVector<Value> resolveAliases(BufferViewFlowAnalysis &aliases, Value root);
 
 /// A half-open interval of program points.
 struct PointInterval {

@@ -140,7 +140,7 @@ def DsaPlanRotateCarried
 def DsaPlanMultiBuffer : Pass<"dsaplan-multi-buffer", "::mlir::func::FuncOp"> {
   let summary = "Give tiles allocated in a loop body several rotating slots";
   let description = [{
-    A `dsaplan.alloc` directly in an `scf.for` body with
+    A `dsaplan.alloc` in an `scf.for` body with
     `dsaplan.buffers = N` (1 to 4) becomes N allocations before the loop,
     rotated through new iter_args, so that iteration i uses slot i mod N:
 
@@ -162,6 +162,38 @@ def DsaPlanMultiBuffer : Pass<"dsaplan-multi-buffer", "::mlir::func::FuncOp"> {
     The slots are live over the whole loop; `dsaplan-unroll-rotations`
     later unrolls the ring so that each slot gets its own flags and MTE2
     fills slot i+1 while V computes on slot i.
+
+    The tile may be allocated in a region of an `scf.if`,
+    `scf.index_switch` or `scf.execute_region` nested in the body (a
+    branch that runs at most once per iteration, as in FlashAttention's
+    causal block skip): its slots are hoisted out of the branch to before
+    the loop in the same way, and rotate once per iteration whether or not
+    the branch runs. A branch that yields the tile (or a view of it)
+    passes it on within the iteration: its result is one more name of the
+    slot, and the pipes of the ops that use it count for `"auto"`:
+
+    <!-- fragment -->
+    ```mlir
+    scf.for %kv = %c0 to %n step %c1 {
+      %k = scf.if %visible -> (memref<64x128xf16, #dsaplan.space<ub>>) {
+        %t = dsaplan.alloc {name = "k", dsaplan.buffers = 2 : i64} : memref<64x128xf16, #dsaplan.space<ub>>
+        ...               // MTE2 loads %t
+        scf.yield %t : memref<64x128xf16, #dsaplan.space<ub>>
+      } else { ... }
+      ...                 // V reads %k
+    }
+    // becomes
+    %k0 = dsaplan.alloc {name = "k.0"} : memref<64x128xf16, #dsaplan.space<ub>>
+    %k1 = dsaplan.alloc {name = "k.1"} : memref<64x128xf16, #dsaplan.space<ub>>
+    %r:2 = scf.for %kv = %c0 to %n step %c1 iter_args(%s0 = %k0, %s1 = %k1) -> (...) {
+      %k = scf.if %visible -> (...) {
+        ...               // MTE2 loads %s0
+        scf.yield %s0 : memref<64x128xf16, #dsaplan.space<ub>>
+      } else { ... }
+      ...
+      scf.yield %s1, %s0 : ...
+    }
+    ```
 
     With `dsaplan.buffers = "auto"` the pass chooses: one slot for a tile
     that a single pipe touches in the loop (a second slot buys no overlap),
@@ -185,8 +217,16 @@ def DsaPlanMultiBuffer : Pass<"dsaplan-multi-buffer", "::mlir::func::FuncOp"> {
     With `summary=true` a remark on each "auto" tile gives the choice and
     why.
 
-    A tile that is yielded to the next iteration, or not directly in an
-    `scf.for` body, cannot rotate: an error says so.
+    A tile cannot rotate when no `scf.for` body holds it (through the
+    branches above only: a tile in an `scf.while` body, or in the region
+    of another op, stays where it is), or when the loop carries it to the
+    next iteration: a value that may hold it reaches the loop's
+    `scf.yield` (`dsaplan-rotate-carried`, before this pass in
+    `--dsa-plan`, gives such a tile its slots). A depth above one is then
+    an error naming the tile, its size and space, and the reason (the op
+    in the way, or the iter_arg that carries it); `"auto"` and a depth of
+    one keep one slot, and with `summary=true` the remark says why. So
+    `"auto"` never refuses a kernel that plans with one slot.
   }];
   let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect",
                            "::mlir::scf::SCFDialect"];
