@@ -320,6 +320,56 @@ module attributes {dsaplan.target = #dsaplan.target<"ascend910b">} {
 
 // -----
 
+// Allocated in a case of an scf.index_switch, and in an scf.execute_region
+// in the default region: both are hoisted out of both regions (the
+// default region comes first in the op, so its tile is rotated first).
+//
+// CHECK-LABEL: func.func @allocated_in_switch
+// CHECK:         %[[B0:.*]] = dsaplan.alloc {name = "b.0"}
+// CHECK:         %[[B1:.*]] = dsaplan.alloc {name = "b.1"}
+// CHECK:         %[[B2:.*]] = dsaplan.alloc {name = "b.2"}
+// CHECK:         %[[A0:.*]] = dsaplan.alloc {name = "a.0"}
+// CHECK:         %[[A1:.*]] = dsaplan.alloc {name = "a.1"}
+// CHECK:         scf.for {{.*}} iter_args(%[[SB0:.*]] = %[[B0]], %[[SB1:.*]] = %[[B1]], %[[SB2:.*]] = %[[B2]], %[[SA0:.*]] = %[[A0]], %[[SA1:.*]] = %[[A1]])
+// CHECK:           scf.index_switch
+// CHECK:           case 0 {
+// CHECK-NEXT:        memref.copy %{{.*}}, %[[SA0]]
+// CHECK:           default {
+// CHECK-NEXT:        scf.execute_region {
+// CHECK-NEXT:          memref.copy %{{.*}}, %[[SB0]]
+// CHECK:           scf.yield %[[SB1]], %[[SB2]], %[[SB0]], %[[SA1]], %[[SA0]] :
+module attributes {dsaplan.target = #dsaplan.target<"ascend910b">} {
+  func.func @allocated_in_switch(%x: memref<8x1024xf32>, %y: memref<8x1024xf32> {llvm.noalias}, %k: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    scf.for %i = %c0 to %c8 step %c1 {
+      %x_row = memref.subview %x[%i, 0] [1, 1024] [1, 1] : memref<8x1024xf32> to memref<1024xf32, strided<[1], offset: ?>>
+      %y_row = memref.subview %y[%i, 0] [1, 1024] [1, 1] : memref<8x1024xf32> to memref<1024xf32, strided<[1], offset: ?>>
+      scf.index_switch %k
+      case 0 {
+        %a = memref.alloc() {name = "a", dsaplan.buffers = 2 : i64} : memref<1024xf32, #dsaplan.space<ub>>
+        memref.copy %x_row, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<1024xf32, strided<[1], offset: ?>> to memref<1024xf32, #dsaplan.space<ub>>
+        memref.copy %a, %y_row {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<1024xf32, #dsaplan.space<ub>> to memref<1024xf32, strided<[1], offset: ?>>
+        scf.yield
+      }
+      default {
+        scf.execute_region {
+          %b = memref.alloc() {name = "b", dsaplan.buffers = 3 : i64} : memref<1024xf32, #dsaplan.space<ub>>
+          memref.copy %x_row, %b {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<1024xf32, strided<[1], offset: ?>> to memref<1024xf32, #dsaplan.space<ub>>
+          linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%b : memref<1024xf32, #dsaplan.space<ub>>) outs(%b : memref<1024xf32, #dsaplan.space<ub>>)
+          memref.copy %b, %y_row {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<1024xf32, #dsaplan.space<ub>> to memref<1024xf32, strided<[1], offset: ?>>
+          scf.yield
+        }
+        scf.yield
+      }
+    }
+    return
+  }
+}
+
+// -----
+
 // "auto" never refuses: where a depth of two is an error
 // (multi-buffer-errors.mlir), it keeps one slot and says why. In the
 // pipeline, dsaplan-rotate-carried gives the carried tile its slots first.
