@@ -373,6 +373,8 @@ module attributes {dsaplan.target = #dsaplan.target<"ascend910b">} {
 // "auto" never refuses: where a depth of two is an error
 // (multi-buffer-errors.mlir), it keeps one slot and says why. In the
 // pipeline, dsaplan-rotate-carried gives the carried tile its slots first.
+// A depth of one asks for nothing a tile outside a loop lacks: it is
+// dropped.
 //
 // REMARK: remark: 'not_in_loop': 1 slot (cannot rotate: it is not in an scf.for body; slots rotate once per scf.for iteration)
 // REMARK: remark: 'carried': 1 slot (cannot rotate: 'scf.for' carries it to the next iteration (iter_arg #0): its slots would rotate under the value the next iteration reads; dsaplan-rotate-carried gives a carried tile its slots)
@@ -380,6 +382,8 @@ module attributes {dsaplan.target = #dsaplan.target<"ascend910b">} {
 // REMARK: remark: 'in_while': 1 slot (cannot rotate: it is in the body of 'scf.while', and only scf.for loops rotate slots)
 // CHECK-LABEL: func.func @auto_cannot_rotate
 // CHECK:         dsaplan.alloc {name = "not_in_loop"}
+// CHECK-NOT:     dsaplan.buffers
+// CHECK:         dsaplan.alloc {name = "one_slot"}
 // CHECK-NOT:     dsaplan.buffers
 // CHECK:         scf.for
 // CHECK:           dsaplan.alloc {name = "carried"}
@@ -396,6 +400,9 @@ module attributes {dsaplan.target = #dsaplan.target<"ascend910b">} {
     %t = memref.alloc() {name = "not_in_loop", dsaplan.buffers = "auto"} : memref<1024xf32, #dsaplan.space<ub>>
     memref.copy %x, %t {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<1024xf32> to memref<1024xf32, #dsaplan.space<ub>>
     memref.copy %t, %y {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<1024xf32, #dsaplan.space<ub>> to memref<1024xf32>
+    %one = memref.alloc() {name = "one_slot", dsaplan.buffers = 1 : i64} : memref<1024xf32, #dsaplan.space<ub>>
+    memref.copy %x, %one {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<1024xf32> to memref<1024xf32, #dsaplan.space<ub>>
+    memref.copy %one, %y {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<1024xf32, #dsaplan.space<ub>> to memref<1024xf32>
     %init = memref.alloc() {name = "init"} : memref<1024xf32, #dsaplan.space<ub>>
     memref.copy %x, %init {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<1024xf32> to memref<1024xf32, #dsaplan.space<ub>>
     %r1 = scf.for %i = %c0 to %c4 step %c1 iter_args(%prev = %init) -> (memref<1024xf32, #dsaplan.space<ub>>) {
