@@ -488,7 +488,13 @@ def append_to_module(module_text, extra):
 # Running and comparing
 # --------------------------------------------------------------------------
 
-def execute(module_text, tools, work, tag):
+# Before the lowering of a module whose @main calls only some kernels (the
+# runs again in full of --digest): every function @main does not reach goes,
+# so the lowering and the runner's compilation cost what those kernels cost.
+PRUNE = ["--symbol-privatize=exclude=main", "--symbol-dce"]
+
+
+def execute(module_text, tools, work, tag, prune=False):
     path = os.path.join(work, f"{tag}.mlir")
     with open(path, "w") as f:
         f.write(module_text)
@@ -496,7 +502,8 @@ def execute(module_text, tools, work, tag):
     # input, and printing and parsing it as text took a fifth of the time
     # the lowering and the run take together.
     llvm_path = os.path.join(work, f"{tag}.llvm.mlirbc")
-    run([tools.mlir_opt, path] + LOWERING + ["--emit-bytecode", "-o", llvm_path],
+    run([tools.mlir_opt, path] + (PRUNE if prune else []) + LOWERING
+        + ["--emit-bytecode", "-o", llvm_path],
         f"lowering the {tag} module")
     return run([tools.mlir_runner, llvm_path, "-e", "main", "-entry-point-result=void",
                 "-shared-libs=" + ",".join(tools.libs)], f"running the {tag} module")
@@ -589,12 +596,12 @@ class Tools:
         self.libs = find_runner_libs(opts.runner_lib_dir, self.mlir_runner)
 
 
-def run_both(before, after, extra, tools, work):
+def run_both(before, after, extra, tools, work, prune=False):
     """The dumps of the before and after modules with the harness `extra`,
     lowered and run side by side (the two are independent)."""
     os.makedirs(work, exist_ok=True)
     with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = [pool.submit(execute, append_to_module(text, extra), tools, work, tag)
+        runs = [pool.submit(execute, append_to_module(text, extra), tools, work, tag, prune)
                 for text, tag in ((before, "before"), (after, "after"))]
         return [parse_dumps(r.result()) for r in runs]
 
@@ -638,7 +645,7 @@ def check_file(path, opts, tools, work):
         if suspects:
             again = [suspects[k] for k in sorted(suspects)]
             full_before, full_after = run_both(before, after, harness(kernels, again),
-                                               tools, os.path.join(work, "again"))
+                                               tools, os.path.join(work, "again"), prune=True)
             first = compare(kernels, again, full_before, full_after)
             for k, seed in again:
                 first.setdefault(k, "seed %d: the digests differ, but the run alone gives "
