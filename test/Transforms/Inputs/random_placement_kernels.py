@@ -752,11 +752,43 @@ def kernel_text(seed, index, shapes=False, options=None):
     return make_kernel(seed, index, options).text()
 
 
-def run_batch(cmd, kernels, work):
+def option_of(cmd, name):
+    """The value of `name` (`--name VALUE` or `--name=VALUE`) in `cmd`."""
+    for k, arg in enumerate(cmd):
+        if arg == name and k + 1 < len(cmd):
+            return cmd[k + 1]
+        if arg.startswith(name + "="):
+            return arg[len(name) + 1:]
+    return None
+
+
+SPLIT = "// -----"
+
+
+def placed_by_pipeline(cmd, kernels):
+    """The indexes of `kernels` ([(index, text)]) that --dsa-plan (with the
+    dsa-diff command's --dsa-opt and --plan-options) accepts: one dsa-opt
+    run over a module per kernel (with its helpers), split-input-file,
+    where a module the pipeline rejects prints nothing."""
+    dsa_opt = option_of(cmd, "--dsa-opt")
+    if not dsa_opt:
+        script = next((a for a in cmd if os.path.basename(a) == "dsa-diff"), None)
+        dsa_opt = os.path.join(os.path.dirname(script), "dsa-opt") if script else "dsa-opt"
+    options = option_of(cmd, "--plan-options")
+    plan = "--dsa-plan" + (f"={options}" if options else "")
+    modules = f"\n{SPLIT}\n".join(HEADER + text + "}\n" for _, text in kernels)
+    proc = subprocess.run([dsa_opt, "-", "--split-input-file", f"--output-split-marker={SPLIT}",
+                           plan, "-o", "-"], input=modules, capture_output=True, text=True)
+    return {int(m) for m in re.findall(r"func\.func @k(\d+)\(", proc.stdout)}
+
+
+def run_batch(cmd, kernels, work, first=True):
     """dsa-diff on one module of `kernels` ([(index, text)]): the counts,
     the differences [(name, message)] and the kernels the pipeline rejects
-    [(index, diagnostics)]. A rejected module is split in halves until the
-    kernels at fault are alone."""
+    [(index, diagnostics)]. When the pipeline rejects the module, one
+    dsa-opt run finds the kernels at fault, and dsa-diff runs again on the
+    others (their diagnostics come from dsa-diff on each alone, for the
+    first three)."""
     path = os.path.join(work, f"k{kernels[0][0]}-{kernels[-1][0]}.mlir")
     with open(path, "w") as f:
         f.write(HEADER + "".join(text for _, text in kernels) + "}\n")
@@ -771,10 +803,29 @@ def run_batch(cmd, kernels, work):
         raise SystemExit(f"dsa-diff failed on {path} (exit {proc.returncode})")
     if len(kernels) == 1:
         return [0, 0, 0], [], [(kernels[0][0], proc.stderr)]
-    half = len(kernels) // 2
-    first, second = run_batch(cmd, kernels[:half], work), run_batch(cmd, kernels[half:], work)
-    return ([a + b for a, b in zip(first[0], second[0])], first[1] + second[1],
-            first[2] + second[2])
+    placed = placed_by_pipeline(cmd, kernels) if first else set()
+    if not first or len(placed) == len(kernels):
+        # The pipeline places each kernel alone but not the module (or a
+        # second try): halves, until the kernels at fault are alone.
+        half = len(kernels) // 2
+        a = run_batch(cmd, kernels[:half], work, False)
+        b = run_batch(cmd, kernels[half:], work, False)
+        return [x + y for x, y in zip(a[0], b[0])], a[1] + b[1], a[2] + b[2]
+    rejected = []
+    for i, text in kernels:
+        if i in placed:
+            continue
+        why = ""
+        if len(rejected) < 3:
+            # dsa-diff on the kernel alone, for its diagnostics.
+            alone = run_batch(cmd, [(i, text)], work, False)[2]
+            why = alone[0][1] if alone else "placed alone, rejected with the others"
+        rejected.append((i, why))
+    rest = [(i, t) for i, t in kernels if i in placed]
+    if not rest:
+        return [0, 0, 0], [], rejected
+    counts, fails, more = run_batch(cmd, rest, work, False)
+    return counts, fails, rejected + more
 
 
 def main():
