@@ -18,12 +18,21 @@ scf.if on the two i1 arguments. A tile is read only where every path before
 has written it, so the kernel never reads memory it did not write and any
 difference is the placement's. Every block stores what it computed to GM.
 
+With --shapes, the kernels also hold the shapes of issue 18 (carried tiles,
+cf branches, scf.forall / scf.parallel, casts out of the space, transposes,
+vector transfers); with --in-place, --calls and --multibuf the memory
+contracts of issue 24 (in-place chains and casts on large tiles, calls of
+helpers with tiles of their own, multi-buffered tiles in branches of loop
+bodies). See docs/differential.md. An option off draws no random number,
+so the kernels without it stay byte-identical.
+
 The kernels go --batch to a module, one dsa-diff run per module (two
 mlir-runner processes). A difference fails the run and prints the kernel;
-so does a kernel the pipeline rejects (a module that --dsa-plan fails on is
-split until the kernels at fault are found).
+so does a kernel the pipeline rejects (one split-input-file dsa-opt run
+finds the kernels at fault in a module that --dsa-plan fails on).
 
   random_placement_kernels.py [--count N] [--first I] [--seed S] [--batch B]
+      [--shapes] [--in-place] [--calls] [--multibuf]
       [--save DIR] -- DSA-DIFF-COMMAND...
 """
 
