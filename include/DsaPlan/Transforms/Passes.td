@@ -925,9 +925,17 @@ def DsaPlanStripForCpu : Pass<"dsaplan-strip-for-cpu", "::mlir::ModuleOp"> {
     - `dsaplan.set_flag`, `dsaplan.wait_flag`, `dsaplan.pipe_barrier`,
       `dsaplan.barrier_all`, `dsaplan.separate` and `dsaplan.colocate` are erased (on a CPU running
       the kernel in program order every access is already ordered).
-    - `dsaplan.arena` becomes a `memref.alloc` of its `i8` type, so the
-      placed tiles stay views of one buffer at their offsets and a wrong
-      placement clobbers on the CPU as it would on the chip.
+    - Every function's `dsaplan.arena` of a space becomes a
+      `memref.get_global` of one module-level buffer of that space: a
+      private, mutable `memref.global` of the arena's `i8` type (named
+      `@__dsaplan_<space>`, zero-initialised once, 64-byte aligned; the
+      largest arena's size if a function has a target of its own, the
+      smaller arenas a `memref.reinterpret_cast` of its first bytes). The
+      placed tiles stay views of it at their offsets, and every function
+      sees the same bytes, as every function on a core shares its one UB,
+      L1, ...: a wrong placement clobbers on the CPU as it would on the
+      chip, across calls too (a callee tile over a caller tile live across
+      the call).
     - `dsaplan.alloc` becomes a `memref.alloc` (keeping its alignment), so
       the pass also accepts the pipeline's input after `dsaplan-import`.
     - Discardable attributes named `dsaplan.*` (`dsaplan.pipe`,
@@ -944,7 +952,9 @@ def DsaPlanStripForCpu : Pass<"dsaplan-strip-for-cpu", "::mlir::ModuleOp"> {
         to memref<32x32xf32, #dsaplan.space<ub>>
     dsaplan.wait_flag <mte2 -> v>, 0
     // becomes
-    %ub = memref.alloc() : memref<196608xi8>
+    memref.global "private" @__dsaplan_ub : memref<196608xi8> = dense<0> {alignment = 64 : i64}
+    ...
+    %ub = memref.get_global @__dsaplan_ub : memref<196608xi8>
     %a = memref.view %ub[%c4096][] : memref<196608xi8> to memref<32x32xf32>
     ```
 
@@ -956,7 +966,11 @@ def DsaPlanStripForCpu : Pass<"dsaplan-strip-for-cpu", "::mlir::ModuleOp"> {
     Statistic<"numErasedSyncs", "erased-syncs",
               "set_flag/wait_flag/pipe_barrier/barrier_all ops erased">,
     Statistic<"numAllocs", "allocs",
-              "dsaplan.arena and dsaplan.alloc ops turned into memref.alloc">
+              "dsaplan.alloc ops turned into memref.alloc">,
+    Statistic<"numArenas", "arenas",
+              "dsaplan.arena ops turned into memref.get_global">,
+    Statistic<"numGlobals", "globals",
+              "module-level buffers created (one per space and module)">
   ];
 }
 
