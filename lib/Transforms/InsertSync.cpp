@@ -27,6 +27,7 @@
 #include "DsaPlan/Support/ReportFiles.h"
 #include "DsaPlan/Sync/Insert/Pictures.h"
 #include "DsaPlan/Sync/Insert/Plan.h"
+#include "DsaPlan/Sync/Insert/SettledCalls.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -174,6 +175,7 @@ struct DsaPlanInsertSyncPass
     assignSafeEventIds(func, syncs.groups, repairs);
     markBarrierAllGroups(syncs);
     PruneCounts pruned = pruneImplied(func, requirements, syncs, pruneBudget);
+    numParkedFlags += parkFlagsAtSettledCalls(func);
     if (testTagSyncs)
       tagForTest(syncs);
     unsigned pairs = countKind(syncs, SyncKind::Pair);

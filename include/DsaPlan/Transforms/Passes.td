@@ -745,6 +745,9 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     Statistic<"numBarriers", "barriers", "pipe_barrier ops inserted">,
     Statistic<"numBarriersAll", "barrier-all",
               "Syncs that became barrier_all for want of a safe event id">,
+    Statistic<"numParkedFlags", "parked-flags",
+              "Flags in flight at a settled call, consumed before it and "
+              "raised again after it">,
     Statistic<"numConflicts", "conflicting-pairs",
               "Ordered pairs of conflicting ops (one flag pair each, naively)">
   ];

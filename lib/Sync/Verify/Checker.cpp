@@ -849,6 +849,8 @@ private:
                     ArrayRef<Touch> touches, PathState &state);
   bool checkOverlap(Operation *op, Pipe pipe);
   void settledCall(CallOpInterface call, PathState &state);
+  unsigned coresOfFunction();
+  unsigned accessCores(Operation *op, Pipe pipe, ArrayRef<Touch> touches) const;
   PathState merge(ArrayRef<PathState> states, Operation *at);
   void report(const Access &earlier, Operation *later, Pipe pipe,
               const Touch &touch, int64_t begin, int64_t end);
@@ -865,6 +867,7 @@ private:
   std::array<int64_t, kNumPipes> counters{};
   bool failedAny = false;
   unsigned checked = 0;
+  std::optional<unsigned> functionCores;
   llvm::DenseSet<std::pair<Operation *, Operation *>> reported;
   llvm::DenseSet<Operation *> reportedFlags;
   llvm::DenseSet<Operation *> reportedOverruns;
@@ -1044,6 +1047,7 @@ void SyncChecker::settledCall(CallOpInterface call, PathState &state) {
     return;
   }
   TargetDescription target = TargetDescription::getForOp(func);
+  unsigned cores = coresOfFunction();
   SmallVector<Touch> gm;
   for (Value operand : call->getOperands())
     if (isa<BaseMemRefType>(operand.getType()) && !dsaplanSpaceOf(operand))
@@ -1056,6 +1060,9 @@ void SyncChecker::settledCall(CallOpInterface call, PathState &state) {
   std::array<int64_t, kNumPipes> seqs;
   for (size_t p = 0; p < kNumPipes; ++p) {
     Pipe pipe = static_cast<Pipe>(p);
+    // The callee runs on its caller's core: only that core's pipes.
+    if ((target.getPipe(pipe).cores & cores) == 0)
+      continue;
     touches[p] = gm;
     for (MemorySpace space : allMemorySpaces())
       for (bool write : {false, true})
@@ -1064,7 +1071,34 @@ void SyncChecker::settledCall(CallOpInterface call, PathState &state) {
     seqs[p] = checkAccess(call, pipe, touches[p], state);
   }
   for (size_t p = 0; p < kNumPipes; ++p)
-    recordAccess(call, static_cast<Pipe>(p), seqs[p], touches[p], state);
+    if (target.getPipe(static_cast<Pipe>(p)).cores & cores)
+      recordAccess(call, static_cast<Pipe>(p), seqs[p], touches[p], state);
+}
+
+/// The cores an access may run on: a settled call's pseudo-accesses stand
+/// for a callee on the caller's core, whichever that is.
+unsigned SyncChecker::accessCores(Operation *op, Pipe pipe,
+                                  ArrayRef<Touch> touches) const {
+  if (op->hasAttr(DsaPlanDialect::getSettledAttrName()))
+    return kBothCores;
+  return coresOf(pipe, touches);
+}
+
+/// The cores the function's own accesses run on (each op's pipe narrowed by
+/// the spaces it touches); both when it has none.
+unsigned SyncChecker::coresOfFunction() {
+  if (functionCores)
+    return *functionCores;
+  unsigned cores = kNoCore;
+  func.walk([&](Operation *op) {
+    if (op->hasAttr(DsaPlanDialect::getSettledAttrName()))
+      return;
+    if (std::optional<Pipe> pipe = getOpPipe(op))
+      if (isMemoryOp(op))
+        cores |= coresOf(*pipe, touchesOf(op));
+  });
+  functionCores = cores ? cores : kBothCores;
+  return *functionCores;
 }
 
 void SyncChecker::access(Operation *op, Pipe pipe, ArrayRef<Touch> touches,
@@ -1082,7 +1116,7 @@ int64_t SyncChecker::checkAccess(Operation *op, Pipe pipe,
     return state.known[q][p].contains(earlier.seq) ||
            (p == q && !needsBarrier(pipe));
   };
-  unsigned cores = coresOf(pipe, touches);
+  unsigned cores = accessCores(op, pipe, touches);
   for (const Touch &touch : touches) {
     ++checked;
     // One report per earlier op, over the bytes of all its pages.
@@ -1116,7 +1150,7 @@ void SyncChecker::recordAccess(Operation *op, Pipe pipe, int64_t seq,
     return state.known[q][p].contains(earlier.seq) ||
            (p == q && !needsBarrier(pipe));
   };
-  unsigned cores = coresOf(pipe, touches);
+  unsigned cores = accessCores(op, pipe, touches);
   // The bytes this write covers of an earlier access ordered before it:
   // anything that conflicts with the earlier access there conflicts with
   // this write too, and is ordered after the earlier one if it is ordered
