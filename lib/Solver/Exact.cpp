@@ -65,6 +65,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Control.h"
 #include "PoolInstance.h"
 
 #include <algorithm>
@@ -94,7 +95,8 @@ public:
   /// `order` ranks the candidates at one level (earlier = tried first).
   CanonicalSearch(const PoolInstance &instance, int64_t lowerBound,
                   int64_t limit, bool stopWithinLimit, uint64_t nodeBudget,
-                  const std::vector<uint32_t> &order);
+                  const std::vector<uint32_t> &order,
+                  SearchControl *control = nullptr);
   /// Turns dynamic decomposition off (it is on for feasibility questions).
   void disableDecomposition() { decompositionAllowed = false; }
   ExactResult run(const ItemOffsets &incumbent);
@@ -137,6 +139,8 @@ private:
   const int64_t limit;
   const bool stopWithinLimit;
   const uint64_t nodeBudget;
+  /// Told of every node and every better placement; may stop the search.
+  SearchControl *const control;
   uint64_t nodes = 0;
   bool exhausted = false;
   bool decompositionAllowed = true;
@@ -210,9 +214,11 @@ private:
 CanonicalSearch::CanonicalSearch(const PoolInstance &instance,
                                  int64_t lowerBound, int64_t limit,
                                  bool stopWithinLimit, uint64_t nodeBudget,
-                                 const std::vector<uint32_t> &order)
+                                 const std::vector<uint32_t> &order,
+                                 SearchControl *control)
     : instance(instance), lowerBound(lowerBound), limit(limit),
-      stopWithinLimit(stopWithinLimit), nodeBudget(nodeBudget) {
+      stopWithinLimit(stopWithinLimit), nodeBudget(nodeBudget),
+      control(control) {
   numItems = instance.items.size();
   offsets.assign(numItems, kUnplaced);
   base.assign(numItems, 0);
@@ -488,6 +494,8 @@ void CanonicalSearch::recordSolution() {
   best = offsets;
   bestPeak = itemPeak(instance, offsets);
   target = bestPeak - 1;
+  if (control)
+    control->offer(bestPeak);
 }
 
 bool CanonicalSearch::finishGroup() {
@@ -542,7 +550,8 @@ bool CanonicalSearch::searchSplit(const Group &group, int64_t parentLevel) {
 }
 
 bool CanonicalSearch::search(const Group &group, int64_t parentLevel) {
-  if (++nodes > nodeBudget) {
+  // A stop request ends the search as a spent budget would.
+  if (++nodes > nodeBudget || (control && control->countNode())) {
     exhausted = true;
     return false;
   }
@@ -744,7 +753,7 @@ std::vector<std::vector<uint32_t>> restartOrders(const PoolInstance &instance) {
 ExactResult searchFeasible(const PoolInstance &instance,
                            const ItemOffsets &incumbent, int64_t lowerBound,
                            int64_t limit, uint64_t nodeBudget,
-                           bool decompose) {
+                           bool decompose, SearchControl *control) {
   std::vector<std::vector<uint32_t>> orders = restartOrders(instance);
   uint64_t spent = 0;
   uint64_t slice = 2 * instance.items.size() + 16;
@@ -756,10 +765,10 @@ ExactResult searchFeasible(const PoolInstance &instance,
       // A run may count one node past its budget: saturate.
       uint64_t left = spent < nodeBudget ? nodeBudget - spent : 0;
       uint64_t budget = std::min(slice, left);
-      if (budget == 0)
+      if (budget == 0 || (control && control->stopRequested()))
         break;
       CanonicalSearch search(instance, lowerBound, limit,
-                             /*stopWithinLimit=*/true, budget, order);
+                             /*stopWithinLimit=*/true, budget, order, control);
       if (!decompose)
         search.disableDecomposition();
       last = search.run(incumbent);
@@ -770,6 +779,8 @@ ExactResult searchFeasible(const PoolInstance &instance,
         return last;
       }
     }
+    if (control && control->stopRequested())
+      break;
     slice *= 2;
   }
   last.nodes = spent;
@@ -788,13 +799,14 @@ namespace {
 /// optimal.
 ExactResult minimizePeak(const PoolInstance &instance,
                          const ItemOffsets &incumbent, int64_t lowerBound,
-                         int64_t limit, uint64_t nodeBudget, bool decompose) {
+                         int64_t limit, uint64_t nodeBudget, bool decompose,
+                         SearchControl *control) {
   ExactResult best;
   best.offsets = incumbent;
   best.peak = incumbent.empty() ? -1 : itemPeak(instance, incumbent);
   if (best.peak >= 0 && best.peak > limit) {
     best = searchFeasible(instance, incumbent, lowerBound, limit, nodeBudget,
-                          decompose);
+                          decompose, control);
     if (best.peak < 0 || best.peak > limit)
       return best;
   }
@@ -804,7 +816,7 @@ ExactResult minimizePeak(const PoolInstance &instance,
   auto ask = [&](int64_t question, uint64_t budget, bool &provedNone) {
     ExactResult answer =
         searchFeasible(instance, best.offsets, lowerBound, question, budget,
-                       decompose);
+                       decompose, control);
     spent += answer.nodes;
     provedNone = answer.provedInfeasible;
     if (answer.peak < 0 || answer.peak > question)
@@ -824,7 +836,8 @@ ExactResult minimizePeak(const PoolInstance &instance,
   bool nothingAtBound = false;
   bool proved = ask(lowerBound, nodeBudget / 4, nothingAtBound);
   int64_t floor = nothingAtBound ? lowerBound + 1 : lowerBound;
-  while (!proved && spent < nodeBudget && best.peak > floor) {
+  while (!proved && spent < nodeBudget && best.peak > floor &&
+         !(control && control->stopRequested())) {
     bool nothingBelow = false;
     if (!ask(best.peak - 1, nodeBudget - spent, nothingBelow)) {
       proved = nothingBelow; // else the budget ran out
@@ -843,15 +856,17 @@ ExactResult minimizePeak(const PoolInstance &instance,
 ExactResult dsaplan::solver::detail::searchExact(
     const PoolInstance &instance, const ItemOffsets &incumbent,
     int64_t lowerBound, int64_t limit, bool stopWithinLimit,
-    uint64_t nodeBudget, bool decompose) {
+    uint64_t nodeBudget, bool decompose, SearchControl *control) {
   bool incumbentFits = !incumbent.empty() && itemPeak(instance, incumbent) <= limit;
   if (stopWithinLimit)
     return incumbentFits ? CanonicalSearch(instance, lowerBound, limit, true,
                                            nodeBudget,
-                                           orderBySizeThenLength(instance))
+                                           orderBySizeThenLength(instance),
+                                           control)
                                .run(incumbent)
                          : searchFeasible(instance, incumbent, lowerBound,
-                                          limit, nodeBudget, decompose);
+                                          limit, nodeBudget, decompose,
+                                          control);
   return minimizePeak(instance, incumbent, lowerBound, limit, nodeBudget,
-                      decompose);
+                      decompose, control);
 }

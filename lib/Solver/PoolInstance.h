@@ -23,6 +23,8 @@
 
 namespace dsaplan::solver::detail {
 
+class SearchControl;
+
 struct Item {
   int64_t size = 0;
   int64_t alignment = 1;
@@ -105,10 +107,10 @@ ItemOffsets placeBump(const PoolInstance &instance);
 /// The default heuristic: several orderings and an iterated repair of the
 /// items that reach the peak. Deterministic; `rounds` bounds the repair.
 /// Its target probes spend at most `nodeBudget` search nodes, added to
-/// `nodes`; `lowerBound` is the pool's.
+/// `nodes`; `lowerBound` is the pool's. `control` may stop the probes.
 ItemOffsets placeMultiStart(const PoolInstance &instance, int rounds,
                             int64_t lowerBound, uint64_t nodeBudget,
-                            uint64_t &nodes);
+                            uint64_t &nodes, SearchControl *control = nullptr);
 
 /// Items by decreasing size, then decreasing lifetime, then index.
 std::vector<uint32_t> orderBySizeThenLength(const PoolInstance &instance);
@@ -140,10 +142,13 @@ struct ExactResult {
 /// `stopWithinLimit` the first one found ends the search. `decompose`
 /// lets each feasibility question split into independent groups of items
 /// where no unplaced item crosses a time cut (off only to test it).
+/// `control` (optional) is told of every node and may stop the search, which
+/// then ends as if its budget were spent.
 ExactResult searchExact(const PoolInstance &instance,
                         const ItemOffsets &incumbent, int64_t lowerBound,
                         int64_t limit, bool stopWithinLimit,
-                        uint64_t nodeBudget, bool decompose = true);
+                        uint64_t nodeBudget, bool decompose = true,
+                        SearchControl *control = nullptr);
 
 } // namespace dsaplan::solver::detail
 

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ReuseCost.h"
+#include "Control.h"
 
 #include <algorithm>
 #include <cassert>
@@ -335,8 +336,10 @@ int64_t cliqueCost(const CostInstance &costs,
 /// many are tried). Sets are bit masks over the group.
 class CliqueBound {
 public:
-  CliqueBound(const CostInstance &costs, const std::vector<uint32_t> &group)
-      : costs(costs), group(group), neighbours(group.size(), 0) {
+  CliqueBound(const CostInstance &costs, const std::vector<uint32_t> &group,
+              SearchControl *control)
+      : costs(costs), group(group), neighbours(group.size(), 0),
+        control(control) {
     assert(group.size() <= 64 && "bit masks over the group");
     for (size_t a = 0; a < group.size(); ++a)
       for (size_t b = 0; b < group.size(); ++b)
@@ -356,7 +359,8 @@ public:
 
 private:
   void expand(uint64_t clique, uint64_t candidates, uint64_t excluded) {
-    if (++work > kCliqueWork)
+    // Any clique gives a bound: stopping early only weakens it.
+    if (++work > kCliqueWork || (control && control->stopRequested()))
       return;
     if (!candidates && !excluded) {
       std::vector<uint32_t> items;
@@ -392,6 +396,7 @@ private:
   const CostInstance &costs;
   const std::vector<uint32_t> &group;
   std::vector<uint64_t> neighbours;
+  SearchControl *control;
   int64_t usable = 0;
   int64_t best = 0;
   uint64_t work = 0;
@@ -406,7 +411,8 @@ private:
 class CostSearch {
 public:
   CostSearch(const CostInstance &costs, const std::vector<uint32_t> &group,
-             const ItemOffsets &start, uint64_t budget);
+             const ItemOffsets &start, uint64_t budget,
+             SearchControl *control);
 
   void run();
 
@@ -437,6 +443,9 @@ private:
   const PoolInstance &instance;
   std::vector<uint32_t> group, free;
   uint64_t budget;
+  SearchControl *control;
+  /// The pool's cost outside the group (what progress reports add).
+  int64_t outside = 0;
   bool stop = false;
   ItemOffsets offsets;
   std::vector<int64_t> candidates;
@@ -445,20 +454,23 @@ private:
 
 CostSearch::CostSearch(const CostInstance &costs,
                        const std::vector<uint32_t> &group,
-                       const ItemOffsets &start, uint64_t budget)
+                       const ItemOffsets &start, uint64_t budget,
+                       SearchControl *control)
     : costs(costs), instance(*costs.instance), group(group), budget(budget),
-      offsets(start) {
+      control(control), offsets(start) {
   for (uint32_t item : group)
     if (!instance.items[item].pin)
       free.push_back(item);
   best = start;
   bestCost = groupCost(start);
+  outside = itemReuseCost(costs, start) - bestCost;
   for (uint32_t item : free)
     offsets[item] = kUnplaced;
   int64_t pinned = groupCost(offsets);
   int64_t forced = forcedCost(0);
   int64_t clique =
-      group.size() <= kSearchMaxItems ? CliqueBound(costs, group).run() : 0;
+      group.size() <= kSearchMaxItems ? CliqueBound(costs, group, control).run()
+                                      : 0;
   rootBound = std::min(bestCost, forced >= kInfinity
                                      ? bestCost
                                      : std::max(pinned + forced, clique));
@@ -516,7 +528,8 @@ void CostSearch::run() {
 
 void CostSearch::visit(int64_t floor, int64_t lastItem, int64_t cost,
                        size_t placed) {
-  if (++nodes > budget) {
+  // A stop request ends the search as a spent budget would.
+  if (++nodes > budget || (control && control->countNode())) {
     stop = true;
     return;
   }
@@ -524,6 +537,8 @@ void CostSearch::visit(int64_t floor, int64_t lastItem, int64_t cost,
     if (cost < bestCost) {
       bestCost = cost;
       best = offsets;
+      if (control)
+        control->offer(outside + bestCost);
     }
     return;
   }
@@ -643,7 +658,7 @@ int64_t dsaplan::solver::detail::itemReuseCost(const CostInstance &costs,
 
 CostResult dsaplan::solver::detail::minimizeReuseCost(
     const CostInstance &costs, const ItemOffsets &fitting,
-    uint64_t nodeBudget, bool greedy) {
+    uint64_t nodeBudget, bool greedy, SearchControl *control) {
   CostResult result;
   result.offsets = fitting;
   result.cost = itemReuseCost(costs, fitting);
@@ -653,7 +668,7 @@ CostResult dsaplan::solver::detail::minimizeReuseCost(
     improve(costs, result.offsets);
     result.cost = itemReuseCost(costs, result.offsets);
     for (const std::vector<uint32_t> &order : greedyOrders(costs)) {
-      if (result.cost == 0)
+      if (result.cost == 0 || (control && control->stopRequested()))
         break;
       ItemOffsets placed = placeGreedily(costs, order);
       if (placed.empty())
@@ -663,6 +678,8 @@ CostResult dsaplan::solver::detail::minimizeReuseCost(
       if (cost < result.cost) {
         result.cost = cost;
         result.offsets = std::move(placed);
+        if (control)
+          control->offer(cost);
       }
     }
   }
@@ -671,11 +688,13 @@ CostResult dsaplan::solver::detail::minimizeReuseCost(
   for (const std::vector<uint32_t> &group : penaltyGroups(costs)) {
     uint64_t left = nodeBudget - std::min(nodeBudget, result.nodes);
     CostSearch search(costs, group, result.offsets,
-                      group.size() <= kSearchMaxItems ? left : 0);
+                      group.size() <= kSearchMaxItems ? left : 0, control);
     if (group.size() <= kSearchMaxItems)
       search.run();
     result.nodes += search.nodes;
     result.bound += search.proved ? search.bestCost : search.rootBound;
+    if (control)
+      control->setBound(result.bound);
     for (uint32_t item : group)
       result.offsets[item] = search.best[item];
   }

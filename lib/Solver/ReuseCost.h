@@ -66,9 +66,12 @@ struct CostResult {
 /// the greedy, then the branch-and-bound on each group of related items
 /// within `nodeBudget` nodes in all. Never returns a placement that costs
 /// more or does not fit. `greedy` off leaves the search alone (to test it).
+/// `control` (optional) is told of every node and better placement, and may
+/// stop the search (the bound is then the root's, as after a spent budget).
 CostResult minimizeReuseCost(const CostInstance &costs,
                              const ItemOffsets &fitting, uint64_t nodeBudget,
-                             bool greedy = true);
+                             bool greedy = true,
+                             SearchControl *control = nullptr);
 
 } // namespace dsaplan::solver::detail
 
