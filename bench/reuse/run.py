@@ -22,8 +22,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 POOL = re.compile(r"^pool (\S+) .* (optimal|feasible|infeasible)$")
-COST = re.compile(r"^  reuse cost (\d+)  bound (\d+)  gap \d+  shared penalised pairs (\d+)  "
-                  r"cost nodes (\d+)  (proven|not proven)$")
+COST = re.compile(r"^  reuse cost (\d+) \((optimal|feasible), bound (\d+), gap \d+, "
+                  r"(\d+) penalised pairs share bytes, (\d+) cost nodes\); ")
 
 
 def solve(dsa_solve, path):
@@ -39,10 +39,10 @@ def solve(dsa_solve, path):
         m = COST.match(line)
         if m:
             cost += int(m.group(1))
-            bound += int(m.group(2))
-            pairs += int(m.group(3))
-            nodes += int(m.group(4))
-            proven &= m.group(5) == "proven"
+            proven &= m.group(2) == "optimal"
+            bound += int(m.group(3))
+            pairs += int(m.group(4))
+            nodes += int(m.group(5))
     return fits, cost, bound, pairs, nodes, proven and fits, seconds
 
 

@@ -102,9 +102,15 @@ void printHelp() {
       "'pool choice:' line then says how many assignments were tried, and\n"
       "the solution names each buffer's pool.\n\noptions:\n%s\n"
       "algorithms: %s\n\n"
-      "pool status (last word of each pool line):\n"
-      "  optimal      placed within capacity, peak equals a proven lower bound\n"
-      "  feasible     placed within capacity, optimality not proven\n"
+      "pool status (last word of each pool line), of the pool's objective:\n"
+      "  optimal      placed within capacity, and the objective proved minimal:\n"
+      "               the peak equals a proven lower bound, or, for a problem\n"
+      "               whose objective is the reuse cost, the reuse cost does\n"
+      "               (the peak then only has to fit: the line under the pool\n"
+      "               gives each objective its own status, e.g. 'reuse cost 0\n"
+      "               (optimal, bound 0, ...); peak 163904 B (not minimised,\n"
+      "               least 98304 B)')\n"
+      "  feasible     placed within capacity, the objective not proved minimal\n"
       "  infeasible   proved: no valid placement exists (the next line gives\n"
       "               the certificate, or says the search was exhaustive)\n"
       "  gave-up      no placement within capacity found and none proved\n"
@@ -523,14 +529,13 @@ bool printReuseCost(FILE *out, const Problem &problem,
   if (problem.objective != Objective::ReuseCost || !isPlaced(r.status))
     return true;
   ReuseCostCount count = reuseCostOf(problem, solution.offsets, r.pool);
-  std::fprintf(out, "  reuse cost %lld  bound %lld  gap %lld  shared penalised pairs %zu  "
-              "cost nodes %llu  %s\n",
-              static_cast<long long>(count.cost),
-              static_cast<long long>(r.reuseCostBound),
-              static_cast<long long>(count.cost - r.reuseCostBound),
-              count.sharedPairs,
-              static_cast<unsigned long long>(r.reuseCostNodes),
-              count.cost <= r.reuseCostBound ? "proven" : "not proven");
+  std::string detail =
+      "gap " + std::to_string(count.cost - r.reuseCostBound) + ", " +
+      std::to_string(count.sharedPairs) + " penalised pairs share bytes, " +
+      std::to_string(r.reuseCostNodes) + " cost nodes";
+  std::fprintf(out, "  %s\n",
+               objectiveSummary(r, problem.objective, count.cost, detail)
+                   .c_str());
   if (count.cost == r.reuseCost)
     return true;
   std::fprintf(stderr,
@@ -560,6 +565,11 @@ std::string statsJson(const Problem &problem, const Solution &solution,
        << ", \"peak\": " << r.peak << ", \"lower_bound\": " << r.lowerBound
        << ", \"nodes\": " << r.nodes << ", \"status\": \""
        << poolStatusName(r.status) << "\"";
+    // Under the reuse-cost objective `status` is the cost's: the peak only
+    // had to fit.
+    if (problem.objective == Objective::ReuseCost && isPlaced(r.status))
+      os << ", \"reuse_cost_status\": \"" << poolStatusName(r.status)
+         << "\", \"peak_status\": \"not minimised\"";
     if (r.status == PoolStatus::Infeasible)
       os << ", \"proof\": \"" << infeasibilityProofName(r.proof) << "\"";
     if (problem.objective == Objective::ReuseCost)
