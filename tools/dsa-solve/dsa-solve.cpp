@@ -66,7 +66,7 @@ const std::vector<dsaplan::cli::OptionSpec> &optionSpecs() {
        "search nodes per pool for every algorithm that searches"},
       {"cost-node-budget", 0, true, "N",
        "branch-and-bound nodes per pool for the reuse cost (default "
-       "100000)"},
+       "250000)"},
       {"minimize-capacity", 0, false, "",
        "spend the whole budget on the smallest peak"},
       {"time-limit", 0, true, "SECONDS",

@@ -183,6 +183,31 @@ TEST(ReuseCost, CliqueBoundProvesWithoutSearch) {
   EXPECT_EQ(result.nodes, 0u);
 }
 
+TEST(ReuseCost, TuranBoundCountsTheSharingPairs) {
+  // Six 64-byte buffers at different times, pairwise penalised, in 160
+  // bytes: no three fit apart, so the pairs apart form a graph without a
+  // triangle, at most 9 of the 15 (Turan): 6 pairs share bytes, as in the
+  // optimum (three stacked at 0, three at 96). The byte count alone says 4
+  // (192 B too many, each pair saving at most 64 B).
+  using namespace dsaplan::solver::detail;
+  ProblemBuilder builder(5 * kUnit, kUnit);
+  std::vector<size_t> buffers;
+  for (int64_t t = 0; t < 6; ++t)
+    buffers.push_back(builder.add(2 * kUnit, {{t, t + 1}}));
+  for (size_t a = 0; a < buffers.size(); ++a)
+    for (size_t b = a + 1; b < buffers.size(); ++b)
+      builder.problem.reusePenalties.push_back(
+          {buffers[a], buffers[b], 1, "cross_pipe"});
+  builder.problem.objective = Objective::ReuseCost;
+  PoolInstance instance = buildPoolInstance(builder.problem, 0);
+  CostInstance costs = buildCostInstance(builder.problem, instance);
+  ItemOffsets allAtZero(instance.items.size(), 0);
+  CostResult result = minimizeReuseCost(costs, allAtZero, /*nodeBudget=*/0);
+  EXPECT_EQ(result.cost, 6);
+  EXPECT_EQ(result.bound, 6);
+  EXPECT_EQ(result.nodes, 0u);
+}
+
 TEST(ReuseCost, PeakObjectiveIgnoresPenalties) {
   ProblemBuilder builder(4 * kUnit, kUnit);
   size_t a = builder.add(2 * kUnit, {{0, 2}});

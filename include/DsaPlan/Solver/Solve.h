@@ -68,7 +68,7 @@ struct SolveOptions {
   bool minimizeCapacity = false;
   /// Branch-and-bound nodes per pool for the reuse cost (pools of problems
   /// whose objective is Objective::ReuseCost), after the greedy.
-  uint64_t reuseCostNodeBudget = 100'000;
+  uint64_t reuseCostNodeBudget = 250'000;
   /// Pool assignments tried when buffers allow several pools: all of them
   /// when there are at most this many, else a descent from the first
   /// allowed pools that evaluates at most this many.
