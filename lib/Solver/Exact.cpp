@@ -734,7 +734,9 @@ std::vector<std::vector<uint32_t>> restartOrders(const PoolInstance &instance) {
     return order;
   };
   auto width = [&](uint32_t i) { return instance.items[i].length(); };
-  auto area = [&](uint32_t i) { return instance.items[i].size * width(i); };
+  auto area = [&](uint32_t i) {
+    return saturatingProduct(instance.items[i].size, width(i));
+  };
   auto size = [&](uint32_t i) { return instance.items[i].size; };
   auto late = [&](uint32_t i) { return -instance.items[i].start(); };
   return {

@@ -83,7 +83,8 @@ std::vector<std::vector<uint32_t>> startingOrders(const PoolInstance &instance,
   };
   add([&](uint32_t i) { return Key(items[i].size, items[i].length()); });
   add([&](uint32_t i) {
-    return Key(items[i].size * items[i].length(), items[i].size);
+    return Key(saturatingProduct(items[i].size, items[i].length()),
+               items[i].size);
   });
   add([&](uint32_t i) { return Key(pressure[i], items[i].size); });
   add([&](uint32_t i) { return Key(items[i].length(), items[i].size); });

@@ -60,6 +60,13 @@ struct PoolInstance {
   bool hasTemporalExclusions = false;
 };
 
+/// a * b for non-negative a and b, saturated at INT64_MAX: ordering keys
+/// such as size x lifetime, which the bounds of Problem.h let reach 2^81.
+inline int64_t saturatingProduct(int64_t a, int64_t b) {
+  __int128 product = static_cast<__int128>(a) * b;
+  return product > INT64_MAX ? INT64_MAX : static_cast<int64_t>(product);
+}
+
 /// `value` rounded up to a multiple of `alignment` (positive).
 inline int64_t roundUp(int64_t value, int64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;

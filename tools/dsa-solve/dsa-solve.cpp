@@ -306,7 +306,13 @@ int parseArguments(int argc, char **argv, Arguments &args) {
 int64_t capacityFromName(const std::string &path) {
   std::smatch match;
   static const std::regex pattern(R"(\.([0-9]+)\.csv$)");
-  return std::regex_search(path, match, pattern) ? std::stoll(match[1]) : 0;
+  int64_t capacity = 0;
+  // Too many digits for 64 bits: no capacity here (checkProblem bounds the
+  // rest).
+  if (!std::regex_search(path, match, pattern) ||
+      !parseInteger(match[1], capacity))
+    return 0;
+  return capacity;
 }
 
 /// Whether `text` is MiniMalloc CSV: by the file name, or, for standard

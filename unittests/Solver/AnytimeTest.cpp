@@ -49,13 +49,15 @@ TEST(Anytime, StopBeforeAnySearchKeepsTheHeuristicPlacement) {
     const PoolResult &pool = stopped.pools.front();
     EXPECT_TRUE(stopped.stopped);
     EXPECT_NE(pool.status, PoolStatus::Infeasible) << "seed " << seed;
-    if (pool.status == PoolStatus::Optimal)
+    if (pool.status == PoolStatus::Optimal) {
       EXPECT_EQ(pool.peak, pool.lowerBound) << "seed " << seed;
-    if (isPlaced(pool.status))
+    }
+    if (isPlaced(pool.status)) {
       EXPECT_TRUE(validate(problem, stopped.offsets).empty())
           << "seed " << seed;
-    else
+    } else {
       EXPECT_EQ(pool.status, PoolStatus::GaveUp) << "seed " << seed;
+    }
   }
 }
 
@@ -82,11 +84,13 @@ TEST(Anytime, StopMidSearchClaimsNothingItDidNotProve) {
     EXPECT_TRUE(pool.stopped);
     EXPECT_LT(pool.nodes, full.pools.front().nodes) << "seed " << seed;
     EXPECT_NE(pool.status, PoolStatus::Infeasible) << "seed " << seed;
-    if (pool.status == PoolStatus::Optimal)
+    if (pool.status == PoolStatus::Optimal) {
       EXPECT_EQ(pool.peak, pool.lowerBound) << "seed " << seed;
-    if (isPlaced(pool.status))
+    }
+    if (isPlaced(pool.status)) {
       EXPECT_TRUE(validate(problem, stopped.offsets).empty())
           << "seed " << seed;
+    }
   }
   EXPECT_EQ(checked, 3) << "too few instances need a long search";
 }
@@ -98,7 +102,7 @@ TEST(Anytime, ProgressReportsEachPhaseWithItsIncumbentAndBound) {
   size_t a = builder.add(64, {{0, 2}});
   size_t b = builder.add(64, {{2, 4}});
   builder.problem.objective = Objective::ReuseCost;
-  builder.problem.reusePenalties.push_back({a, b, 3});
+  builder.problem.reusePenalties.push_back({a, b, 3, "cross_pipe"});
   std::vector<SolveProgress> reports;
   Solution solution =
       solveStoppingAfter(builder.problem, {}, UINT64_MAX, &reports);
