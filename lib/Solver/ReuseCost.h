@@ -55,6 +55,14 @@ CostInstance buildCostInstance(const Problem &problem,
 /// The reuse cost of `offsets` (every item placed) as the search sees it.
 int64_t itemReuseCost(const CostInstance &costs, const ItemOffsets &offsets);
 
+/// A lower bound on the reuse cost among the items of `group` (at most 64,
+/// closed under conflicts and penalties), from the maximal cliques of items
+/// that pairwise conflict or have a penalty (ReuseCostBound.cpp). `control`
+/// may cut the enumeration short, which only weakens the bound.
+int64_t cliqueCostBound(const CostInstance &costs,
+                        const std::vector<uint32_t> &group,
+                        SearchControl *control);
+
 struct CostResult {
   ItemOffsets offsets;   // within capacity, valid
   int64_t cost = 0;
