@@ -36,6 +36,13 @@ constexpr int64_t kInfinity = std::numeric_limits<int64_t>::max() / 4;
 constexpr size_t kGreedyMaxItems = 1000;
 /// Groups of related items larger than this are not searched exactly.
 constexpr size_t kSearchMaxItems = 64;
+/// Large neighbourhoods (improveByNeighbourhoods): items re-placed
+/// together (at first, and at most after rounds that found nothing), nodes
+/// per neighbourhood, and rounds.
+constexpr size_t kNeighbourhoodItems = 6;
+constexpr size_t kNeighbourhoodMaxItems = 10;
+constexpr uint64_t kNeighbourhoodNodes = 1000;
+constexpr int kNeighbourhoodRounds = 16;
 /// Item orders the greedy tries beyond the fixed ones.
 constexpr int kShuffledOrders = 24;
 /// Rounds of the single-item re-placement pass.
@@ -223,13 +230,17 @@ std::vector<std::vector<uint32_t>> greedyOrders(const CostInstance &costs) {
 // The branch-and-bound
 //===----------------------------------------------------------------------===//
 
-/// Exact search over one group of related items (no penalty or conflict
-/// leaves the group), the others staying where `start` puts them.
+/// Exact search over one group of items, the others staying where `start`
+/// puts them: a group of related items (no penalty or conflict leaves it),
+/// or a neighbourhood (improveByNeighbourhoods), whose cost then counts its
+/// pairs with the fixed items too.
 class CostSearch {
 public:
+  /// `withBound` off skips the clique bound (a neighbourhood proves
+  /// nothing about the pool).
   CostSearch(const CostInstance &costs, const std::vector<uint32_t> &group,
              const ItemOffsets &start, uint64_t budget,
-             SearchControl *control);
+             SearchControl *control, bool withBound = true);
 
   void run();
 
@@ -267,17 +278,20 @@ private:
   ItemOffsets offsets;
   std::vector<int64_t> candidates;
   std::vector<AddressRange> blocked;
+  std::vector<bool> inGroup;
 };
 
 CostSearch::CostSearch(const CostInstance &costs,
                        const std::vector<uint32_t> &group,
                        const ItemOffsets &start, uint64_t budget,
-                       SearchControl *control)
+                       SearchControl *control, bool withBound)
     : costs(costs), instance(*costs.instance), group(group), budget(budget),
-      control(control), offsets(start) {
-  for (uint32_t item : group)
+      control(control), offsets(start), inGroup(start.size(), false) {
+  for (uint32_t item : group) {
+    inGroup[item] = true;
     if (!instance.items[item].pin)
       free.push_back(item);
+  }
   best = start;
   bestCost = groupCost(start);
   outside = itemReuseCost(costs, start) - bestCost;
@@ -285,19 +299,21 @@ CostSearch::CostSearch(const CostInstance &costs,
     offsets[item] = kUnplaced;
   int64_t pinned = groupCost(offsets);
   int64_t forced = forcedCost(0);
-  int64_t clique =
-      group.size() <= kSearchMaxItems ? cliqueCostBound(costs, group, control)
-                                      : 0;
+  int64_t clique = withBound && group.size() <= kSearchMaxItems
+                       ? cliqueCostBound(costs, group, control)
+                       : 0;
   rootBound = std::min(bestCost, forced >= kInfinity
                                      ? bestCost
                                      : std::max(pinned + forced, clique));
 }
 
 int64_t CostSearch::groupCost(const ItemOffsets &placement) const {
+  // Every pair with an item of the group, once: a neighbourhood's items have
+  // partners outside it.
   int64_t total = 0;
   for (uint32_t item : group)
     for (auto [other, cost] : costs.penalties[item])
-      if (other > item && placement[item] != kUnplaced &&
+      if ((other > item || !inGroup[other]) && placement[item] != kUnplaced &&
           placement[other] != kUnplaced &&
           overlaps(placement[item], instance.items[item].size,
                    placement[other], instance.items[other].size))
@@ -390,6 +406,49 @@ void CostSearch::visit(int64_t floor, int64_t lastItem, int64_t cost,
   }
 }
 
+/// What `item` costs against the others where they are.
+int64_t chargedCost(const CostInstance &costs, uint32_t item,
+                    const ItemOffsets &offsets) {
+  const std::vector<Item> &items = costs.instance->items;
+  int64_t total = 0;
+  for (auto [other, cost] : costs.penalties[item])
+    if (overlaps(offsets[item], items[item].size, offsets[other],
+                 items[other].size))
+      total += cost;
+  return total;
+}
+
+/// The items re-placed together around `seed`: the seed, the penalised
+/// partners it shares bytes with (its cost), and the items live with it
+/// nearest in address (what keeps it where it is), at most `size`.
+std::vector<uint32_t> neighbourhood(const CostInstance &costs, uint32_t seed,
+                                    const ItemOffsets &offsets, size_t size) {
+  const PoolInstance &instance = *costs.instance;
+  const std::vector<Item> &items = instance.items;
+  std::vector<uint32_t> chosen = {seed};
+  auto take = [&](uint32_t item) {
+    if (chosen.size() < size && !items[item].pin &&
+        std::find(chosen.begin(), chosen.end(), item) == chosen.end())
+      chosen.push_back(item);
+  };
+  for (auto [other, cost] : costs.penalties[seed])
+    if (chosen.size() < size / 2 &&
+        overlaps(offsets[seed], items[seed].size, offsets[other],
+                 items[other].size))
+      take(other);
+  std::vector<std::pair<int64_t, uint32_t>> near;
+  int64_t middle = offsets[seed] + items[seed].size / 2;
+  for (uint32_t other : instance.conflicts[seed]) {
+    int64_t centre = offsets[other] + items[other].size / 2;
+    near.push_back({std::abs(centre - middle), other});
+  }
+  std::sort(near.begin(), near.end());
+  for (auto [distance, other] : near)
+    take(other);
+  std::sort(chosen.begin(), chosen.end());
+  return chosen;
+}
+
 /// Groups of items joined by conflicts or penalties, each sorted, only the
 /// groups with a penalty inside.
 std::vector<std::vector<uint32_t>> penaltyGroups(const CostInstance &costs) {
@@ -416,6 +475,48 @@ std::vector<std::vector<uint32_t>> penaltyGroups(const CostInstance &costs) {
     std::sort(groups.back().begin(), groups.back().end());
   }
   return groups;
+}
+
+/// Large neighbourhoods: the items around a costly one are re-placed
+/// exactly (CostSearch, the others fixed), costliest seed first, and what
+/// lowers the cost is kept; rounds while one helps, within `budget` nodes.
+/// Deterministic. Returns the nodes spent.
+uint64_t improveByNeighbourhoods(const CostInstance &costs,
+                                 ItemOffsets &offsets, uint64_t budget,
+                                 SearchControl *control) {
+  const std::vector<Item> &items = costs.instance->items;
+  uint64_t spent = 0;
+  size_t size = kNeighbourhoodItems;
+  for (int round = 0; round < kNeighbourhoodRounds && spent < budget;
+       ++round) {
+    std::vector<std::pair<int64_t, uint32_t>> seeds;
+    for (uint32_t i = 0; i < items.size(); ++i)
+      if (int64_t charged = chargedCost(costs, i, offsets))
+        seeds.push_back({-charged, i});
+    std::sort(seeds.begin(), seeds.end());
+    bool improved = false;
+    for (auto [charged, seed] : seeds) {
+      if (spent >= budget || (control && control->stopRequested()))
+        return spent;
+      if (items[seed].pin || chargedCost(costs, seed, offsets) == 0)
+        continue;
+      std::vector<uint32_t> around = neighbourhood(costs, seed, offsets, size);
+      CostSearch search(costs, around, offsets,
+                        std::min(kNeighbourhoodNodes, budget - spent),
+                        control, /*withBound=*/false);
+      int64_t before = search.bestCost;
+      search.run();
+      spent += search.nodes;
+      if (search.bestCost < before) {
+        offsets = search.best;
+        improved = true;
+      }
+    }
+    // A round that found nothing: larger neighbourhoods, up to a limit.
+    if (!improved && (size += 2) > kNeighbourhoodMaxItems)
+      break;
+  }
+  return spent;
 }
 
 } // namespace
@@ -516,5 +617,16 @@ CostResult dsaplan::solver::detail::minimizeReuseCost(
       result.offsets[item] = search.best[item];
   }
   result.cost = itemReuseCost(costs, result.offsets);
+  // What the exact searches left open (the groups too large to search):
+  // large neighbourhoods, with the rest of the budget.
+  if (greedy && result.cost > result.bound &&
+      costs.instance->items.size() <= kGreedyMaxItems) {
+    uint64_t left = nodeBudget - std::min(nodeBudget, result.nodes);
+    result.nodes += improveByNeighbourhoods(
+        costs, result.offsets, left, control);
+    result.cost = itemReuseCost(costs, result.offsets);
+    if (control)
+      control->offer(result.cost);
+  }
   return result;
 }

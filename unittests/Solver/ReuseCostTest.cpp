@@ -183,6 +183,55 @@ TEST(ReuseCost, CliqueBoundProvesWithoutSearch) {
   EXPECT_EQ(result.nodes, 0u);
 }
 
+TEST(ReuseCost, NeighbourhoodsLowerWhatTheGreedyLeavesInLargeGroups) {
+  // Random pools of 90 items at the capacity of their peak placement, one
+  // group too large for the exact search (over 64 items): the greedy's
+  // placement, then large neighbourhoods re-placed exactly with the
+  // budget. They never raise the cost, every placement stays valid, and on
+  // most pools they lower it (by 10 to 50 % with 100,000 nodes when this
+  // test was written).
+  using namespace dsaplan::solver::detail;
+  std::mt19937 random(2727);
+  auto pick = [&](int low, int high) {
+    return std::uniform_int_distribution<int>(low, high)(random);
+  };
+  int lowered = 0;
+  for (int round = 0; round < 6; ++round) {
+    ProblemBuilder builder(1, kUnit);
+    for (int b = 0; b < 90; ++b) {
+      int lower = pick(0, 60);
+      builder.add(pick(1, 8) * kUnit, {{lower, lower + pick(1, 12)}});
+    }
+    for (size_t a = 0; a < 90; ++a)
+      for (size_t b = a + 1; b < 90; ++b)
+        if (pick(0, 1) == 0)
+          builder.problem.reusePenalties.push_back({a, b, 1, "cross_pipe"});
+    builder.problem.objective = Objective::Peak;
+    // As tight as the peak placement found (as DSA-RP's MiniMalloc
+    // instances: their first-fit peak).
+    builder.problem.pools[0].capacity = 1 << 30;
+    Solution peak = solve(builder.problem);
+    builder.problem.pools[0].capacity = peak.pools[0].peak;
+    builder.problem.objective = Objective::ReuseCost;
+    PoolInstance instance = buildPoolInstance(builder.problem, 0);
+    CostInstance costs = buildCostInstance(builder.problem, instance);
+    ItemOffsets start(instance.items.size());
+    for (size_t i = 0; i < instance.items.size(); ++i)
+      start[i] = peak.offsets[instance.items[i].members.front()];
+    CostResult greedyOnly = minimizeReuseCost(costs, start, /*nodeBudget=*/0);
+    CostResult searched = minimizeReuseCost(costs, start, 30'000);
+    EXPECT_LE(searched.cost, greedyOnly.cost) << "round " << round;
+    lowered += searched.cost < greedyOnly.cost;
+    Placement offsets(builder.problem.buffers.size());
+    for (size_t i = 0; i < instance.items.size(); ++i)
+      for (size_t member : instance.items[i].members)
+        offsets[member] = searched.offsets[i];
+    EXPECT_TRUE(validate(builder.problem, offsets).empty()) << "round " << round;
+    EXPECT_EQ(reuseCostOf(builder.problem, offsets, 0).cost, searched.cost);
+  }
+  EXPECT_GE(lowered, 4);
+}
+
 TEST(ReuseCost, TuranBoundCountsTheSharingPairs) {
   // Six 64-byte buffers at different times, pairwise penalised, in 160
   // bytes: no three fit apart, so the pairs apart form a graph without a
