@@ -143,6 +143,17 @@ struct ExactResult {
   uint64_t nodes = 0;
 };
 
+/// One run of the canonical branch-and-bound (Exact.cpp) from `incumbent`,
+/// its candidates at each level ranked by `order`, within `nodeBudget`
+/// nodes: with `stopWithinLimit`, the first placement within `limit` ends
+/// it; `decompose` lets it split into independent groups.
+ExactResult runCanonicalSearch(const PoolInstance &instance,
+                               const ItemOffsets &incumbent,
+                               int64_t lowerBound, int64_t limit,
+                               bool stopWithinLimit, uint64_t nodeBudget,
+                               const std::vector<uint32_t> &order,
+                               bool decompose, SearchControl *control);
+
 /// Branch-and-bound for the smallest peak, starting from `incumbent`
 /// (may be empty), never searching below `lowerBound`, within `nodeBudget`
 /// nodes. Placements above `limit` are not solutions; with
