@@ -736,7 +736,10 @@ int main(int argc, char **argv) {
     return kBadInput;
   if (!writeReports(args, problem, solution, seconds))
     return kBadInput;
-  // Stopped by the user: the shell's convention, 128 + the signal.
+  // Stopped by the user: the shell's convention, 128 + the signal (a signal
+  // after the searches ended changed nothing).
   int signal = dsaplan::cli::stopSignal();
-  return signal == SIGINT || signal == SIGTERM ? 128 + signal : status;
+  return solution.stopped && (signal == SIGINT || signal == SIGTERM)
+             ? 128 + signal
+             : status;
 }
