@@ -380,8 +380,13 @@ void DsaPlanAssignOffsetsPass::report(func::FuncOp func,
     StringRef name = stringifyMemorySpace(space);
     recordStatistics(space, pool);
     const SpaceDescription &desc = target.getSpace(space);
+    // Under the reuse-cost objective the status is the cost's: the peak
+    // only had to fit, and the remarks say so.
+    bool reuseCost = pp.problem.objective == solver::Objective::ReuseCost &&
+                     solver::isPlaced(pool.status);
     if (bump) {
       int64_t bumpPeak = bump->pools[pool.pool].peak;
+      std::string status = solver::poolStatusName(pool.status);
       // Location-based, so that the remark does not print the function.
       mlir::emitRemark(func.getLoc())
                         << "@" << func.getSymName() << " " << name << ": "
@@ -389,23 +394,28 @@ void DsaPlanAssignOffsetsPass::report(func::FuncOp func,
                         << " B vs "
                         << bumpPeak << " B without reuse, lower bound "
                         << pool.lowerBound << " B ("
-                        << solver::poolStatusName(pool.status) << ")";
+                        << (reuseCost ? "peak not minimised, reuse cost " +
+                                            status
+                                      : status)
+                        << ")";
+    } else if (summary && reuseCost) {
+      // Recounted by the validator, not taken from the solver.
+      solver::ReuseCostCount count =
+          solver::reuseCostOf(pp.problem, placement.offsets, pool.pool);
+      mlir::emitRemark(func.getLoc())
+          << "@" << func.getSymName() << " " << name << ": " << pool.buffers
+          << " buffers, "
+          << solver::objectiveSummary(
+                 pool, pp.problem.objective, count.cost,
+                 std::to_string(count.sharedPairs) +
+                     " penalised pairs share bytes")
+          << ", capacity " << desc.usableBytes() << " B usable";
     } else if (summary) {
-      InFlightDiagnostic remark = mlir::emitRemark(func.getLoc())
-                        << "@" << func.getSymName() << " " << name << ": "
-                        << pool.buffers << " buffers, peak " << pool.peak
-                        << " B, lower bound " << pool.lowerBound
-                        << " B, capacity " << desc.usableBytes()
-                        << " B usable, "
-                        << solver::poolStatusName(pool.status);
-      if (pp.problem.objective == solver::Objective::ReuseCost) {
-        // Recounted by the validator, not taken from the solver.
-        solver::ReuseCostCount count =
-            solver::reuseCostOf(pp.problem, placement.offsets, pool.pool);
-        remark << ", reuse cost " << count.cost << " (bound "
-               << pool.reuseCostBound << ", " << count.sharedPairs
-               << " penalised pairs share bytes)";
-      }
+      mlir::emitRemark(func.getLoc())
+          << "@" << func.getSymName() << " " << name << ": " << pool.buffers
+          << " buffers, peak " << pool.peak << " B, lower bound "
+          << pool.lowerBound << " B, capacity " << desc.usableBytes()
+          << " B usable, " << solver::poolStatusName(pool.status);
     }
   }
 }
