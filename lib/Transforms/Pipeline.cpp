@@ -28,7 +28,7 @@ void addSimulation(OpPassManager &pm, const DsaPlanPipelineOptions &options) {
   simulate.traceFile = options.traceFile;
   simulate.costs = options.simulateCosts;
   simulate.checkGm = options.syncMode != DependencyScope::ReuseOnly;
-  pm.addNestedPass<func::FuncOp>(createDsaPlanSimulate(simulate));
+  pm.addPass(createDsaPlanSimulate(simulate));
 }
 
 } // namespace
@@ -65,6 +65,7 @@ void mlir::dsaplan::buildDsaPlanPipeline(
   if (options.insertSync) {
     if (options.unrollRotations)
       pm.addNestedPass<func::FuncOp>(createDsaPlanUnrollRotations());
+    pm.addPass(createDsaPlanSettleCalls());
     DsaPlanInsertSyncOptions sync;
     sync.mode = options.syncMode;
     sync.pruneBudget = options.syncPruneBudget;
@@ -86,7 +87,7 @@ void mlir::dsaplan::registerDsaPlanPipeline() {
       "dsa-plan",
       "Place every on-chip tile at a fixed offset: lift-control-flow, import, "
       "rotate-carried, multi-buffer, compute-lifetimes, assign-offsets, "
-      "materialize, insert-sync, verify-sync",
+      "materialize, settle-calls, insert-sync, verify-sync",
       [](OpPassManager &pm, const DsaPlanPipelineOptions &options) {
         buildDsaPlanPipeline(pm, options);
       });
