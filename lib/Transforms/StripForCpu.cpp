@@ -72,8 +72,8 @@ void replaceByMemRefAlloc(Operation *op, IntegerAttr alignment,
 }
 
 /// The alignment of the module-level buffers, in bytes: at least that of
-/// every element type a tile may have, so views at the placed offsets are
-/// as aligned on the CPU as the placement made them.
+/// every element type a tile may have, so a view at a placed offset (a
+/// multiple of its element size) is aligned for its elements on the CPU.
 constexpr int64_t kGlobalAlignment = 64;
 
 /// The name of the buffer of `space` (SymbolTable::insert renames it if a
