@@ -28,6 +28,7 @@
 #include "DsaPlan/Sync/Insert/Pruning.h"
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
+#include "DsaPlan/Support/IntervalSet.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -46,68 +47,7 @@ namespace {
 constexpr unsigned kPipes = 7;
 constexpr int kIterations = 3;
 
-/// Sequence numbers as disjoint half-open ranges keyed by their start.
-class SeqRanges {
-public:
-  bool contains(int64_t seq) const {
-    auto it = ranges.upper_bound(seq);
-    return it != ranges.begin() && seq < std::prev(it)->second;
-  }
-  void insert(int64_t lo, int64_t hi) {
-    auto it = ranges.upper_bound(lo);
-    if (it != ranges.begin() && std::prev(it)->second >= lo) {
-      --it;
-      lo = it->first;
-      hi = std::max(hi, it->second);
-      it = ranges.erase(it);
-    }
-    while (it != ranges.end() && it->first <= hi) {
-      hi = std::max(hi, it->second);
-      it = ranges.erase(it);
-    }
-    ranges.emplace(lo, hi);
-  }
-  void unite(const SeqRanges &other) {
-    for (auto [lo, hi] : other.ranges)
-      insert(lo, hi);
-  }
-  SeqRanges intersect(const SeqRanges &other) const {
-    SeqRanges out;
-    auto a = ranges.begin(), b = other.ranges.begin();
-    while (a != ranges.end() && b != other.ranges.end()) {
-      int64_t lo = std::max(a->first, b->first);
-      int64_t hi = std::min(a->second, b->second);
-      if (lo < hi)
-        out.ranges.emplace(lo, hi);
-      (a->second < b->second ? a : b)++;
-    }
-    return out;
-  }
-  SeqRanges minus(const SeqRanges &other) const {
-    SeqRanges out;
-    for (auto [lo, hi] : ranges) {
-      int64_t cursor = lo;
-      for (auto it = other.ranges.upper_bound(lo) == other.ranges.begin()
-                         ? other.ranges.begin()
-                         : std::prev(other.ranges.upper_bound(lo));
-           it != other.ranges.end() && it->first < hi; ++it) {
-        if (it->second <= cursor)
-          continue;
-        if (it->first > cursor)
-          out.ranges.emplace(cursor, it->first);
-        cursor = std::max(cursor, it->second);
-      }
-      if (cursor < hi)
-        out.ranges.emplace(cursor, hi);
-    }
-    return out;
-  }
-
-private:
-  std::map<int64_t, int64_t> ranges;
-};
-
-using PipeSets = std::array<SeqRanges, kPipes>;
+using PipeSets = std::array<IntervalSet, kPipes>;
 using FlagKey = std::tuple<unsigned, unsigned, int64_t>;
 
 struct Path {
@@ -165,39 +105,45 @@ public:
     std::array<int64_t, kPipes> counters{};
     std::array<int64_t, kPipes> waitCounters{};
   };
-  /// Checkpoints before every kStride-th op of the function body.
+  /// Checkpoints before every kStride-th op of the function body: slot k
+  /// holds the one before op k * kStride.
   using Checkpoints = std::vector<std::optional<Checkpoint>>;
   static constexpr size_t kStride = 8;
+  static Checkpoints makeCheckpoints(size_t bodySize) {
+    return Checkpoints((bodySize + kStride - 1) / kStride);
+  }
 
   /// Whether every dependency is ordered with the syncs of `body` other
   /// than `disabled`, and every flag is balanced. The walk starts at op
   /// `start` of the body from its checkpoint (which must exist and must not
   /// depend on `disabled`), and records new checkpoints after it into
-  /// `recorded`. Past body op `lastChanged` (the last one holding a sync
-  /// disabled since `checkpoints` were recorded) it stops as soon as it
-  /// meets a checkpoint with the same future.
+  /// `recorded` (unless null). Past body op `lastChanged` (the last one
+  /// holding a sync disabled since `checkpoints` were recorded) it stops as
+  /// soon as it meets a checkpoint with the same future.
   bool ordered(ArrayRef<Operation *> body,
                const llvm::DenseSet<Operation *> &disabled,
                const Checkpoints &checkpoints, size_t start, size_t lastChanged,
-               Checkpoints &recorded) {
+               Checkpoints *recorded) {
     this->disabled = &disabled;
     Path path;
     counters.fill(0);
     waitCounters.fill(0);
     if (start > 0) {
-      path = checkpoints[start]->path;
-      counters = checkpoints[start]->counters;
-      waitCounters = checkpoints[start]->waitCounters;
+      const Checkpoint &from = *checkpoints[start / kStride];
+      path = from.path;
+      counters = from.counters;
+      waitCounters = from.waitCounters;
     }
     for (size_t i = start; i < body.size(); ++i) {
       recordedEnd = i;
       if (i % kStride == 0) {
+        const std::optional<Checkpoint> &known = checkpoints[i / kStride];
         // Back on the course of the run that recorded the checkpoint: the
         // rest of this walk would go as that one did, and that one passed.
-        if (i > lastChanged && checkpoints[i] &&
-            sameFuture(path, checkpoints[i]->path))
+        if (i > lastChanged && known && sameFuture(path, known->path))
           return true;
-        recorded[i] = Checkpoint{path, counters, waitCounters};
+        if (recorded)
+          (*recorded)[i / kStride] = Checkpoint{path, counters, waitCounters};
       }
       if (!walkOp(*body[i], path))
         return false;
@@ -362,6 +308,7 @@ bool OrderChecker::walkOp(Operation &op, Path &path) {
   // else region runs nothing): each from the path before the op.
   if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
     std::vector<Path> exits;
+    exits.reserve(op.getNumRegions());
     for (Region &region : op.getRegions()) {
       exits.push_back(path);
       if (!region.empty() && !walkBlock(region.front(), exits.back()))
@@ -374,7 +321,9 @@ bool OrderChecker::walkOp(Operation &op, Path &path) {
     return true;
   }
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-    std::vector<Path> exits = {path};
+    std::vector<Path> exits;
+    exits.reserve(kIterations + 1);
+    exits.push_back(path);
     for (int i = 0; i < kIterations; ++i) {
       if (!walkBlock(*forOp.getBody(), path))
         return false;
@@ -388,6 +337,7 @@ bool OrderChecker::walkOp(Operation &op, Path &path) {
   }
   if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
     std::vector<Path> exits;
+    exits.reserve(kIterations);
     for (int i = 0; i < kIterations; ++i) {
       if (!walkBlock(whileOp.getBefore().front(), path))
         return false;
@@ -461,13 +411,19 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths) {
   for (const Path &path : paths)
     for (unsigned p = 0; p < kPipes; ++p)
       merged.executed[p].unite(path.executed[p]);
+  // What each path did not run of what some path ran: known there for the
+  // merge's purposes.
+  SmallVector<PipeSets, 4> notRun(paths.size());
+  for (size_t i = 0; i < paths.size(); ++i)
+    for (unsigned p = 0; p < kPipes; ++p)
+      notRun[i][p] = merged.executed[p].minus(paths[i].executed[p]);
   auto onEveryPath = [&](auto setsOf) {
     PipeSets result;
     for (unsigned p = 0; p < kPipes; ++p)
       for (size_t i = 0; i < paths.size(); ++i) {
-        SeqRanges onPath = setsOf(paths[i])[p];
-        onPath.unite(merged.executed[p].minus(paths[i].executed[p]));
-        result[p] = i == 0 ? onPath : result[p].intersect(onPath);
+        IntervalSet onPath = setsOf(paths[i])[p];
+        onPath.unite(notRun[i][p]);
+        result[p] = i == 0 ? std::move(onPath) : result[p].intersect(onPath);
       }
     return result;
   };
@@ -721,10 +677,10 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
     stuck = nullptr;
     lastResort = round >= kRounds;
     llvm::DenseSet<Operation *> none;
-    OrderChecker::Checkpoints unused(body.size()), recorded(body.size());
+    OrderChecker::Checkpoints unused = OrderChecker::makeCheckpoints(body.size());
     // A walk stopped by the input's own unbalanced flags surveys what it
     // reached; the verifier reports the rest.
-    (void)checker.ordered(body, none, unused, 0, body.size(), recorded);
+    (void)checker.ordered(body, none, unused, 0, body.size(), nullptr);
     if (unsafeInserted == 0)
       return;
     if (changes == 0 && stuck)
@@ -767,12 +723,14 @@ PruneResult mlir::dsaplan::pruneSyncGroups(func::FuncOp func,
     result.complete = !checker.exhausted;
     return result;
   };
-  OrderChecker::Checkpoints checkpoints(body.size()), recorded(body.size());
+  OrderChecker::Checkpoints checkpoints =
+      OrderChecker::makeCheckpoints(body.size());
+  OrderChecker::Checkpoints recorded = checkpoints;
   // The inserter's own reasoning is coarser than this check, never finer:
   // if the full set does not pass (the input's flags are unbalanced, say),
   // there is nothing to prune against.
   if (!checker.ordered(body, disabled, checkpoints, 0, body.size(),
-                       checkpoints))
+                       &checkpoints))
     return finish();
   for (size_t i = 0; i < groups.size(); ++i) {
     size_t first = body.size(), last = 0;
@@ -783,12 +741,14 @@ PruneResult mlir::dsaplan::pruneSyncGroups(func::FuncOp func,
     }
     size_t start = first / OrderChecker::kStride * OrderChecker::kStride;
     disabled.insert(groups[i].begin(), groups[i].end());
-    if (checker.ordered(body, disabled, checkpoints, start, last, recorded)) {
+    if (checker.ordered(body, disabled, checkpoints, start, last, &recorded)) {
       erased[i] = true;
       // Later checkpoints change with the group gone.
-      for (size_t k = start + 1; k < checker.recordedEnd; ++k)
-        if (recorded[k])
-          checkpoints[k] = std::move(recorded[k]);
+      for (size_t k = start + OrderChecker::kStride; k < checker.recordedEnd;
+           k += OrderChecker::kStride)
+        if (recorded[k / OrderChecker::kStride])
+          checkpoints[k / OrderChecker::kStride] =
+              std::move(recorded[k / OrderChecker::kStride]);
       continue;
     }
     if (checker.exhausted)

@@ -24,6 +24,7 @@
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
+#include "DsaPlan/Support/IntervalSet.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -51,93 +52,7 @@ namespace {
 constexpr size_t kNumPipes = 7;
 constexpr int kUnrolledIterations = 3;
 
-//===----------------------------------------------------------------------===//
-// Sets of sequence numbers, as sorted disjoint closed intervals
-//===----------------------------------------------------------------------===//
-
-class SeqSet {
-public:
-  bool contains(int64_t x) const {
-    auto it = std::upper_bound(ranges.begin(), ranges.end(), x,
-                               [](int64_t v, const auto &r) { return v < r.first; });
-    return it != ranges.begin() && std::prev(it)->second >= x;
-  }
-  void add(int64_t lo, int64_t hi) {
-    // Sequence numbers mostly grow: extend or append at the end.
-    if (ranges.empty() || lo > ranges.back().second + 1) {
-      if (ranges.empty() || lo > ranges.back().first) {
-        ranges.push_back({lo, hi});
-        return;
-      }
-    } else if (lo >= ranges.back().first) {
-      ranges.back().second = std::max(ranges.back().second, hi);
-      return;
-    }
-    ranges.push_back({lo, hi});
-    normalise();
-  }
-  void unite(const SeqSet &other) {
-    // A linear merge of two sorted lists.
-    std::vector<std::pair<int64_t, int64_t>> merged;
-    merged.reserve(ranges.size() + other.ranges.size());
-    std::merge(ranges.begin(), ranges.end(), other.ranges.begin(),
-               other.ranges.end(), std::back_inserter(merged));
-    ranges = std::move(merged);
-    coalesce();
-  }
-  SeqSet intersect(const SeqSet &other) const {
-    SeqSet out;
-    size_t i = 0, j = 0;
-    while (i < ranges.size() && j < other.ranges.size()) {
-      int64_t lo = std::max(ranges[i].first, other.ranges[j].first);
-      int64_t hi = std::min(ranges[i].second, other.ranges[j].second);
-      if (lo <= hi)
-        out.ranges.push_back({lo, hi});
-      (ranges[i].second < other.ranges[j].second ? i : j)++;
-    }
-    return out;
-  }
-  SeqSet minus(const SeqSet &other) const {
-    // Both lists are sorted and disjoint: one pass over each.
-    SeqSet out;
-    size_t j = 0;
-    for (auto [lo, hi] : ranges) {
-      int64_t cursor = lo;
-      while (j < other.ranges.size() && other.ranges[j].second < cursor)
-        ++j;
-      for (size_t k = j; k < other.ranges.size() && other.ranges[k].first <= hi;
-           ++k) {
-        if (other.ranges[k].first > cursor)
-          out.ranges.push_back({cursor, other.ranges[k].first - 1});
-        cursor = std::max(cursor, other.ranges[k].second + 1);
-      }
-      if (cursor <= hi)
-        out.ranges.push_back({cursor, hi});
-    }
-    return out;
-  }
-  bool operator==(const SeqSet &other) const { return ranges == other.ranges; }
-
-private:
-  void normalise() {
-    llvm::sort(ranges);
-    coalesce();
-  }
-  /// Merges overlapping or adjacent ranges of a sorted list.
-  void coalesce() {
-    std::vector<std::pair<int64_t, int64_t>> merged;
-    for (auto r : ranges) {
-      if (!merged.empty() && r.first <= merged.back().second + 1)
-        merged.back().second = std::max(merged.back().second, r.second);
-      else
-        merged.push_back(r);
-    }
-    ranges = std::move(merged);
-  }
-  std::vector<std::pair<int64_t, int64_t>> ranges;
-};
-
-using Knowledge = std::array<SeqSet, kNumPipes>;
+using Knowledge = std::array<IntervalSet, kNumPipes>;
 
 //===----------------------------------------------------------------------===//
 // Byte ranges, computed here and nowhere else
@@ -816,7 +731,7 @@ private:
 /// The wait that consumed the latest set of a flag: its sequence numbers on
 /// the waiting pipe (one per path that reached here) and one of its ops.
 struct Consumer {
-  SeqSet waits;
+  IntervalSet waits;
   Operation *waitOp = nullptr;
 };
 
@@ -989,7 +904,7 @@ void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
       state.history.cut(touch.bytes, orderedBefore);
   for (const Touch &touch : touches)
     state.history.add({op, pipe, seq, touch, cores});
-  state.executed[q].add(seq, seq);
+  state.executed[q].insert(seq, seq + 1);
 }
 
 /// A flag is one bit: set_flag raises it once its pipe has finished what it
@@ -1020,8 +935,8 @@ void SyncChecker::setFlag(SetFlagOp set, PathState &state) {
   auto consumer = state.consumers.find(key);
   if (consumer != state.consumers.end()) {
     unsigned q = static_cast<unsigned>(set.getDst());
-    SeqSet unordered = consumer->second.waits.minus(state.known[p][q]);
-    if (!(unordered == SeqSet()) &&
+    IntervalSet unordered = consumer->second.waits.minus(state.known[p][q]);
+    if (!unordered.empty() &&
         reportedOverruns.insert(set.getOperation()).second) {
       failedAny = true;
       InFlightDiagnostic diag = set.emitError();
@@ -1057,10 +972,10 @@ void SyncChecker::waitFlag(WaitFlagOp wait, PathState &state) {
     state.known[q][p].unite(it->second.knowledge[p]);
   state.flags.erase(it);
   int64_t seq = ++counters[q];
-  state.executed[q].add(seq, seq);
+  state.executed[q].insert(seq, seq + 1);
   Consumer &consumer = state.consumers[key];
-  consumer.waits = SeqSet();
-  consumer.waits.add(seq, seq);
+  consumer.waits = IntervalSet();
+  consumer.waits.insert(seq, seq + 1);
   consumer.waitOp = wait.getOperation();
 }
 
@@ -1154,7 +1069,7 @@ PathState SyncChecker::merge(ArrayRef<PathState> states, Operation *at) {
     for (size_t p = 0; p < kNumPipes; ++p) {
       bool first = true;
       for (const PathState &s : states) {
-        SeqSet onPath = knowledgeOf(s)[p];
+        IntervalSet onPath = knowledgeOf(s)[p];
         onPath.unite(merged.executed[p].minus(s.executed[p]));
         result[p] = first ? onPath : result[p].intersect(onPath);
         first = false;
