@@ -37,6 +37,7 @@
 
 #include <array>
 #include <map>
+#include <memory>
 #include <set>
 
 using namespace mlir;
@@ -50,6 +51,97 @@ constexpr int kIterations = 3;
 using PipeSets = std::array<IntervalSet, kPipes>;
 using FlagKey = std::tuple<unsigned, unsigned, int64_t>;
 
+/// The sequence numbers of each dependency source's latest executions (one
+/// per path that merged here), by source. A walk copies its state at every
+/// branch and loop and merges the copies after it, and the sources run
+/// before that op, which it cannot change, are most of the entries: they
+/// stay in a base shared by the copies, and only the entries the walk wrote
+/// since the last fold are the copy's own.
+class LatestRuns {
+public:
+  using Seqs = SmallVector<int64_t, 1>;
+  using Map = DenseMap<Operation *, Seqs>;
+
+  const Seqs *find(Operation *op) const {
+    auto own = overlay.find(op);
+    if (own != overlay.end())
+      return &own->second;
+    if (!base)
+      return nullptr;
+    auto shared = base->find(op);
+    return shared == base->end() ? nullptr : &shared->second;
+  }
+  void assign(Operation *op, int64_t seq) { overlay[op].assign(1, seq); }
+
+  /// Makes every entry shared, leaving out the sources `keep` rejects.
+  template <typename Keep> void fold(Keep keep) {
+    auto folded = std::make_shared<Map>();
+    auto add = [&](Operation *op, const Seqs &seqs) {
+      if (keep(op))
+        folded->try_emplace(op, seqs);
+    };
+    for (const auto &[op, seqs] : overlay)
+      add(op, seqs);
+    if (base)
+      for (const auto &[op, seqs] : *base)
+        if (!overlay.count(op))
+          add(op, seqs);
+    overlay.clear();
+    base = std::move(folded);
+  }
+  /// The entries, after a fold.
+  const Map &folded() const {
+    assert(overlay.empty() && "fold first");
+    static const Map none;
+    return base ? *base : none;
+  }
+
+  /// For each source, the sequence numbers of `paths` in path order,
+  /// without repeats.
+  static LatestRuns merge(ArrayRef<const LatestRuns *> paths) {
+    LatestRuns merged;
+    bool shared = llvm::all_of(paths, [&](const LatestRuns *path) {
+      return path->base == paths.front()->base;
+    });
+    auto unite = [&](Operation *op, Seqs &into) {
+      for (const LatestRuns *path : paths)
+        if (const Seqs *seqs = path->find(op))
+          for (int64_t seq : *seqs)
+            if (!llvm::is_contained(into, seq))
+              into.push_back(seq);
+    };
+    if (shared) {
+      // The shared entries are the same on every path: only the paths' own
+      // entries need merging.
+      merged.base = paths.front()->base;
+      for (const LatestRuns *path : paths)
+        for (const auto &[op, seqs] : path->overlay) {
+          auto [it, inserted] = merged.overlay.try_emplace(op);
+          if (inserted)
+            unite(op, it->second);
+        }
+      return merged;
+    }
+    for (const LatestRuns *path : paths) {
+      auto visit = [&](Operation *op) {
+        auto [it, inserted] = merged.overlay.try_emplace(op);
+        if (inserted)
+          unite(op, it->second);
+      };
+      for (const auto &entry : path->overlay)
+        visit(entry.first);
+      if (path->base)
+        for (const auto &entry : *path->base)
+          visit(entry.first);
+    }
+    return merged;
+  }
+
+private:
+  std::shared_ptr<const Map> base;
+  Map overlay;
+};
+
 struct Path {
   PipeSets executed;
   std::array<PipeSets, kPipes> known; // known[q][p]
@@ -57,9 +149,7 @@ struct Path {
   /// The sequence numbers of the waits that consumed each flag's latest set
   /// (one per path that merged here): its next set must know them finished.
   DenseMap<FlagKey, SmallVector<int64_t, 2>> consumers;
-  /// The sequence numbers of each dependency source's latest executions
-  /// (one per path that merged here).
-  DenseMap<Operation *, SmallVector<int64_t, 1>> latest;
+  LatestRuns latest;
 };
 
 unsigned pipeOf(Operation *op) { return static_cast<unsigned>(*getOpPipe(op)); }
@@ -82,9 +172,10 @@ class OrderChecker {
 public:
   OrderChecker(ArrayRef<Dependency> dependencies, ArrayRef<Operation *> body) {
     for (const Dependency &dep : dependencies) {
-      sourcesOf[dep.later].push_back(dep.earlier);
-      accesses.insert(dep.earlier);
-      accesses.insert(dep.later);
+      unsigned pipe = pipeOf(dep.earlier);
+      sourcesOf[dep.later].push_back({dep.earlier, pipe});
+      accessPipes[dep.earlier] = pipe;
+      accessPipes[dep.later] = pipeOf(dep.later);
     }
     // A source is checked by its dependents only: past the body op that
     // holds the last of them, the walk forgets it.
@@ -137,6 +228,11 @@ public:
     for (size_t i = start; i < body.size(); ++i) {
       recordedEnd = i;
       if (i % kStride == 0) {
+        // A source is checked by its dependents only: once past the body op
+        // that holds the last of them, the walk forgets it.
+        if (i > start)
+          path.latest.fold(
+              [&](Operation *op) { return lastDependent.lookup(op) >= i; });
         const std::optional<Checkpoint> &known = checkpoints[i / kStride];
         // Back on the course of the run that recorded the checkpoint: the
         // rest of this walk would go as that one did, and that one passed.
@@ -147,11 +243,6 @@ public:
       }
       if (!walkOp(*body[i], path))
         return false;
-      for (auto it = path.latest.begin(); it != path.latest.end();) {
-        auto current = it++;
-        if (lastDependent.lookup(current->first) <= i)
-          path.latest.erase(current);
-      }
     }
     recordedEnd = body.size();
     return path.flags.empty();
@@ -176,7 +267,7 @@ private:
     return true;
   }
   bool walkOp(Operation &op, Path &path);
-  static bool sameFuture(const Path &a, const Path &b);
+  bool sameFuture(const Path &a, const Path &b) const;
 
   bool access(Operation *op, Path &path);
   bool setFlag(SetFlagOp set, Path &path);
@@ -184,9 +275,15 @@ private:
   static bool consumed(const Path &path, const FlagKey &key);
   std::optional<Path> merge(ArrayRef<Path> paths);
 
-  DenseMap<Operation *, SmallVector<Operation *, 2>> sourcesOf;
+  /// A dependency source and its pipe.
+  struct Source {
+    Operation *op;
+    unsigned pipe;
+  };
+  DenseMap<Operation *, SmallVector<Source, 2>> sourcesOf;
   DenseMap<Operation *, size_t> lastDependent;
-  llvm::DenseSet<Operation *> accesses;
+  /// The pipe of each access of a dependency.
+  DenseMap<Operation *, unsigned> accessPipes;
   const llvm::DenseSet<Operation *> *disabled = nullptr;
   std::array<int64_t, kPipes> counters{};
   std::array<int64_t, kPipes> waitCounters{};
@@ -257,16 +354,22 @@ void OrderChecker::waitFlag(WaitFlagOp wait, Path &path) {
 }
 
 bool OrderChecker::access(Operation *op, Path &path) {
-  unsigned q = pipeOf(op);
+  unsigned q = accessPipes.lookup(op);
   int64_t seq = ++counters[q];
-  for (Operation *source : sourcesOf.lookup(op)) {
-    unsigned p = pipeOf(source);
-    bool inOrder = p == q && static_cast<Pipe>(p) == Pipe::s;
-    for (int64_t earlier : path.latest.lookup(source))
-      if (!inOrder && !path.known[q][p].contains(earlier))
-        return false;
-  }
-  path.latest[op].assign(1, seq);
+  auto sources = sourcesOf.find(op);
+  if (sources != sourcesOf.end())
+    for (const Source &source : sources->second) {
+      unsigned p = source.pipe;
+      if (p == q && static_cast<Pipe>(p) == Pipe::s)
+        continue; // in order
+      const LatestRuns::Seqs *latest = path.latest.find(source.op);
+      if (!latest)
+        continue;
+      for (int64_t earlier : *latest)
+        if (!path.known[q][p].contains(earlier))
+          return false;
+    }
+  path.latest.assign(op, seq);
   path.executed[q].insert(seq, seq + 1);
   return true;
 }
@@ -302,7 +405,7 @@ bool OrderChecker::walkOp(Operation &op, Path &path) {
     path.consumers.clear();
     return true;
   }
-  if (accesses.contains(&op))
+  if (accessPipes.count(&op))
     return access(&op, path);
   // scf.if and scf.index_switch run exactly one of their regions (an empty
   // else region runs nothing): each from the path before the op.
@@ -363,8 +466,10 @@ bool OrderChecker::walkOp(Operation &op, Path &path) {
 /// only numbers ever looked up again are the latest ones of the dependency
 /// sources still ahead: two states that agree on those (and on the flags in
 /// flight) have the same future, whatever they know of older numbers.
-bool OrderChecker::sameFuture(const Path &a, const Path &b) {
-  if (a.latest.size() != b.latest.size() || a.flags.size() != b.flags.size())
+bool OrderChecker::sameFuture(const Path &a, const Path &b) const {
+  const LatestRuns::Map &latestA = a.latest.folded();
+  const LatestRuns::Map &latestB = b.latest.folded();
+  if (latestA.size() != latestB.size() || a.flags.size() != b.flags.size())
     return false;
   for (auto itA = a.flags.begin(), itB = b.flags.begin(); itA != a.flags.end();
        ++itA, ++itB)
@@ -381,12 +486,12 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b) {
         return false;
     return true;
   };
-  for (const auto &[op, seqs] : a.latest) {
-    auto other = b.latest.find(op);
-    if (other == b.latest.end() || other->second != seqs)
+  for (const auto &[op, seqs] : latestA) {
+    auto other = latestB.find(op);
+    if (other == latestB.end() || other->second != seqs)
       return false;
     for (int64_t seq : seqs)
-      if (!sameKnowledge(pipeOf(op), seq, seq))
+      if (!sameKnowledge(accessPipes.lookup(op), seq, seq))
         return false;
   }
   // Waits are only looked up again as the consumers of a flag; a disabled
@@ -453,11 +558,11 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths) {
   for (const Path &path : paths) {
     if (path.flags.size() != merged.flags.size() && !survey)
       return std::nullopt;
-    for (const auto &[op, seqs] : path.latest)
-      for (int64_t seq : seqs)
-        if (!llvm::is_contained(merged.latest[op], seq))
-          merged.latest[op].push_back(seq);
   }
+  SmallVector<const LatestRuns *, 4> latest;
+  for (const Path &path : paths)
+    latest.push_back(&path.latest);
+  merged.latest = LatestRuns::merge(latest);
   return merged;
 }
 
