@@ -50,7 +50,8 @@ struct Held {
 
 class EventIds {
 public:
-  explicit EventIds(const ProgramOrder &order) : order(order) {}
+  EventIds(const TargetDescription &target, const ProgramOrder &order)
+      : target(target), order(order) {}
 
   /// Marks the ids the input's own syncs hold.
   void holdInputIds(func::FuncOp func);
@@ -58,6 +59,7 @@ public:
   std::optional<int64_t> take(Pipe src, Pipe dst, double begin, double end);
 
 private:
+  const TargetDescription &target;
   const ProgramOrder &order;
   std::map<PipePair, SmallVector<Held>> held;
 };
@@ -85,14 +87,15 @@ void EventIds::holdInputIds(func::FuncOp func) {
   });
   for (auto &[flag, end] : lastUse) {
     auto [src, dst, id] = flag;
-    if (id >= 0 && id < kNumEventIds)
+    if (id >= 0 && id < target.getNumEventIds(src, dst))
       held[{src, dst}].push_back({-1.0, end + 0.5, id});
   }
 }
 
 std::optional<int64_t> EventIds::take(Pipe src, Pipe dst, double begin,
                                       double end) {
-  llvm::SmallBitVector used(kNumEventIds);
+  int64_t count = target.getNumEventIds(src, dst);
+  llvm::SmallBitVector used(count);
   // A pair whose set sits right before its wait (eager, or set late) is in
   // flight for no time: two such never overlap, even at one point.
   bool instant = begin == end;
@@ -100,7 +103,7 @@ std::optional<int64_t> EventIds::take(Pipe src, Pipe dst, double begin,
   for (const Held &h : taken)
     if (h.begin <= end && begin <= h.end && !(instant && h.begin == h.end))
       used.set(h.id);
-  for (int64_t id = 0; id < kNumEventIds; ++id)
+  for (int64_t id = 0; id < count; ++id)
     if (!used.test(id)) {
       taken.push_back({begin, end, id});
       return id;
@@ -149,9 +152,10 @@ SmallVector<Span> spansOf(const ProgramOrder &order,
 } // namespace
 
 SyncPlan mlir::dsaplan::sync::assignEventIds(
-    func::FuncOp func, const ProgramOrder &order,
-    const SyncDecisions &decisions, const SyncRequirements &requirements) {
-  EventIds ids(order);
+    func::FuncOp func, const TargetDescription &target,
+    const ProgramOrder &order, const SyncDecisions &decisions,
+    const SyncRequirements &requirements) {
+  EventIds ids(target, order);
   ids.holdInputIds(func);
   SyncPlan plan;
   for (Span &span : spansOf(order, decisions)) {

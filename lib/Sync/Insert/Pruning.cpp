@@ -45,10 +45,9 @@ using namespace mlir::dsaplan;
 
 namespace {
 
-constexpr unsigned kPipes = 7;
 constexpr int kIterations = 3;
 
-using PipeSets = std::array<IntervalSet, kPipes>;
+using PipeSets = std::array<IntervalSet, kNumPipes>;
 using FlagKey = std::tuple<unsigned, unsigned, int64_t>;
 
 /// The sequence numbers of each dependency source's latest executions (one
@@ -144,7 +143,7 @@ private:
 
 struct Path {
   PipeSets executed;
-  std::array<PipeSets, kPipes> known; // known[q][p]
+  std::array<PipeSets, kNumPipes> known; // known[q][p]
   std::map<FlagKey, PipeSets> flags;
   /// The sequence numbers of the waits that consumed each flag's latest set
   /// (one per path that merged here): its next set must know them finished.
@@ -170,7 +169,11 @@ struct EventIdSurvey {
 
 class OrderChecker {
 public:
-  OrderChecker(ArrayRef<Dependency> dependencies, ArrayRef<Operation *> body) {
+  OrderChecker(const TargetDescription &target,
+               ArrayRef<Dependency> dependencies, ArrayRef<Operation *> body)
+      : target(target) {
+    for (unsigned p = 0; p < kNumPipes; ++p)
+      inOrder[p] = !target.needsBarrier(static_cast<Pipe>(p));
     for (const Dependency &dep : dependencies) {
       unsigned pipe = pipeOf(dep.earlier);
       sourcesOf[dep.later].push_back({dep.earlier, pipe});
@@ -193,8 +196,8 @@ public:
   /// The state before an op of the function body.
   struct Checkpoint {
     Path path;
-    std::array<int64_t, kPipes> counters{};
-    std::array<int64_t, kPipes> waitCounters{};
+    std::array<int64_t, kNumPipes> counters{};
+    std::array<int64_t, kNumPipes> waitCounters{};
   };
   /// Checkpoints before every kStride-th op of the function body: slot k
   /// holds the one before op k * kStride.
@@ -285,8 +288,11 @@ private:
   /// The pipe of each access of a dependency.
   DenseMap<Operation *, unsigned> accessPipes;
   const llvm::DenseSet<Operation *> *disabled = nullptr;
-  std::array<int64_t, kPipes> counters{};
-  std::array<int64_t, kPipes> waitCounters{};
+  const TargetDescription &target;
+  /// Per pipe: whether it orders its own accesses (needs no barrier).
+  std::array<bool, kNumPipes> inOrder{};
+  std::array<int64_t, kNumPipes> counters{};
+  std::array<int64_t, kNumPipes> waitCounters{};
 };
 
 /// Whether the source pipe of `key` knows that the waits which consumed the
@@ -312,7 +318,8 @@ bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
     if (!survey)
       return false;
     unsigned free = 0;
-    for (unsigned id = 0; id < kNumEventIds; ++id)
+    int64_t count = target.getNumEventIds(set.getSrc(), set.getDst());
+    for (unsigned id = 0; id < count; ++id)
       if (safe(id))
         free |= 1u << id;
     SmallVector<Operation *> pending;
@@ -334,7 +341,7 @@ void OrderChecker::waitFlag(WaitFlagOp wait, Path &path) {
               static_cast<unsigned>(wait.getDst()), wait.getEvent()};
   auto it = path.flags.find(key);
   unsigned q = std::get<1>(key);
-  for (unsigned p = 0; p < kPipes; ++p)
+  for (unsigned p = 0; p < kNumPipes; ++p)
     path.known[q][p].unite(it->second[p]);
   path.flags.erase(it);
   // What q now knows may cover consumers of flags q sets: forget them, so
@@ -360,8 +367,8 @@ bool OrderChecker::access(Operation *op, Path &path) {
   if (sources != sourcesOf.end())
     for (const Source &source : sources->second) {
       unsigned p = source.pipe;
-      if (p == q && static_cast<Pipe>(p) == Pipe::s)
-        continue; // in order
+      if (p == q && inOrder[p])
+        continue; // the pipe orders its own accesses
       const LatestRuns::Seqs *latest = path.latest.find(source.op);
       if (!latest)
         continue;
@@ -399,8 +406,8 @@ bool OrderChecker::walkOp(Operation &op, Path &path) {
   if (isa<BarrierAllOp>(op)) {
     // Every pipe knows all that ran before; so every wait ran, and no
     // flag's next set can overrun it.
-    for (unsigned q = 0; q < kPipes; ++q)
-      for (unsigned p = 0; p < kPipes; ++p)
+    for (unsigned q = 0; q < kNumPipes; ++q)
+      for (unsigned p = 0; p < kNumPipes; ++p)
         path.known[q][p].unite(path.executed[p]);
     path.consumers.clear();
     return true;
@@ -477,7 +484,7 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b) const {
       return false;
   // Who knows that `seqA` (in a) and `seqB` (in b) of pipe p finished.
   auto sameKnowledge = [&](unsigned p, int64_t seqA, int64_t seqB) {
-    for (unsigned q = 0; q < kPipes; ++q)
+    for (unsigned q = 0; q < kNumPipes; ++q)
       if (a.known[q][p].contains(seqA) != b.known[q][p].contains(seqB))
         return false;
     for (auto itA = a.flags.begin(), itB = b.flags.begin();
@@ -514,17 +521,17 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b) const {
 std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths) {
   Path merged;
   for (const Path &path : paths)
-    for (unsigned p = 0; p < kPipes; ++p)
+    for (unsigned p = 0; p < kNumPipes; ++p)
       merged.executed[p].unite(path.executed[p]);
   // What each path did not run of what some path ran: known there for the
   // merge's purposes.
   SmallVector<PipeSets, 4> notRun(paths.size());
   for (size_t i = 0; i < paths.size(); ++i)
-    for (unsigned p = 0; p < kPipes; ++p)
+    for (unsigned p = 0; p < kNumPipes; ++p)
       notRun[i][p] = merged.executed[p].minus(paths[i].executed[p]);
   auto onEveryPath = [&](auto setsOf) {
     PipeSets result;
-    for (unsigned p = 0; p < kPipes; ++p)
+    for (unsigned p = 0; p < kNumPipes; ++p)
       for (size_t i = 0; i < paths.size(); ++i) {
         IntervalSet onPath = setsOf(paths[i])[p];
         onPath.unite(notRun[i][p]);
@@ -532,7 +539,7 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths) {
       }
     return result;
   };
-  for (unsigned q = 0; q < kPipes; ++q)
+  for (unsigned q = 0; q < kNumPipes; ++q)
     merged.known[q] =
         onEveryPath([&](const Path &path) -> const PipeSets & { return path.known[q]; });
   for (const auto &[key, captured] : paths.front().flags) {
@@ -659,6 +666,7 @@ SmallVector<Operation *> replaceByBarrierAll(SyncGroup &group) {
 } // namespace
 
 void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
+                                       const TargetDescription &target,
                                        MutableArrayRef<SyncGroup> groups,
                                        EventIdRepairs &repairs) {
   DenseMap<Operation *, size_t> groupOf;
@@ -739,7 +747,9 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
         size_t before = groups[into].size();
         auto waitOp = cast<WaitFlagOp>(wait);
         int64_t back = firstFree(waitOp.getDst(), waitOp.getSrc(),
-                                 (1u << kNumEventIds) - 1);
+                                 (1u << target.getNumEventIds(
+                                            waitOp.getDst(), waitOp.getSrc())) -
+                                     1);
         if (back < 0)
           continue;
         addHandshake(waitOp, back, groups[into]);
@@ -772,7 +782,7 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
     SmallVector<Operation *> body;
     for (Operation &op : func.getBody().front())
       body.push_back(&op);
-    OrderChecker checker({}, body);
+    OrderChecker checker(target, {}, body);
     checker.stepBudget = std::numeric_limits<int64_t>::max();
     EventIdSurvey survey;
     survey.repair = repair;
@@ -805,6 +815,7 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
 }
 
 PruneResult mlir::dsaplan::pruneSyncGroups(func::FuncOp func,
+                                           const TargetDescription &target,
                                            ArrayRef<Dependency> dependencies,
                                            ArrayRef<SyncGroup> groups,
                                            int64_t stepBudget) {
@@ -821,7 +832,7 @@ PruneResult mlir::dsaplan::pruneSyncGroups(func::FuncOp func,
     bodyIndex[&op] = body.size();
     body.push_back(&op);
   }
-  OrderChecker checker(dependencies, body);
+  OrderChecker checker(target, dependencies, body);
   checker.stepBudget = stepBudget;
   auto finish = [&] {
     result.steps = std::min(checker.steps, stepBudget);

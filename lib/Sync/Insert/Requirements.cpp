@@ -132,8 +132,8 @@ void sortAndUnique(std::map<Key, SmallVector<Requirement>> &byScope) {
 } // namespace
 
 LogicalResult mlir::dsaplan::sync::collectSyncRequirements(
-    func::FuncOp func, DependencyScope scope, const ProgramOrder &order,
-    SyncRequirements &result) {
+    func::FuncOp func, const TargetDescription &target, DependencyScope scope,
+    const ProgramOrder &order, SyncRequirements &result) {
   bool ok = true;
   func.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == func || !isAccessCandidate(op))
@@ -164,7 +164,7 @@ LogicalResult mlir::dsaplan::sync::collectSyncRequirements(
   for (const SyncDependency &dep : result.dependencies) {
     const PipeAccess &x = result.accesses[dep.earlier];
     const PipeAccess &y = result.accesses[dep.later];
-    if (x.pipe == y.pipe && !needsBarrier(x.pipe))
+    if (x.pipe == y.pipe && !target.needsBarrier(x.pipe))
       continue; // an in-order pipe orders its own accesses
     if (dep.loop)
       requireAcrossIterations(order, result, dep.loop, x.op, y.op, x.pipe,

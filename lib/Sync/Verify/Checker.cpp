@@ -49,7 +49,6 @@ using namespace mlir::dsaplan;
 
 namespace {
 
-constexpr size_t kNumPipes = 7;
 constexpr int kUnrolledIterations = 3;
 
 using Knowledge = std::array<IntervalSet, kNumPipes>;
@@ -745,7 +744,8 @@ struct PathState {
 
 class SyncChecker {
 public:
-  explicit SyncChecker(func::FuncOp func) : func(func) {}
+  SyncChecker(func::FuncOp func, const TargetDescription &target)
+      : func(func), target(target) {}
   bool run(unsigned &checked);
   bool checkStructure();
 
@@ -761,9 +761,10 @@ private:
   unsigned coresOf(Pipe pipe, ArrayRef<Touch> touches) const;
   void setFlag(SetFlagOp set, PathState &state);
   void waitFlag(WaitFlagOp wait, PathState &state);
-  bool needsBarrier(Pipe pipe) const { return pipe != Pipe::s; }
+  bool needsBarrier(Pipe pipe) const { return target.needsBarrier(pipe); }
 
   func::FuncOp func;
+  const TargetDescription &target;
   /// Sequence numbers are per pipe (knowledge is per pipe too), so that what
   /// one path ran of a pipe stays a few contiguous ranges.
   std::array<int64_t, kNumPipes> counters{};
@@ -811,7 +812,6 @@ std::optional<MemorySpace> spaceOfTouch(const Touch &touch) {
 /// Every memory the op touches must be one the target lets its pipe reach.
 bool SyncChecker::checkReach(Operation *op, Pipe pipe,
                              ArrayRef<Touch> touches) {
-  TargetDescription target = TargetDescription::getForOp(op);
   for (const Touch &touch : touches) {
     std::optional<MemorySpace> space = spaceOfTouch(touch);
     // GM reach is not enforced yet (kernels in the tests write GM from V).
@@ -835,7 +835,6 @@ bool SyncChecker::checkReach(Operation *op, Pipe pipe,
 /// The cores an op may run on: its pipe's, narrowed to the core of every
 /// on-chip space it touches.
 unsigned SyncChecker::coresOf(Pipe pipe, ArrayRef<Touch> touches) const {
-  TargetDescription target = TargetDescription::getForOp(func);
   unsigned cores = target.getPipe(pipe).cores;
   for (const Touch &touch : touches)
     if (std::optional<MemorySpace> space = spaceOfTouch(touch))
@@ -1198,7 +1197,8 @@ bool SyncChecker::run(unsigned &checkedOut) {
 } // namespace
 
 LogicalResult mlir::dsaplan::verifySync(func::FuncOp func, unsigned &checked) {
-  SyncChecker checker(func);
+  TargetDescription target = TargetDescription::getForOp(func);
+  SyncChecker checker(func, target);
   checked = 0;
   return success(checker.run(checked));
 }

@@ -7,20 +7,12 @@
 #ifndef DSAPLAN_SYNC_INSERT_PRUNING_H
 #define DSAPLAN_SYNC_INSERT_PRUNING_H
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "DsaPlan/Sync/Insert/Plan.h"
 
 #include <vector>
 
 namespace mlir {
 namespace dsaplan {
-
-/// Event ids per (src, dst) pipe pair on 910B: 0-7.
-inline constexpr int64_t kNumEventIds = 8;
-
-/// The ops of one inserted sync: a set_flag and its wait_flag (for a loop's
-/// pair, also the set before the loop and the wait after it), or a
-/// pipe_barrier.
-using SyncGroup = SmallVector<Operation *, 4>;
 
 /// `later` must not start before the latest execution of `earlier` (on the
 /// path that reaches it) has finished.
@@ -44,7 +36,8 @@ struct PruneResult {
 /// checks have walked `stepBudget` ops, the groups not yet checked stay.
 /// If the result is complete, what is left is minimal: dropping any one
 /// remaining group leaves a dependency unordered.
-PruneResult pruneSyncGroups(func::FuncOp func, ArrayRef<Dependency> dependencies,
+PruneResult pruneSyncGroups(func::FuncOp func, const TargetDescription &target,
+                            ArrayRef<Dependency> dependencies,
                             ArrayRef<SyncGroup> groups, int64_t stepBudget);
 
 struct EventIdRepairs {
@@ -60,7 +53,8 @@ struct EventIdRepairs {
 /// where neither settles, the last resort replaces the group's flags by a
 /// barrier_all at each of its waits, which needs no id. Pairs of the input
 /// are never changed. Always ends with every inserted set safe.
-void assignSafeEventIds(func::FuncOp func, MutableArrayRef<SyncGroup> groups,
+void assignSafeEventIds(func::FuncOp func, const TargetDescription &target,
+                        MutableArrayRef<SyncGroup> groups,
                         EventIdRepairs &repairs);
 
 } // namespace dsaplan
