@@ -40,23 +40,6 @@ PruneResult pruneSyncGroups(func::FuncOp func, const TargetDescription &target,
                             ArrayRef<Dependency> dependencies,
                             ArrayRef<SyncGroup> groups, int64_t stepBudget);
 
-struct EventIdRepairs {
-  unsigned moved = 0;      // pairs moved to another event id
-  unsigned handshakes = 0; // pairs that got a flag back after their wait
-};
-
-/// A flag is one bit: a set_flag that may run before the wait that consumed
-/// the previous set of its flag is lost, and a later wait hangs. Finds such
-/// sets among the inserted groups, on every path as `pruneSyncGroups` walks
-/// them, and repairs them: moves the pair to another event id, or, where no
-/// id helps, adds a handshake back after its wait (into that wait's group);
-/// where neither settles, the last resort replaces the group's flags by a
-/// barrier_all at each of its waits, which needs no id. Pairs of the input
-/// are never changed. Always ends with every inserted set safe.
-void assignSafeEventIds(func::FuncOp func, const TargetDescription &target,
-                        MutableArrayRef<SyncGroup> groups,
-                        EventIdRepairs &repairs);
-
 } // namespace dsaplan
 } // namespace mlir
 
