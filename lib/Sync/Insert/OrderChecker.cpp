@@ -11,7 +11,6 @@
 
 #include "OrderChecker.h"
 
-#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::dsaplan;
@@ -103,27 +102,30 @@ bool OrderChecker::access(Operation *op, Path &path) {
   return true;
 }
 
-bool OrderChecker::walkOp(Operation &op, Path &path) {
+/// One op of the walk; the structure (branches, loops) is PathWalker's.
+PathStep OrderChecker::visit(Operation &op, Path &path) {
+  auto done = [](bool ok) { return ok ? PathStep::Done : PathStep::Stop; };
   if (++steps > stepBudget) {
     exhausted = true;
-    return false;
+    return PathStep::Stop;
   }
   if (disabled->contains(&op))
-    return true;
+    return PathStep::Done;
   if (auto set = dyn_cast<SetFlagOp>(op))
-    return setFlag(set, path);
+    return done(setFlag(set, path));
   if (auto wait = dyn_cast<WaitFlagOp>(op)) {
     if (!path.flags.count({static_cast<unsigned>(wait.getSrc()),
                            static_cast<unsigned>(wait.getDst()),
                            wait.getEvent()}))
-      return survey != nullptr; // a survey goes on past what it cannot fix
+      return done(survey != nullptr); // a survey goes on past what it
+                                      // cannot fix
     waitFlag(wait, path);
-    return true;
+    return PathStep::Done;
   }
   if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
     unsigned p = static_cast<unsigned>(barrier.getPipe());
     path.known[p][p].unite(path.executed[p]);
-    return true;
+    return PathStep::Done;
   }
   if (isa<BarrierAllOp>(op)) {
     // Every pipe knows all that ran before; so every wait ran, and no
@@ -132,62 +134,11 @@ bool OrderChecker::walkOp(Operation &op, Path &path) {
       for (unsigned p = 0; p < kNumPipes; ++p)
         path.known[q][p].unite(path.executed[p]);
     path.consumers.clear();
-    return true;
+    return PathStep::Done;
   }
   if (accessPipes.count(&op))
-    return access(&op, path);
-  // scf.if and scf.index_switch run exactly one of their regions (an empty
-  // else region runs nothing): each from the path before the op.
-  if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
-    std::vector<Path> exits;
-    exits.reserve(op.getNumRegions());
-    for (Region &region : op.getRegions()) {
-      exits.push_back(path);
-      if (!region.empty() && !walkBlock(region.front(), exits.back()))
-        return false;
-    }
-    std::optional<Path> merged = merge(exits);
-    if (!merged)
-      return false;
-    path = std::move(*merged);
-    return true;
-  }
-  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-    std::vector<Path> exits;
-    exits.reserve(kIterations + 1);
-    exits.push_back(path);
-    for (int i = 0; i < kIterations; ++i) {
-      if (!walkBlock(*forOp.getBody(), path))
-        return false;
-      exits.push_back(path);
-    }
-    std::optional<Path> merged = merge(exits);
-    if (!merged)
-      return false;
-    path = std::move(*merged);
-    return true;
-  }
-  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
-    std::vector<Path> exits;
-    exits.reserve(kIterations);
-    for (int i = 0; i < kIterations; ++i) {
-      if (!walkBlock(whileOp.getBefore().front(), path))
-        return false;
-      exits.push_back(path);
-      if (!walkBlock(whileOp.getAfter().front(), path))
-        return false;
-    }
-    std::optional<Path> merged = merge(exits);
-    if (!merged)
-      return false;
-    path = std::move(*merged);
-    return true;
-  }
-  for (Region &region : op.getRegions())
-    for (Block &block : region)
-      if (!walkBlock(block, path))
-        return false;
-  return true;
+    return done(access(&op, path));
+  return PathStep::Structure;
 }
 
 /// Whether a walk would go on from `a` as it goes on from `b`. Every set
@@ -240,7 +191,7 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b) const {
 
 /// Known at the merge: known on every path that ran it. Flags must be set
 /// on every path or on none.
-std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths) {
+std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
   Path merged;
   for (const Path &path : paths)
     for (unsigned p = 0; p < kNumPipes; ++p)

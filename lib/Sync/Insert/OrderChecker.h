@@ -8,7 +8,8 @@
 // event-id repair (EventIds.cpp) walks with it to find sets that may
 // overrun their flag, the pruning (Pruning.cpp) to find groups the others
 // imply. It follows the hardware the way dsaplan-verify-sync does (and is
-// written apart from it, so that the verifier stays an independent check):
+// written apart from it, so that the verifier stays an independent check;
+// the two share only lib/Support's interval set and path walk):
 // every access gets a sequence number of its pipe; each pipe q knows, for
 // every pipe p, a set of p's sequence numbers that have finished:
 //
@@ -16,9 +17,9 @@
 //   wait_flag <p -> q>  adds the captured knowledge to q's;
 //   pipe_barrier <p>    makes p's own issued instructions finished for p.
 //
-// Paths: scf.if along both branches, loops unrolled three times and left
-// after zero to three iterations; at a merge a sequence number stays known
-// only where it is known on every path that ran it.
+// Paths (PathWalk.h): scf.if along both branches, loops unrolled three
+// times and left after zero to three iterations; at a merge a sequence
+// number stays known only where it is known on every path that ran it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +30,7 @@
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Support/IntervalSet.h"
+#include "DsaPlan/Support/PathWalk.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -41,7 +43,6 @@ namespace mlir {
 namespace dsaplan {
 namespace sync {
 
-inline constexpr int kIterations = 3;
 
 using PipeSets = std::array<IntervalSet, kNumPipes>;
 using FlagKey = std::tuple<unsigned, unsigned, int64_t>;
@@ -240,7 +241,7 @@ public:
         if (recorded)
           (*recorded)[i / kStride] = Checkpoint{path, counters, waitCounters};
       }
-      if (!walkOp(*body[i], path))
+      if (!PathWalker<OrderChecker, Path>(*this).walkOp(*body[i], path))
         return false;
     }
     recordedEnd = body.size();
@@ -259,20 +260,19 @@ public:
   EventIdSurvey *survey = nullptr;
 
 private:
-  bool walkBlock(Block &block, Path &path) {
-    for (Operation &op : block)
-      if (!walkOp(op, path))
-        return false;
-    return true;
-  }
-  bool walkOp(Operation &op, Path &path);
+  friend class PathWalker<OrderChecker, Path>;
+  PathStep visit(Operation &op, Path &path);
+  /// Every op with regions is walked into (the regions of an access, a
+  /// linalg body, count as steps too).
+  bool walksInto(Operation &) { return true; }
+  bool leaf(Operation &, Path &) { return true; }
   bool sameFuture(const Path &a, const Path &b) const;
 
   bool access(Operation *op, Path &path);
   bool setFlag(SetFlagOp set, Path &path);
   void waitFlag(WaitFlagOp wait, Path &path);
   static bool consumed(const Path &path, const FlagKey &key);
-  std::optional<Path> merge(ArrayRef<Path> paths);
+  std::optional<Path> merge(ArrayRef<Path> paths, Operation *at);
 
   /// A dependency source and its pipe.
   struct Source {

@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Shares no code with dsaplan-insert-sync: its own byte ranges, its own
-// notion of which ops access memory, and a happens-before that follows the
-// hardware. Every access gets a sequence number of its pipe; each pipe q
+// Shares no code with dsaplan-insert-sync (only lib/Support's plain data:
+// the interval set and the skeleton of the path-wise walk): its own byte
+// ranges, its own notion of which ops access memory, and a happens-before
+// that follows the hardware. Every access gets a sequence number of its pipe; each pipe q
 // keeps, for every pipe p, the set of p's sequence numbers known to have
 // finished before q's current point:
 //
@@ -14,9 +15,10 @@
 //   wait_flag <p -> q>  adds the captured knowledge to q's;
 //   pipe_barrier <p>    makes p's own earlier instructions finished for p.
 //
-// The function is walked path-wise: scf.if along both branches, loops
-// unrolled three times and left after zero to three iterations; at a merge a
-// sequence number stays known only if it is known on every path that ran it.
+// The function is walked path-wise (PathWalk.h): scf.if along both
+// branches, loops unrolled three times and left after zero to three
+// iterations; at a merge a sequence number stays known only if it is known
+// on every path that ran it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +28,7 @@
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
 #include "DsaPlan/Support/IntervalSet.h"
+#include "DsaPlan/Support/PathWalk.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -51,7 +54,6 @@ using namespace mlir::dsaplan::verify;
 
 namespace {
 
-constexpr int kUnrolledIterations = 3;
 
 using Knowledge = std::array<IntervalSet, kNumPipes>;
 
@@ -275,10 +277,15 @@ public:
   bool checkStructure();
 
 private:
-  void walkBlock(Block &block, PathState &state);
-  void walkOp(Operation &op, PathState &state);
+  friend class PathWalker<SyncChecker, PathState>;
+  PathStep visit(Operation &op, PathState &state);
+  /// Region ops other than scf.if, scf.index_switch, scf.for and scf.while
+  /// (checkStructure refuses the loops among them) run their regions in
+  /// order; any other op with regions (a linalg op) is one access.
+  bool walksInto(Operation &op) { return isa<RegionBranchOpInterface>(op); }
+  bool leaf(Operation &op, PathState &state);
   void access(Operation *op, Pipe pipe, PathState &state);
-  PathState merge(ArrayRef<PathState> states, Operation *at);
+  std::optional<PathState> merge(ArrayRef<PathState> states, Operation *at);
   void report(const Access &earlier, Operation *later, Pipe pipe,
               const Touch &touch, int64_t begin, int64_t end);
   void reportCrossCore(const Access &earlier, const Access &later);
@@ -503,65 +510,38 @@ void SyncChecker::waitFlag(WaitFlagOp wait, PathState &state) {
   consumer.waitOp = wait.getOperation();
 }
 
-void SyncChecker::walkOp(Operation &op, PathState &state) {
-  if (auto set = dyn_cast<SetFlagOp>(op))
-    return setFlag(set, state);
-  if (auto wait = dyn_cast<WaitFlagOp>(op))
-    return waitFlag(wait, state);
+/// One op of the walk; the structure (branches, loops) is PathWalker's.
+PathStep SyncChecker::visit(Operation &op, PathState &state) {
+  if (auto set = dyn_cast<SetFlagOp>(op)) {
+    setFlag(set, state);
+    return PathStep::Done;
+  }
+  if (auto wait = dyn_cast<WaitFlagOp>(op)) {
+    waitFlag(wait, state);
+    return PathStep::Done;
+  }
   if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
     unsigned p = static_cast<unsigned>(barrier.getPipe());
     state.known[p][p].unite(state.executed[p]);
-    return;
+    return PathStep::Done;
   }
   // Every pipe drains: each knows all that every pipe ran before it.
   if (isa<BarrierAllOp>(op)) {
     for (size_t q = 0; q < kNumPipes; ++q)
       for (size_t p = 0; p < kNumPipes; ++p)
         state.known[q][p].unite(state.executed[p]);
-    return;
+    return PathStep::Done;
   }
-  // scf.if and scf.index_switch run exactly one of their regions (an empty
-  // else region runs nothing): each from the state before the op.
-  if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
-    std::vector<PathState> exits;
-    for (Region &region : op.getRegions()) {
-      exits.push_back(state);
-      if (!region.empty())
-        walkBlock(region.front(), exits.back());
-    }
-    state = merge(exits, &op);
-    return;
-  }
-  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-    std::vector<PathState> exits = {state};
-    for (int i = 0; i < kUnrolledIterations; ++i) {
-      walkBlock(*forOp.getBody(), state);
-      exits.push_back(state);
-    }
-    state = merge(exits, &op);
-    return;
-  }
-  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
-    std::vector<PathState> exits;
-    for (int i = 0; i < kUnrolledIterations; ++i) {
-      walkBlock(whileOp.getBefore().front(), state);
-      exits.push_back(state);
-      walkBlock(whileOp.getAfter().front(), state);
-    }
-    state = merge(exits, &op);
-    return;
-  }
-  if (isa<RegionBranchOpInterface>(op)) {
-    for (Region &region : op.getRegions())
-      for (Block &block : region)
-        walkBlock(block, state);
-    return;
-  }
+  return PathStep::Structure;
+}
+
+/// An op that is no control flow: an access if it touches shared memory.
+bool SyncChecker::leaf(Operation &op, PathState &state) {
   if (!isMemoryOp(&op))
-    return;
+    return true;
   if (std::optional<Pipe> pipe = getOpPipe(&op)) {
     access(&op, *pipe, state);
-    return;
+    return true;
   }
   failedAny = true;
   if (auto call = dyn_cast<CallOpInterface>(op)) {
@@ -570,19 +550,16 @@ void SyncChecker::walkOp(Operation &op, PathState &state) {
                    << (callee ? "@" + callee.getLeafReference().getValue().str()
                               : std::string("an indirect callee"))
                    << " passes a dsaplan tile or GM buffer but has no pipe";
-    return;
+    return true;
   }
   op.emitError() << "'" << op.getName()
                  << "' touches a dsaplan memory space or global memory but "
                     "has no pipe";
+  return true;
 }
 
-void SyncChecker::walkBlock(Block &block, PathState &state) {
-  for (Operation &op : block)
-    walkOp(op, state);
-}
-
-PathState SyncChecker::merge(ArrayRef<PathState> states, Operation *at) {
+std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
+                                            Operation *at) {
   PathState merged;
   for (const PathState &s : states)
     for (size_t p = 0; p < kNumPipes; ++p)
@@ -706,7 +683,8 @@ bool SyncChecker::run(unsigned &checkedOut) {
   if (!checkStructure())
     return false;
   PathState state;
-  walkBlock(func.getBody().front(), state);
+  PathWalker<SyncChecker, PathState>(*this).walkBlock(func.getBody().front(),
+                                                      state);
   for (const auto &[key, flag] : state.flags) {
     failedAny = true;
     flag.setOp->emitError() << "event " << std::get<2>(key) << " of <"
