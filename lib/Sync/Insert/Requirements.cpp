@@ -145,7 +145,7 @@ LogicalResult mlir::dsaplan::sync::collectSyncRequirements(
     }
     if (!*access)
       return WalkResult::advance();
-    if (failed(verifyPipeReach(**access))) {
+    if (failed(verifyPipeReach(**access, target))) {
       ok = false;
       return WalkResult::skip();
     }
@@ -159,7 +159,7 @@ LogicalResult mlir::dsaplan::sync::collectSyncRequirements(
   if (!ok)
     return failure();
   result.dependencies = findSyncDependencies(func, result.accesses, scope);
-  if (failed(verifySameCore(result.accesses, result.dependencies)))
+  if (failed(verifySameCore(result.accesses, result.dependencies, target)))
     return failure();
   for (const SyncDependency &dep : result.dependencies) {
     const PipeAccess &x = result.accesses[dep.earlier];
