@@ -493,8 +493,8 @@ StringRef memoryName(std::optional<MemorySpace> space) {
 }
 } // namespace
 
-LogicalResult mlir::dsaplan::verifyPipeReach(const PipeAccess &access) {
-  TargetDescription target = TargetDescription::getForOp(access.op);
+LogicalResult mlir::dsaplan::verifyPipeReach(const PipeAccess &access,
+                                             const TargetDescription &target) {
   for (const MemoryAccess &a : access.accesses) {
     std::optional<MemorySpace> space = spaceOf(a);
     // GM reach is not enforced yet (kernels in the tests write GM from V).
@@ -513,8 +513,8 @@ LogicalResult mlir::dsaplan::verifyPipeReach(const PipeAccess &access) {
   return success();
 }
 
-unsigned mlir::dsaplan::getAccessCores(const PipeAccess &access) {
-  TargetDescription target = TargetDescription::getForOp(access.op);
+unsigned mlir::dsaplan::getAccessCores(const PipeAccess &access,
+                                       const TargetDescription &target) {
   unsigned cores = target.getPipe(access.pipe).cores;
   for (const MemoryAccess &a : access.accesses)
     if (std::optional<MemorySpace> space = spaceOf(a))
@@ -524,12 +524,14 @@ unsigned mlir::dsaplan::getAccessCores(const PipeAccess &access) {
 
 LogicalResult
 mlir::dsaplan::verifySameCore(ArrayRef<PipeAccess> accesses,
-                              ArrayRef<SyncDependency> dependencies) {
+                              ArrayRef<SyncDependency> dependencies,
+                              const TargetDescription &target) {
   bool ok = true;
   for (const SyncDependency &dep : dependencies) {
     const PipeAccess &earlier = accesses[dep.earlier];
     const PipeAccess &later = accesses[dep.later];
-    unsigned from = getAccessCores(earlier), to = getAccessCores(later);
+    unsigned from = getAccessCores(earlier, target);
+    unsigned to = getAccessCores(later, target);
     // An op whose core is not decided (GM only, on a pipe of both cores)
     // is taken to run where its partner runs.
     if ((from & to) != 0 || from == kNoCore || to == kNoCore)

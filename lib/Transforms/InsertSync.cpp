@@ -27,10 +27,14 @@
 #include "DsaPlan/Support/ReportFiles.h"
 #include "DsaPlan/Sync/Insert/Pictures.h"
 #include "DsaPlan/Sync/Insert/Plan.h"
+#include "DsaPlan/Sync/Insert/Pruning.h"
 #include "DsaPlan/Sync/Insert/SettledCalls.h"
 
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+
+#define DEBUG_TYPE "dsaplan-insert-sync"
 
 namespace mlir {
 namespace dsaplan {
@@ -57,7 +61,7 @@ struct PruneCounts {
 /// ordered before (a flag is one bit), so a pass that drops something may
 /// make an earlier kept sync droppable: passes go on until one drops
 /// nothing or the budget is spent.
-PruneCounts pruneImplied(func::FuncOp func,
+PruneCounts pruneImplied(func::FuncOp func, const TargetDescription &target,
                          const SyncRequirements &requirements,
                          InsertedSyncs &syncs, int64_t budget) {
   PruneCounts counts;
@@ -73,7 +77,8 @@ PruneCounts pruneImplied(func::FuncOp func,
   }
   for (;;) {
     PruneResult result =
-        pruneSyncGroups(func, pairs, syncs.groups, budget - counts.steps);
+        pruneSyncGroups(func, target, pairs, syncs.groups,
+                        budget - counts.steps);
     counts.steps += result.steps;
     counts.complete = result.complete;
     unsigned dropped = 0;
@@ -164,17 +169,34 @@ struct DsaPlanInsertSyncPass
       return; // a declaration: nothing runs here
     if (failed(checkSupportedStructure(func)))
       return signalPassFailure();
+    TargetDescription target = TargetDescription::getForOp(func);
     ProgramOrder order(func);
     SyncRequirements requirements;
-    if (failed(collectSyncRequirements(func, mode, order, requirements)))
+    if (failed(collectSyncRequirements(func, target, mode, order,
+                                       requirements)))
       return signalPassFailure();
+    LLVM_DEBUG(llvm::dbgs() << "@" << func.getSymName() << " ";
+               printRequirements(llvm::dbgs(), requirements));
     SyncDecisions decisions = coverSyncRequirements(func, order, requirements);
-    SyncPlan plan = assignEventIds(func, order, decisions, requirements);
+    LLVM_DEBUG(printDecisions(llvm::dbgs(), decisions));
+    SyncPlan plan =
+        assignEventIds(func, target, order, decisions, requirements);
+    LLVM_DEBUG(printPlan(llvm::dbgs(), order, plan));
     InsertedSyncs syncs = createSyncOps(func, order, plan);
+    LLVM_DEBUG(llvm::dbgs() << "codegen: " << syncs.groups.size()
+                            << " groups\n");
     EventIdRepairs repairs;
-    assignSafeEventIds(func, syncs.groups, repairs);
+    assignSafeEventIds(func, target, syncs.groups, repairs);
+    LLVM_DEBUG(llvm::dbgs() << "event-id repair: " << repairs.moved
+                            << " moved, " << repairs.handshakes
+                            << " handshakes\n");
     markBarrierAllGroups(syncs);
-    PruneCounts pruned = pruneImplied(func, requirements, syncs, pruneBudget);
+    PruneCounts pruned =
+        pruneImplied(func, target, requirements, syncs, pruneBudget);
+    LLVM_DEBUG(llvm::dbgs() << "pruning: " << pruned.dropped << " dropped, "
+                            << pruned.steps << " ops walked"
+                            << (pruned.complete ? "" : " (budget spent)")
+                            << "\n");
     numParkedFlags += parkFlagsAtSettledCalls(func);
     if (testTagSyncs)
       tagForTest(syncs);

@@ -196,6 +196,8 @@ struct TileAccess {
   Pipe pipe;
   bool isWrite;
   int64_t cycles;
+  /// The target's PipeDescription::needsBarrier of `pipe`.
+  bool needsBarrier;
 };
 
 /// The cycles the cost model gives `op` on `pipe`: the simulator's rule
@@ -235,6 +237,7 @@ accessesPerAlloc(func::FuncOp func, ArrayRef<AllocOp> allocs,
   for (size_t index = 0; index < allocs.size(); ++index)
     indexOf[AllocOp(allocs[index]).getOperation()] = index;
   SmallVector<SmallVector<TileAccess, 4>> result(allocs.size());
+  TargetDescription target = TargetDescription::getForOp(func);
   func.walk([&](Operation *op) {
     std::optional<Pipe> pipe = getOpPipe(op);
     if (!pipe)
@@ -246,7 +249,8 @@ accessesPerAlloc(func::FuncOp func, ArrayRef<AllocOp> allocs,
                                                     : access.tile;
       auto it = indexOf.find(tile);
       if (it != indexOf.end())
-        addTileAccess(result[it->second], {*pipe, access.isWrite, cycles});
+        addTileAccess(result[it->second], {*pipe, access.isWrite, cycles,
+                                           target.needsBarrier(*pipe)});
     }
   });
   return result;
@@ -263,8 +267,8 @@ struct ReuseWait {
 /// expired tile accessed as `earlier` causes. An access of `later` on
 /// another pipe than a conflicting access of `earlier` (one of them writes)
 /// waits, through a flag pair, for that op to finish: the wait is the
-/// longest such op. Otherwise a pipe that is not the scalar one orders the
-/// two by a pipe_barrier: kSamePipeReuseCost.
+/// longest such op. Otherwise a pipe that needs one orders the two by a
+/// pipe_barrier: kSamePipeReuseCost.
 ///
 ///   earlier: MTE2 writes (544 cycles), V reads (264 cycles)
 ///   later:   MTE2 writes                 -> a flag pair, V's read: 264
@@ -277,7 +281,7 @@ ReuseWait reuseWait(ArrayRef<TileAccess> earlier, ArrayRef<TileAccess> later) {
       if (first.pipe != second.pipe) {
         wait.crossPipe = true;
         wait.cycles = std::max(wait.cycles, first.cycles);
-      } else if (first.pipe != Pipe::s && !wait.crossPipe) {
+      } else if (first.needsBarrier && !wait.crossPipe) {
         wait.cycles = kSamePipeReuseCost;
       }
     }

@@ -21,6 +21,7 @@
 #define DSAPLAN_ANALYSIS_SYNCDEPENDENCIES_H
 
 #include "DsaPlan/Analysis/MemoryAccess.h"
+#include "DsaPlan/Dialect/DsaPlan/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -78,20 +79,23 @@ unsigned countConflictingPairs(func::FuncOp func, ArrayRef<PipeAccess> accesses,
 ///
 ///   memref.copy %acc, %ub {dsaplan.pipe = #dsaplan.pipe<fix>}
 ///   // error: on ascend910b pipe fix cannot write ub (it writes gm, l1)
-LogicalResult verifyPipeReach(const PipeAccess &access);
+LogicalResult verifyPipeReach(const PipeAccess &access,
+                              const TargetDescription &target);
 
 /// The cores `access` may run on: those of its pipe that hold every
 /// on-chip space it touches (a CoreMask). An MTE2 copy into L1 runs on the
 /// cube core, into UB on the vector core; an op touching GM only keeps all
 /// its pipe's cores.
-unsigned getAccessCores(const PipeAccess &access);
+unsigned getAccessCores(const PipeAccess &access,
+                        const TargetDescription &target);
 
 /// Checks that every dependency joins two accesses of one core: a set_flag
 /// and wait_flag order pipes of one core only, so a dependency between
 /// the cube and the vector core (a FIX write of GM read by the vector
 /// core's MTE2) is an error naming both ops and cores.
 LogicalResult verifySameCore(ArrayRef<PipeAccess> accesses,
-                             ArrayRef<SyncDependency> dependencies);
+                             ArrayRef<SyncDependency> dependencies,
+                             const TargetDescription &target);
 
 } // namespace dsaplan
 } // namespace mlir

@@ -30,6 +30,17 @@ std::optional<Pipe> mlir::dsaplan::getOpPipe(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// "s, v, m, mte1, mte2, mte3 or fix": every pipe of the enum.
+std::string pipeNames() {
+  std::string names;
+  for (size_t pipe = 0; pipe < kNumPipes; ++pipe) {
+    if (pipe)
+      names += pipe + 1 == kNumPipes ? " or " : ", ";
+    names += stringifyPipe(static_cast<Pipe>(pipe)).str();
+  }
+  return names;
+}
+
 ParseResult parsePipeKeyword(OpAsmParser &parser, PipeAttr &pipe) {
   StringRef keyword;
   SMLoc loc = parser.getCurrentLocation();
@@ -39,7 +50,7 @@ ParseResult parsePipeKeyword(OpAsmParser &parser, PipeAttr &pipe) {
   if (!value)
     return parser.emitError(loc)
            << "unknown pipe '" << keyword
-           << "' (expected s, v, m, mte1, mte2, mte3 or fix)";
+           << "' (expected " << pipeNames() << ")";
   pipe = PipeAttr::get(parser.getContext(), *value);
   return success();
 }
@@ -245,20 +256,18 @@ LogicalResult ArenaOp::verify() {
 // SetFlagOp / WaitFlagOp
 //===----------------------------------------------------------------------===//
 
-/// Event ids per (src, dst) pair on the 910B.
-static constexpr int64_t kNumEventIds = 8;
-
 static LogicalResult verifyFlag(Operation *op, Pipe src, Pipe dst,
                                 int64_t event) {
   if (src == dst)
     return op->emitOpError() << "flag from pipe " << stringifyPipe(src)
                              << " to itself; use dsaplan.pipe_barrier";
-  if (event >= kNumEventIds)
+  TargetDescription target = TargetDescription::getForOp(op);
+  int64_t eventIds = target.getNumEventIds(src, dst);
+  if (event >= eventIds)
     return op->emitOpError() << "event id " << event << " is outside 0-"
-                             << kNumEventIds - 1;
+                             << eventIds - 1;
   // A flag is a signal inside one core: pipes that never share a core (FIX
   // on the cube core, V on the vector core of 910B) cannot use one.
-  TargetDescription target = TargetDescription::getForOp(op);
   unsigned srcCores = target.getPipe(src).cores;
   unsigned dstCores = target.getPipe(dst).cores;
   if ((srcCores & dstCores) == 0)

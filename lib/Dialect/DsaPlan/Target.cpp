@@ -66,7 +66,9 @@ struct BuiltinTable {
     int64_t capacity, alignment, reservedBegin, reservedEnd;
   } rows[kNumMemorySpaces];
   // Indexed by Pipe (s, v, m, mte1, mte2, mte3, fix).
-  PipeDescription pipes[7];
+  PipeDescription pipes[kNumPipes];
+  // Event ids per (src, dst) pair of pipes.
+  int64_t eventIds;
 };
 
 /// ascend910b's pipes (DESIGN.md's target table; the Ascend C references of
@@ -74,8 +76,8 @@ struct BuiltinTable {
 /// moves GM into L1 (MTE2), L1 into L0A/L0B/BT (MTE1), multiplies into L0C
 /// (M) and writes results out of L0C to GM or L1 (FIX); the vector core
 /// moves GM into UB (MTE2), computes in UB (V) and stores UB to GM (MTE3).
-constexpr PipeDescription k910bPipes[7] = {
-    {kBothCores, kGm | kUb, kGm | kUb},          // s
+constexpr PipeDescription k910bPipes[kNumPipes] = {
+    {kBothCores, kGm | kUb, kGm | kUb, false},   // s: in order, no barrier
     {kVectorCore, kUb, kUb},                     // v
     {kCubeCore, kL0a | kL0b | kBt | kL0c, kL0c}, // m: accumulates in l0c
     {kCubeCore, kL1, kL0a | kL0b | kBt},         // mte1
@@ -85,7 +87,7 @@ constexpr PipeDescription k910bPipes[7] = {
 };
 
 /// ascend950: as 910b, and FIX may write L0C results to UB.
-constexpr PipeDescription k950Pipes[7] = {
+constexpr PipeDescription k950Pipes[kNumPipes] = {
     k910bPipes[0], k910bPipes[1], k910bPipes[2], k910bPipes[3],
     k910bPipes[4], k910bPipes[5], {kCubeCore, kL0c, kGm | kL1 | kUb},
 };
@@ -99,7 +101,8 @@ constexpr BuiltinTable kBuiltinTables[] = {
       {131072, 64, 0, 0},           // l0c
       {1024, 64, 0, 0}},            // bt
      {k910bPipes[0], k910bPipes[1], k910bPipes[2], k910bPipes[3],
-      k910bPipes[4], k910bPipes[5], k910bPipes[6]}},
+      k910bPipes[4], k910bPipes[5], k910bPipes[6]},
+     /*eventIds=*/8},
     {llvm::StringLiteral("ascend950"),
      {{253952, 32, 245760, 253952},
       {524288, 32, 0, 0},
@@ -108,7 +111,8 @@ constexpr BuiltinTable kBuiltinTables[] = {
       {262144, 64, 0, 0},
       {4096, 64, 0, 0}},
      {k950Pipes[0], k950Pipes[1], k950Pipes[2], k950Pipes[3], k950Pipes[4],
-      k950Pipes[5], k950Pipes[6]}},
+      k950Pipes[5], k950Pipes[6]},
+     /*eventIds=*/8},
 };
 
 const BuiltinTable *lookupTable(StringRef name) {
@@ -143,6 +147,7 @@ TargetDescription::TargetDescription() {
       spaces[i].reserved.push_back({row.reservedBegin, row.reservedEnd});
   }
   std::copy(std::begin(table.pipes), std::end(table.pipes), pipes.begin());
+  eventIds = table.eventIds;
 }
 
 bool TargetDescription::isKnownTarget(StringRef name) {
@@ -170,6 +175,7 @@ TargetDescription TargetDescription::get(TargetAttr attr) {
   }
   std::copy(std::begin(table->pipes), std::end(table->pipes),
             target.pipes.begin());
+  target.eventIds = table->eventIds;
   if (DictionaryAttr overrides = attr.getOverrides())
     for (NamedAttribute entry : overrides)
       applyOverride(target.getSpace(*symbolizeMemorySpace(entry.getName())),

@@ -26,14 +26,19 @@
 // for no time; one that finds none even there becomes a barrier_all at its
 // wait (every pipe drains: it needs no id). Whether a set may still overrun
 // the previous set of its flag on some path (a flag is one bit) is the
-// repair's business (Pruning.h), after the ops exist.
+// repair's business, after the ops exist (assignSafeEventIds, below): it
+// walks the function with the path-wise check of OrderChecker.h and moves
+// the pairs whose sets may overrun to other ids.
 //
 //===----------------------------------------------------------------------===//
 
 #include "DsaPlan/Sync/Insert/Plan.h"
+#include "OrderChecker.h"
 
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/SmallBitVector.h"
+
+#include <set>
 
 using namespace mlir;
 using namespace mlir::dsaplan;
@@ -50,7 +55,8 @@ struct Held {
 
 class EventIds {
 public:
-  explicit EventIds(const ProgramOrder &order) : order(order) {}
+  EventIds(const TargetDescription &target, const ProgramOrder &order)
+      : target(target), order(order) {}
 
   /// Marks the ids the input's own syncs hold.
   void holdInputIds(func::FuncOp func);
@@ -58,6 +64,7 @@ public:
   std::optional<int64_t> take(Pipe src, Pipe dst, double begin, double end);
 
 private:
+  const TargetDescription &target;
   const ProgramOrder &order;
   std::map<PipePair, SmallVector<Held>> held;
 };
@@ -85,14 +92,15 @@ void EventIds::holdInputIds(func::FuncOp func) {
   });
   for (auto &[flag, end] : lastUse) {
     auto [src, dst, id] = flag;
-    if (id >= 0 && id < kNumEventIds)
+    if (id >= 0 && id < target.getNumEventIds(src, dst))
       held[{src, dst}].push_back({-1.0, end + 0.5, id});
   }
 }
 
 std::optional<int64_t> EventIds::take(Pipe src, Pipe dst, double begin,
                                       double end) {
-  llvm::SmallBitVector used(kNumEventIds);
+  int64_t count = target.getNumEventIds(src, dst);
+  llvm::SmallBitVector used(count);
   // A pair whose set sits right before its wait (eager, or set late) is in
   // flight for no time: two such never overlap, even at one point.
   bool instant = begin == end;
@@ -100,7 +108,7 @@ std::optional<int64_t> EventIds::take(Pipe src, Pipe dst, double begin,
   for (const Held &h : taken)
     if (h.begin <= end && begin <= h.end && !(instant && h.begin == h.end))
       used.set(h.id);
-  for (int64_t id = 0; id < kNumEventIds; ++id)
+  for (int64_t id = 0; id < count; ++id)
     if (!used.test(id)) {
       taken.push_back({begin, end, id});
       return id;
@@ -149,9 +157,10 @@ SmallVector<Span> spansOf(const ProgramOrder &order,
 } // namespace
 
 SyncPlan mlir::dsaplan::sync::assignEventIds(
-    func::FuncOp func, const ProgramOrder &order,
-    const SyncDecisions &decisions, const SyncRequirements &requirements) {
-  EventIds ids(order);
+    func::FuncOp func, const TargetDescription &target,
+    const ProgramOrder &order, const SyncDecisions &decisions,
+    const SyncRequirements &requirements) {
+  EventIds ids(target, order);
   ids.holdInputIds(func);
   SyncPlan plan;
   for (Span &span : spansOf(order, decisions)) {
@@ -204,4 +213,247 @@ SyncPlan mlir::dsaplan::sync::assignEventIds(
     plan.eager.push_back({op, src, dst, id.value_or(-1)});
   }
   return plan;
+}
+
+//===----------------------------------------------------------------------===//
+// Repair: no set overruns its flag
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Makes the pipes of a flag meet after `wait`: the waiting pipe sets a
+/// flag back that the setting pipe waits for at once, so that every later
+/// set of the flag runs after this wait. A set that no event id can order
+/// after the wait before it (nothing else makes its pipe wait for the
+/// waiting one) needs this:
+///
+///   scf.for ... {
+///     wait_flag <mte3 -> mte2>, 0
+///     set_flag <mte2 -> mte3>, 0     // the handshake
+///     wait_flag <mte2 -> mte3>, 0
+///     ...
+///     set_flag <mte3 -> mte2>, 0     // now after the wait above
+///   }
+void addHandshake(WaitFlagOp wait, int64_t event, SyncGroup &group) {
+  OpBuilder b(wait->getBlock(), std::next(wait->getIterator()));
+  auto id = b.getI64IntegerAttr(event); // moved by the next round if unsafe
+  group.push_back(SetFlagOp::create(b, wait.getLoc(), wait.getDstAttr(),
+                                    wait.getSrcAttr(), id));
+  group.push_back(WaitFlagOp::create(b, wait.getLoc(), wait.getDstAttr(),
+                                     wait.getSrcAttr(), id));
+}
+
+/// The flag ops of `group` between `src` and `dst` (a group holds one pair
+/// and the handshakes back after its waits).
+SmallVector<Operation *> flagOpsOf(const SyncGroup &group, Pipe src,
+                                   Pipe dst) {
+  SmallVector<Operation *> ops;
+  for (Operation *op : group) {
+    auto set = dyn_cast<SetFlagOp>(op);
+    auto wait = dyn_cast<WaitFlagOp>(op);
+    if ((set && set.getSrc() == src && set.getDst() == dst) ||
+        (wait && wait.getSrc() == src && wait.getDst() == dst))
+      ops.push_back(op);
+  }
+  return ops;
+}
+
+void setEventId(ArrayRef<Operation *> ops, int64_t id) {
+  for (Operation *op : ops) {
+    if (auto set = dyn_cast<SetFlagOp>(op))
+      set.setEvent(id);
+    else
+      cast<WaitFlagOp>(op).setEvent(id);
+  }
+}
+
+/// The last resort for a group whose sets no id or handshake keeps safe:
+/// each wait of the group becomes a barrier_all (every pipe drains there,
+/// so what the wait ordered stays ordered), its sets go. Returns the ops
+/// erased; the group keeps only its barriers.
+///
+///   set_flag <mte3 -> v>, 1           (erased)
+///   ...
+///   wait_flag <mte3 -> v>, 1     =>   dsaplan.barrier_all
+///   linalg.exp ...                    linalg.exp ...
+SmallVector<Operation *> replaceByBarrierAll(SyncGroup &group) {
+  SmallVector<Operation *> erased;
+  SyncGroup kept;
+  for (Operation *op : group) {
+    if (isa<WaitFlagOp>(op)) {
+      OpBuilder b(op);
+      kept.push_back(BarrierAllOp::create(b, op->getLoc()));
+    }
+    if (isa<SetFlagOp, WaitFlagOp>(op))
+      erased.push_back(op);
+    else
+      kept.push_back(op);
+  }
+  for (Operation *op : erased)
+    op->erase();
+  // A handshake after a wait left two barriers in a row: one does.
+  llvm::DenseSet<Operation *> ours(kept.begin(), kept.end());
+  group.clear();
+  for (Operation *op : kept) {
+    Operation *previous = op->getPrevNode();
+    if (isa<BarrierAllOp>(op) && previous && isa<BarrierAllOp>(previous) &&
+        ours.contains(previous)) {
+      erased.push_back(op);
+      op->erase();
+      continue;
+    }
+    group.push_back(op);
+  }
+  return erased;
+}
+
+} // namespace
+
+void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
+                                       const TargetDescription &target,
+                                       MutableArrayRef<SyncGroup> groups,
+                                       EventIdRepairs &repairs) {
+  DenseMap<Operation *, size_t> groupOf;
+  auto fileGroup = [&](size_t i) {
+    for (Operation *op : groups[i])
+      groupOf[op] = i;
+  };
+  for (size_t i = 0; i < groups.size(); ++i)
+    fileGroup(i);
+  // Each round walks the function and fixes each pair whose set may overrun
+  // where the walk meets it (once a round): first by moving the pair to an
+  // id free there (the walk goes on with it), then, if
+  // it is unsafe again (no id is: its own wait is not known to its set's
+  // pipe by the next iteration), by a handshake back after the waits it may
+  // pass, in the group of that wait (pruning keeps or drops both together);
+  // a handshake is moved like a pair, and given a handshake of its own only
+  // up to a fixed depth.
+  // A fix can make another execution of a set unsafe; the next round sees
+  // it, and the last round is one that finds nothing to fix. A round that
+  // can fix nothing, and every round after kRounds, replaces the groups of
+  // the sets still unsafe by barrier_all: each such round removes flags
+  // and adds none, so the rounds end.
+  // The input's own ids are never reused (as when they were first given).
+  std::map<std::pair<Pipe, Pipe>, unsigned> inputIds;
+  func.walk([&](Operation *op) {
+    if (groupOf.count(op))
+      return;
+    if (auto set = dyn_cast<SetFlagOp>(op))
+      inputIds[{set.getSrc(), set.getDst()}] |= 1u << set.getEvent();
+    else if (auto wait = dyn_cast<WaitFlagOp>(op))
+      inputIds[{wait.getSrc(), wait.getDst()}] |= 1u << wait.getEvent();
+  });
+  auto firstFree = [&](Pipe src, Pipe dst, unsigned free) -> int64_t {
+    free &= ~inputIds[{src, dst}];
+    return free ? llvm::countr_zero(free) : -1;
+  };
+  DenseMap<Operation *, unsigned> moves; // per pair, by its first op
+  llvm::DenseSet<Operation *> handshaken;
+  // How deep in a chain of handshakes each handshake op is: a handshake
+  // after the wait of another may be needed (that wait is what a set must
+  // follow), but the chain stops at kMaxHandshakeDepth.
+  constexpr unsigned kMaxHandshakeDepth = 2;
+  DenseMap<Operation *, unsigned> handshakeDepth;
+  constexpr int kRounds = 24;
+  bool lastResort = false;
+  SetFlagOp stuck;
+  std::set<size_t> toReplace; // groups, replaced after the walk
+  unsigned unsafeInserted = 0, changes = 0;
+  llvm::DenseSet<Operation *> fixedThisRound;
+  auto repair = [&](SetFlagOp set, unsigned free,
+                    ArrayRef<Operation *> pending) {
+    auto found = groupOf.find(set);
+    if (found == groupOf.end())
+      return; // the input's own sync: the verifier reports it
+    ++unsafeInserted;
+    if (lastResort) {
+      toReplace.insert(found->second);
+      return;
+    }
+    SyncGroup &group = groups[found->second];
+    SmallVector<Operation *> pair = flagOpsOf(group, set.getSrc(), set.getDst());
+    if (!fixedThisRound.insert(pair.front()).second)
+      return;
+    unsigned &moved = moves[pair.front()];
+    bool noId = firstFree(set.getSrc(), set.getDst(), free) < 0;
+    if ((moved > 0 || noId) &&
+        handshakeDepth.lookup(set) < kMaxHandshakeDepth) {
+      // Moving did not help: order the set after the waits it may pass.
+      bool added = false;
+      for (Operation *wait : pending) {
+        // A chain of handshakes need not end: it is cut at a fixed depth.
+        unsigned depth = wait ? handshakeDepth.lookup(wait) : 0;
+        if (!wait || depth >= kMaxHandshakeDepth ||
+            !handshaken.insert(wait).second)
+          continue;
+        auto owner = groupOf.find(wait);
+        size_t into = owner == groupOf.end() ? found->second : owner->second;
+        size_t before = groups[into].size();
+        auto waitOp = cast<WaitFlagOp>(wait);
+        int64_t back = firstFree(waitOp.getDst(), waitOp.getSrc(),
+                                 (1u << target.getNumEventIds(
+                                            waitOp.getDst(), waitOp.getSrc())) -
+                                     1);
+        if (back < 0)
+          continue;
+        addHandshake(waitOp, back, groups[into]);
+        for (size_t i = before; i < groups[into].size(); ++i)
+          handshakeDepth[groups[into][i]] = depth + 1;
+        fileGroup(into);
+        ++repairs.handshakes;
+        ++changes;
+        added = true;
+      }
+      if (added)
+        return;
+    }
+    int64_t id = firstFree(set.getSrc(), set.getDst(), free);
+    if (id < 0 || moved > 4) {
+      // Other repairs of this round may be what it waits for (a walk goes
+      // on past a wait whose set it moved): only a round that changes
+      // nothing gives up on it.
+      if (!stuck)
+        stuck = set;
+      return;
+    }
+    setEventId(pair, id);
+    ++moved;
+    ++repairs.moved;
+    ++changes;
+  };
+  for (int round = 0;; ++round) {
+    // Handshakes add ops to the function body: walk it afresh.
+    SmallVector<Operation *> body;
+    for (Operation &op : func.getBody().front())
+      body.push_back(&op);
+    OrderChecker checker(target, {}, body);
+    checker.stepBudget = std::numeric_limits<int64_t>::max();
+    EventIdSurvey survey;
+    survey.repair = repair;
+    checker.survey = &survey;
+    fixedThisRound.clear();
+    unsafeInserted = changes = 0;
+    stuck = nullptr;
+    lastResort = round >= kRounds;
+    llvm::DenseSet<Operation *> none;
+    OrderChecker::Checkpoints unused = OrderChecker::makeCheckpoints(body.size());
+    // A walk stopped by the input's own unbalanced flags surveys what it
+    // reached; the verifier reports the rest.
+    (void)checker.ordered(body, none, unused, 0, body.size(), nullptr);
+    if (unsafeInserted == 0)
+      return;
+    if (changes == 0 && stuck)
+      toReplace.insert(groupOf.lookup(stuck));
+    // Ops are erased only now: the walk held them.
+    for (size_t index : toReplace) {
+      for (Operation *op : replaceByBarrierAll(groups[index])) {
+        groupOf.erase(op);
+        moves.erase(op);
+        handshaken.erase(op);
+        handshakeDepth.erase(op);
+      }
+      fileGroup(index);
+    }
+    toReplace.clear();
+  }
 }

@@ -132,8 +132,8 @@ void sortAndUnique(std::map<Key, SmallVector<Requirement>> &byScope) {
 } // namespace
 
 LogicalResult mlir::dsaplan::sync::collectSyncRequirements(
-    func::FuncOp func, DependencyScope scope, const ProgramOrder &order,
-    SyncRequirements &result) {
+    func::FuncOp func, const TargetDescription &target, DependencyScope scope,
+    const ProgramOrder &order, SyncRequirements &result) {
   bool ok = true;
   func.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == func || !isAccessCandidate(op))
@@ -145,7 +145,7 @@ LogicalResult mlir::dsaplan::sync::collectSyncRequirements(
     }
     if (!*access)
       return WalkResult::advance();
-    if (failed(verifyPipeReach(**access))) {
+    if (failed(verifyPipeReach(**access, target))) {
       ok = false;
       return WalkResult::skip();
     }
@@ -159,12 +159,12 @@ LogicalResult mlir::dsaplan::sync::collectSyncRequirements(
   if (!ok)
     return failure();
   result.dependencies = findSyncDependencies(func, result.accesses, scope);
-  if (failed(verifySameCore(result.accesses, result.dependencies)))
+  if (failed(verifySameCore(result.accesses, result.dependencies, target)))
     return failure();
   for (const SyncDependency &dep : result.dependencies) {
     const PipeAccess &x = result.accesses[dep.earlier];
     const PipeAccess &y = result.accesses[dep.later];
-    if (x.pipe == y.pipe && !needsBarrier(x.pipe))
+    if (x.pipe == y.pipe && !target.needsBarrier(x.pipe))
       continue; // an in-order pipe orders its own accesses
     if (dep.loop)
       requireAcrossIterations(order, result, dep.loop, x.op, y.op, x.pipe,

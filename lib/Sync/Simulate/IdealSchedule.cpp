@@ -30,8 +30,6 @@ using namespace mlir::dsaplan;
 
 namespace {
 
-constexpr unsigned kScalarPipe = static_cast<unsigned>(Pipe::s);
-
 /// When the bytes of one memory were last written and read, per segment.
 class ByteTimes {
 public:
@@ -74,7 +72,7 @@ int64_t mlir::dsaplan::idealMakespan(const ExecutedRun &run) {
     if (entry.kind != ExecutedEntry::Kind::Op || entry.start < 0)
       continue;
     unsigned pipe = entry.pipe;
-    bool inOrder = pipe == kScalarPipe || !run.pipeOverlap;
+    bool inOrder = run.inOrder[pipe] || !run.pipeOverlap;
     int64_t start = inOrder ? std::max(nextIssue[pipe], lastEnd[pipe])
                             : nextIssue[pipe];
     for (const ExecutedEntry::Access &access : entry.accesses)

@@ -51,6 +51,7 @@ using namespace mlir::dsaplan;
 
 namespace {
 
+/// The scalar unit's pipe: it issues barrier_all.
 constexpr unsigned kScalarPipe = static_cast<unsigned>(Pipe::s);
 /// Memories: the dsaplan spaces by their enum value, GM buffers from here on.
 constexpr int kFirstGm = 16;
@@ -284,6 +285,9 @@ struct Entry {
 
 struct Trace {
   std::vector<Entry> entries;
+  /// Per pipe: whether the target runs its ops in order (no pipe_barrier
+  /// needed between them).
+  std::array<bool, kNumSimulatedPipes> inOrder{};
   bool gaveUp = false;
   DenseMap<int, int64_t> rootBytes;
   DenseMap<int, std::string> memoryNames;
@@ -1141,7 +1145,7 @@ void PipeSimulator::run(Timeline &out) {
 
 void PipeSimulator::issueOp(PipeState &state, int64_t entry, int64_t time) {
   unsigned pipe = trace.entries[entry].pipe;
-  bool inOrder = pipe == kScalarPipe || !pipeOverlap;
+  bool inOrder = trace.inOrder[pipe] || !pipeOverlap;
   int64_t start = inOrder ? std::max(time, state.maxEnd) : time;
   int64_t end = start + durations[entry];
   timeline->start[entry] = start;
@@ -1404,7 +1408,7 @@ void RaceChecker::run() {
     unsigned p = e.pipe;
     switch (e.kind) {
     case EntryKind::Op: {
-      if (p == kScalarPipe)
+      if (trace.inOrder[p])
         known[p][p] = issued[p];
       int64_t index = issued[p]++;
       opIndex[entry] = index;
@@ -1582,6 +1586,9 @@ SimulationRun simulateOnce(func::FuncOp func, const SimulationOptions &options,
   SimulationRun stats;
   stats.seed = seed;
   Trace trace;
+  TargetDescription target = TargetDescription::getForOp(func);
+  for (unsigned pipe = 0; pipe < kNumSimulatedPipes; ++pipe)
+    trace.inOrder[pipe] = !target.needsBarrier(static_cast<Pipe>(pipe));
   if (failed(TraceBuilder(func, options, seed, trace, findings).run())) {
     stats.errors = 1;
     return stats;
@@ -1606,6 +1613,7 @@ SimulationRun simulateOnce(func::FuncOp func, const SimulationOptions &options,
   RaceChecker(trace, timeline, seed, findings).run();
   executed = toExecutedRun(trace, timeline, seed);
   executed.pipeOverlap = options.costs.pipeOverlap;
+  executed.inOrder = trace.inOrder;
   if (!timeline.hung && !trace.gaveUp)
     stats.ideal = idealMakespan(executed);
   stats.errors = llvm::count_if(

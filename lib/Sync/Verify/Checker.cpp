@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Shares no code with dsaplan-insert-sync: its own byte ranges, its own
-// notion of which ops access memory, and a happens-before that follows the
-// hardware. Every access gets a sequence number of its pipe; each pipe q
+// Shares no code with dsaplan-insert-sync (only lib/Support's plain data:
+// the interval set and the skeleton of the path-wise walk): its own byte
+// ranges, its own notion of which ops access memory, and a happens-before
+// that follows the hardware. Every access gets a sequence number of its pipe; each pipe q
 // keeps, for every pipe p, the set of p's sequence numbers known to have
 // finished before q's current point:
 //
@@ -14,16 +15,20 @@
 //   wait_flag <p -> q>  adds the captured knowledge to q's;
 //   pipe_barrier <p>    makes p's own earlier instructions finished for p.
 //
-// The function is walked path-wise: scf.if along both branches, loops
-// unrolled three times and left after zero to three iterations; at a merge a
-// sequence number stays known only if it is known on every path that ran it.
+// The function is walked path-wise (PathWalk.h): scf.if along both
+// branches, loops unrolled three times and left after zero to three
+// iterations; at a merge a sequence number stays known only if it is known
+// on every path that ran it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "DsaPlan/Sync/Verify/Checker.h"
+#include "Bytes.h"
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
+#include "DsaPlan/Support/IntervalSet.h"
+#include "DsaPlan/Support/PathWalk.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -45,576 +50,12 @@
 
 using namespace mlir;
 using namespace mlir::dsaplan;
+using namespace mlir::dsaplan::verify;
 
 namespace {
 
-constexpr size_t kNumPipes = 7;
-constexpr int kUnrolledIterations = 3;
 
-//===----------------------------------------------------------------------===//
-// Sets of sequence numbers, as sorted disjoint closed intervals
-//===----------------------------------------------------------------------===//
-
-class SeqSet {
-public:
-  bool contains(int64_t x) const {
-    auto it = std::upper_bound(ranges.begin(), ranges.end(), x,
-                               [](int64_t v, const auto &r) { return v < r.first; });
-    return it != ranges.begin() && std::prev(it)->second >= x;
-  }
-  void add(int64_t lo, int64_t hi) {
-    // Sequence numbers mostly grow: extend or append at the end.
-    if (ranges.empty() || lo > ranges.back().second + 1) {
-      if (ranges.empty() || lo > ranges.back().first) {
-        ranges.push_back({lo, hi});
-        return;
-      }
-    } else if (lo >= ranges.back().first) {
-      ranges.back().second = std::max(ranges.back().second, hi);
-      return;
-    }
-    ranges.push_back({lo, hi});
-    normalise();
-  }
-  void unite(const SeqSet &other) {
-    // A linear merge of two sorted lists.
-    std::vector<std::pair<int64_t, int64_t>> merged;
-    merged.reserve(ranges.size() + other.ranges.size());
-    std::merge(ranges.begin(), ranges.end(), other.ranges.begin(),
-               other.ranges.end(), std::back_inserter(merged));
-    ranges = std::move(merged);
-    coalesce();
-  }
-  SeqSet intersect(const SeqSet &other) const {
-    SeqSet out;
-    size_t i = 0, j = 0;
-    while (i < ranges.size() && j < other.ranges.size()) {
-      int64_t lo = std::max(ranges[i].first, other.ranges[j].first);
-      int64_t hi = std::min(ranges[i].second, other.ranges[j].second);
-      if (lo <= hi)
-        out.ranges.push_back({lo, hi});
-      (ranges[i].second < other.ranges[j].second ? i : j)++;
-    }
-    return out;
-  }
-  SeqSet minus(const SeqSet &other) const {
-    // Both lists are sorted and disjoint: one pass over each.
-    SeqSet out;
-    size_t j = 0;
-    for (auto [lo, hi] : ranges) {
-      int64_t cursor = lo;
-      while (j < other.ranges.size() && other.ranges[j].second < cursor)
-        ++j;
-      for (size_t k = j; k < other.ranges.size() && other.ranges[k].first <= hi;
-           ++k) {
-        if (other.ranges[k].first > cursor)
-          out.ranges.push_back({cursor, other.ranges[k].first - 1});
-        cursor = std::max(cursor, other.ranges[k].second + 1);
-      }
-      if (cursor <= hi)
-        out.ranges.push_back({cursor, hi});
-    }
-    return out;
-  }
-  bool operator==(const SeqSet &other) const { return ranges == other.ranges; }
-
-private:
-  void normalise() {
-    llvm::sort(ranges);
-    coalesce();
-  }
-  /// Merges overlapping or adjacent ranges of a sorted list.
-  void coalesce() {
-    std::vector<std::pair<int64_t, int64_t>> merged;
-    for (auto r : ranges) {
-      if (!merged.empty() && r.first <= merged.back().second + 1)
-        merged.back().second = std::max(merged.back().second, r.second);
-      else
-        merged.push_back(r);
-    }
-    ranges = std::move(merged);
-  }
-  std::vector<std::pair<int64_t, int64_t>> ranges;
-};
-
-using Knowledge = std::array<SeqSet, kNumPipes>;
-
-//===----------------------------------------------------------------------===//
-// Byte ranges, computed here and nowhere else
-//===----------------------------------------------------------------------===//
-
-/// `Bytes::space` of an unplaced alloc and of global memory.
-constexpr int kUnplacedSpace = -1;
-constexpr int kGlobalSpace = -2;
-
-/// A place in memory: a space (or an unplaced alloc, or a GM buffer) and a
-/// byte range.
-struct Bytes {
-  int space = 0;                 // MemorySpace, kUnplacedSpace, kGlobalSpace
-  Operation *alloc = nullptr;    // the unplaced alloc
-  int64_t begin = 0, end = 0;
-  Value gm;                      // the GM buffer the range is of
-  bool sameMemory(const Bytes &o) const {
-    return space == o.space && alloc == o.alloc && gm == o.gm;
-  }
-};
-
-/// Bytes of one element, as the data layout sizes it (index: 64 bits by
-/// default); 0 for a type without a size.
-int64_t elementBytesOf(MemRefType type, Operation *anchor) {
-  Type element = type.getElementType();
-  if (!element.isIntOrIndexOrFloat() && !isa<VectorType, ComplexType>(element))
-    return 0;
-  return (DataLayout::closest(anchor).getTypeSizeInBits(element) + 7) / 8;
-}
-
-int64_t bytesOf(MemRefType type, Operation *anchor) {
-  return type.getNumElements() * elementBytesOf(type, anchor);
-}
-
-/// The memref whose bytes `value` names, when `value` is a view of one: the
-/// source of a view-like op, or the one memref operand of an op that has no
-/// memory effects at all (memref.transpose, which is no view-like op).
-Value sourceOfView(Value value) {
-  Operation *def = value.getDefiningOp();
-  if (!def || !isa<BaseMemRefType>(value.getType()))
-    return {};
-  if (auto view = dyn_cast<ViewLikeOpInterface>(def))
-    return view.getViewSource();
-  if (!isMemoryEffectFree(def) || def->getNumRegions() != 0)
-    return {};
-  Value source;
-  for (Value operand : def->getOperands())
-    if (isa<BaseMemRefType>(operand.getType())) {
-      if (source)
-        return {};
-      source = operand;
-    }
-  return source;
-}
-
-/// The dsaplan space `value` lives in, following casts out of the space
-/// (memref.memory_space_cast) back to the tile.
-std::optional<MemorySpace> dsaplanSpaceOf(Value value) {
-  for (unsigned hops = 0; value && hops < 256; ++hops) {
-    if (std::optional<MemorySpace> space = getMemorySpace(value.getType()))
-      return space;
-    value = sourceOfView(value);
-  }
-  return std::nullopt;
-}
-
-Bytes whole(MemorySpace space, Operation *anchor) {
-  return {static_cast<int>(space), nullptr, 0,
-          TargetDescription::getForOp(anchor).getSpace(space).capacity};
-}
-
-Bytes bytesOfValue(Value value, MemorySpace space, Operation *anchor);
-SmallVector<Bytes, 1> runsOfValue(Value value, MemorySpace space,
-                                  Operation *anchor);
-SmallVector<Bytes, 1> runsOfSubview(memref::SubViewOp sub, Value root,
-                                    MemorySpace space, Operation *anchor);
-
-/// More runs than this and a subview counts as the range from its first
-/// byte to its last.
-constexpr int64_t kMaxSubviewRuns = 1 << 14;
-
-/// The bytes of a static subview, from the layout of its type: MLIR gives a
-/// subview of a tile its offset and strides in elements of that tile, so
-/// the runs are the offsets of its rows (or of its elements, when the
-/// innermost stride is not 1) in `tile`.
-SmallVector<Bytes, 1> bytesOfSubview(memref::SubViewOp sub, const Bytes &tile) {
-  MemRefType type = sub.getType();
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (!type.hasStaticShape() ||
-      failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) ||
-      llvm::any_of(strides, [](int64_t s) { return ShapedType::isDynamic(s) || s < 0; }))
-    return {tile};
-  int64_t element = elementBytesOf(type, sub);
-  if (element == 0)
-    return {tile};
-  ArrayRef<int64_t> shape = type.getShape();
-  if (llvm::is_contained(shape, 0))
-    return {};
-  size_t rank = shape.size();
-  bool rows = rank > 0 && strides[rank - 1] == 1;
-  size_t outer = rows ? rank - 1 : rank;
-  int64_t runLength = (rows ? shape[rank - 1] : 1) * element;
-  int64_t count = 1;
-  for (size_t d = 0; d < outer; ++d)
-    count *= shape[d];
-  std::vector<int64_t> starts;
-  if (count > kMaxSubviewRuns) {
-    int64_t last = offset;
-    for (size_t d = 0; d < rank; ++d)
-      last += (shape[d] - 1) * strides[d];
-    starts.push_back(offset * element);
-    runLength = (last - offset + 1) * element;
-  } else {
-    SmallVector<int64_t> index(outer, 0);
-    for (int64_t n = 0; n < count; ++n) {
-      int64_t at = offset;
-      for (size_t d = 0; d < outer; ++d)
-        at += index[d] * strides[d];
-      starts.push_back(at * element);
-      for (size_t d = outer; d-- > 0;) // the next index, last dim fastest
-        if (++index[d] < shape[d])
-          break;
-        else
-          index[d] = 0;
-    }
-    std::sort(starts.begin(), starts.end());
-  }
-  SmallVector<Bytes, 1> runs;
-  for (int64_t start : starts) {
-    int64_t begin = tile.begin + start, end = begin + runLength;
-    if (!runs.empty() && begin <= runs.back().end)
-      runs.back().end = std::max(runs.back().end, end);
-    else
-      runs.push_back({tile.space, tile.alloc, begin, end, tile.gm});
-  }
-  return runs;
-}
-
-/// Whether `value` is a loop-carried argument or the result of a choice
-/// between values (scf.for, scf.if, scf.index_switch, arith.select).
-bool isChoice(Value value) {
-  if (auto arg = dyn_cast<BlockArgument>(value))
-    return isa<scf::ForOp>(arg.getOwner()->getParentOp()) &&
-           arg.getArgNumber() > 0;
-  return isa_and_nonnull<scf::ForOp, scf::IfOp, scf::IndexSwitchOp,
-                         arith::SelectOp>(value.getDefiningOp());
-}
-
-/// The values a choice may hold in the end (none of them a choice), or
-/// none when a path leads to something unknown or there are more than 8.
-SmallVector<Value> heldValues(Value choice) {
-  SmallVector<Value> held;
-  DenseSet<Value> visited;
-  bool known = true;
-  std::function<void(Value)> follow = [&](Value value) {
-    if (!known || !visited.insert(value).second)
-      return;
-    if (!isChoice(value)) {
-      known = !isa<BlockArgument>(value) && held.size() < 8;
-      held.push_back(value);
-      return;
-    }
-    auto yielded = [&](Region &region, unsigned index) {
-      if (!region.empty())
-        follow(region.front().getTerminator()->getOperand(index));
-    };
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      auto loop = cast<scf::ForOp>(arg.getOwner()->getParentOp());
-      follow(loop.getInitArgs()[arg.getArgNumber() - 1]);
-      yielded(loop.getRegion(), arg.getArgNumber() - 1);
-      return;
-    }
-    Operation *def = value.getDefiningOp();
-    unsigned index = cast<OpResult>(value).getResultNumber();
-    if (auto select = dyn_cast<arith::SelectOp>(def)) {
-      follow(select.getTrueValue());
-      follow(select.getFalseValue());
-      return;
-    }
-    if (auto loop = dyn_cast<scf::ForOp>(def))
-      follow(loop.getInitArgs()[index]);
-    for (Region &region : def->getRegions())
-      yielded(region, index);
-  };
-  follow(choice);
-  if (!known)
-    return {};
-  return held;
-}
-
-/// The bytes of a view (a cast, a reshape, a transpose, a cast out of the
-/// space, or a chain of them) of a choice or of a subview of one: for each
-/// tile the choice may hold, every byte of that tile's part. Not the range
-/// from the first tile to the last, which would also cover the tiles placed
-/// between them:
-///
-///   %r = scf.if ... -> memref<128xf32, ub> { yield %a } else { yield %b }
-///   %g = memref.memory_space_cast %r ...   // %a's bytes and %b's bytes
-///
-/// None when `value` is no such view.
-std::optional<SmallVector<Bytes, 1>>
-runsOfViewOfChoice(Value value, MemorySpace space, Operation *anchor) {
-  Value source = sourceOfView(value);
-  // Through a chain of such views (expand_shape, then transpose, ...).
-  for (unsigned hops = 0; source && hops < 256 && !isChoice(source) &&
-                          !source.getDefiningOp<memref::SubViewOp>();
-       ++hops)
-    if (Value next = sourceOfView(source))
-      source = next;
-    else
-      break;
-  if (!source)
-    return std::nullopt;
-  auto sourceSub = source.getDefiningOp<memref::SubViewOp>();
-  Value root = source;
-  while (auto inner = root.getDefiningOp<memref::SubViewOp>())
-    root = inner.getSource();
-  if (!isChoice(root))
-    return std::nullopt;
-  SmallVector<Value> held = heldValues(root);
-  if (held.empty())
-    return SmallVector<Bytes, 1>{whole(space, anchor)};
-  SmallVector<Bytes, 1> runs;
-  for (Value tile : held) {
-    SmallVector<Bytes, 1> part =
-        sourceSub ? runsOfSubview(sourceSub, tile, space, anchor)
-                  : runsOfValue(tile, space, anchor);
-    if (part.empty())
-      continue;
-    Bytes hull = part.front();
-    hull.end = part.back().end;
-    runs.push_back(hull);
-  }
-  return runs;
-}
-
-/// The runs of bytes `value` designates. A subview is measured against the
-/// tile at the root of its chain of subviews; through a choice, against
-/// each tile it may hold.
-SmallVector<Bytes, 1> runsOfValue(Value value, MemorySpace space,
-                                  Operation *anchor) {
-  auto sub = value.getDefiningOp<memref::SubViewOp>();
-  Value root = value;
-  while (auto inner = root.getDefiningOp<memref::SubViewOp>())
-    root = inner.getSource();
-  if (!isChoice(root)) {
-    if (!sub)
-      if (std::optional<SmallVector<Bytes, 1>> runs =
-              runsOfViewOfChoice(value, space, anchor))
-        return *runs;
-    return sub ? runsOfSubview(sub, root, space, anchor)
-               : SmallVector<Bytes, 1>{bytesOfValue(value, space, anchor)};
-  }
-  SmallVector<Value> held = heldValues(root);
-  if (held.empty())
-    return {whole(space, anchor)};
-  SmallVector<Bytes, 1> runs;
-  for (Value tile : held)
-    llvm::append_range(runs, sub ? runsOfSubview(sub, tile, space, anchor)
-                                 : runsOfValue(tile, space, anchor));
-  return runs;
-}
-
-/// The runs of `sub`, a chain of subviews of `root`.
-SmallVector<Bytes, 1> runsOfSubview(memref::SubViewOp sub, Value root,
-                                    MemorySpace space, Operation *anchor) {
-  // A subview of a view of a choice: all of each tile the choice may be.
-  if (std::optional<SmallVector<Bytes, 1>> runs =
-          runsOfViewOfChoice(root, space, anchor))
-    return *runs;
-  Bytes tile = bytesOfValue(root, space, anchor);
-  if (!isa_and_nonnull<AllocOp, memref::ViewOp>(root.getDefiningOp()) ||
-      !cast<MemRefType>(root.getType()).getLayout().isIdentity() ||
-      llvm::any_of(sub.getStaticOffsets(), ShapedType::isDynamic) ||
-      llvm::any_of(sub.getStaticSizes(), ShapedType::isDynamic) ||
-      llvm::any_of(sub.getStaticStrides(), ShapedType::isDynamic))
-    return {tile};
-  return bytesOfSubview(sub, tile);
-}
-
-/// The range of a value that is not a subview.
-Bytes bytesOfValue(Value value, MemorySpace space, Operation *anchor) {
-  Operation *def = value.getDefiningOp();
-  if (auto alloc = dyn_cast_or_null<AllocOp>(def)) {
-    if (std::optional<uint64_t> offset = alloc.getOffset())
-      return {static_cast<int>(space), nullptr, static_cast<int64_t>(*offset),
-              static_cast<int64_t>(*offset) + alloc.getSizeInBytes()};
-    return {kUnplacedSpace, alloc, 0, alloc.getSizeInBytes()};
-  }
-  if (auto view = dyn_cast_or_null<memref::ViewOp>(def)) {
-    APInt shift;
-    if (view.getType().hasStaticShape() &&
-        elementBytesOf(view.getType(), view) > 0 &&
-        matchPattern(view.getByteShift(), m_ConstantInt(&shift)))
-      return {static_cast<int>(space), nullptr, shift.getSExtValue(),
-              shift.getSExtValue() + bytesOf(view.getType(), view)};
-    return whole(space, anchor);
-  }
-  if (Value source = sourceOfView(value)) {
-    // A subview's source through a cast, a reshape or a transpose (or a
-    // cast out of the space): every byte of it.
-    SmallVector<Bytes, 1> runs = runsOfValue(source, space, anchor);
-    if (runs.empty())
-      return {static_cast<int>(space), nullptr, 0, 0};
-    Bytes hull = runs.front();
-    hull.end = runs.back().end;
-    return hull;
-  }
-  return whole(space, anchor);
-}
-
-//===----------------------------------------------------------------------===//
-// Global memory
-//===----------------------------------------------------------------------===//
-
-/// The end of a GM buffer whose size the type does not give.
-constexpr int64_t kUnknownGmEnd = int64_t(1) << 62;
-
-/// Whether `root`, the first value of a chain of views in global memory, is
-/// an argument of the function.
-bool isFunctionArgument(Value root) {
-  auto arg = dyn_cast<BlockArgument>(root);
-  return arg && arg.getOwner()->isEntryBlock() &&
-         isa<func::FuncOp>(arg.getOwner()->getParentOp());
-}
-
-/// Whether `root` is a buffer allocated in the function (shares no byte
-/// with anything allocated elsewhere).
-bool isFreshBuffer(Value root) {
-  return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
-      root.getDefiningOp());
-}
-
-/// Two different GM buffers may be one: two arguments the caller may pass
-/// the same memory as (unless one of them promises otherwise with
-/// `llvm.noalias`), and anything whose origin is unknown here.
-bool mayBeSameGm(Value a, Value b) {
-  if (a == b)
-    return true;
-  auto knownOrigin = [](Value root) {
-    return isFunctionArgument(root) || isFreshBuffer(root);
-  };
-  if (!knownOrigin(a) || !knownOrigin(b))
-    return true;
-  auto promisesNoAlias = [](Value root) {
-    auto arg = cast<BlockArgument>(root);
-    auto func = cast<func::FuncOp>(arg.getOwner()->getParentOp());
-    return func.getArgAttr(arg.getArgNumber(), "llvm.noalias") != nullptr;
-  };
-  return isFunctionArgument(a) && isFunctionArgument(b) &&
-         !promisesNoAlias(a) && !promisesNoAlias(b);
-}
-
-/// The runs of GM bytes `value` designates, counted from its buffer's first
-/// byte: a static subview (or chain of them) or a constant memref.view of an
-/// identity-layout buffer exactly, anything else the whole buffer.
-SmallVector<Bytes, 1> gmRunsOfValue(Value value, Operation *anchor) {
-  Value root = value;
-  for (unsigned hops = 0; hops < 256; ++hops) {
-    Value source = sourceOfView(root);
-    if (!source)
-      break;
-    root = source;
-  }
-  if (isChoice(root)) {
-    SmallVector<Value> held = heldValues(root);
-    SmallVector<Bytes, 1> runs;
-    for (Value buffer : held)
-      llvm::append_range(runs, gmRunsOfValue(buffer, anchor));
-    if (!held.empty())
-      return runs;
-  }
-  Bytes whole{kGlobalSpace, nullptr, 0, kUnknownGmEnd, root};
-  auto rootType = dyn_cast<MemRefType>(root.getType());
-  bool exact = rootType && rootType.hasStaticShape() &&
-               rootType.getLayout().isIdentity() &&
-               elementBytesOf(rootType, anchor) > 0;
-  if (exact)
-    whole.end = bytesOf(rootType, anchor);
-  if (value == root || !exact)
-    return {whole};
-  if (auto sub = value.getDefiningOp<memref::SubViewOp>()) {
-    Value inner = sub.getSource();
-    while (auto next = inner.getDefiningOp<memref::SubViewOp>())
-      inner = next.getSource();
-    if (inner == root)
-      return bytesOfSubview(sub, whole);
-  }
-  if (auto view = value.getDefiningOp<memref::ViewOp>()) {
-    APInt shift;
-    if (view.getSource() == root && view.getType().hasStaticShape() &&
-        elementBytesOf(view.getType(), view) > 0 &&
-        matchPattern(view.getByteShift(), m_ConstantInt(&shift)))
-      return {{kGlobalSpace, nullptr, shift.getSExtValue(),
-               shift.getSExtValue() + bytesOf(view.getType(), view), root}};
-  }
-  return {whole};
-}
-
-/// How a diagnostic names the memory of `bytes`.
-std::string memoryName(const Bytes &bytes) {
-  if (bytes.space >= 0)
-    return stringifyMemorySpace(static_cast<MemorySpace>(bytes.space)).str();
-  if (bytes.space == kUnplacedSpace)
-    return "an unplaced alloc";
-  if (isFunctionArgument(bytes.gm))
-    return "GM argument #" +
-           std::to_string(cast<BlockArgument>(bytes.gm).getArgNumber());
-  if (Operation *def = bytes.gm.getDefiningOp())
-    return "the GM buffer of '" + def->getName().getStringRef().str() + "'";
-  return "a GM buffer of unknown origin";
-}
-
-/// The memory an op reads and writes, from its own point of view.
-struct Touch {
-  Bytes bytes;
-  bool write;
-};
-
-SmallVector<Touch> touchesOf(Operation *op) {
-  SmallVector<Touch> touches;
-  auto record = [&](Value value, bool write) {
-    if (std::optional<MemorySpace> space = dsaplanSpaceOf(value)) {
-      for (const Bytes &run : runsOfValue(value, *space, op))
-        touches.push_back({run, write});
-    } else if (isa<BaseMemRefType>(value.getType())) {
-      for (const Bytes &run : gmRunsOfValue(value, op))
-        touches.push_back({run, write});
-    }
-  };
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!effects) {
-    for (Value operand : op->getOperands()) {
-      record(operand, false);
-      record(operand, true);
-    }
-    return touches;
-  }
-  SmallVector<MemoryEffects::EffectInstance> instances;
-  effects.getEffects(instances);
-  for (const MemoryEffects::EffectInstance &instance : instances)
-    if (Value value = instance.getValue()) {
-      if (isa<MemoryEffects::Read>(instance.getEffect()))
-        record(value, false);
-      else if (isa<MemoryEffects::Write>(instance.getEffect()))
-        record(value, true);
-    }
-  return touches;
-}
-
-/// Whether `op` reads or writes memory the pipes share (a dsaplan space or
-/// global memory): its effects say so for a memref operand; an op without
-/// effects that is not a view is taken to. Views, casts, dim and metadata
-/// ops only name bytes, with or without a pipe.
-bool isMemoryOp(Operation *op) {
-  if (isa<AllocOp, ArenaOp, SetFlagOp, WaitFlagOp, PipeBarrierOp, BarrierAllOp,
-          SeparateOp, ColocateOp, RegionBranchOpInterface>(op) ||
-      op->hasTrait<OpTrait::IsTerminator>())
-    return false;
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!effects) {
-    if (isa<ViewLikeOpInterface>(op))
-      return false;
-    return llvm::any_of(op->getOperands(), [](Value operand) {
-      return isa<BaseMemRefType>(operand.getType());
-    });
-  }
-  SmallVector<MemoryEffects::EffectInstance> instances;
-  effects.getEffects(instances);
-  return llvm::any_of(instances, [](const MemoryEffects::EffectInstance &e) {
-    return e.getValue() &&
-           isa<MemoryEffects::Read, MemoryEffects::Write>(e.getEffect()) &&
-           isa<BaseMemRefType>(e.getValue().getType());
-  });
-}
+using Knowledge = std::array<IntervalSet, kNumPipes>;
 
 //===----------------------------------------------------------------------===//
 // The walk
@@ -816,7 +257,7 @@ private:
 /// The wait that consumed the latest set of a flag: its sequence numbers on
 /// the waiting pipe (one per path that reached here) and one of its ops.
 struct Consumer {
-  SeqSet waits;
+  IntervalSet waits;
   Operation *waitOp = nullptr;
 };
 
@@ -830,13 +271,19 @@ struct PathState {
 
 class SyncChecker {
 public:
-  explicit SyncChecker(func::FuncOp func) : func(func) {}
+  SyncChecker(func::FuncOp func, const TargetDescription &target)
+      : func(func), target(target) {}
   bool run(unsigned &checked);
   bool checkStructure();
 
 private:
-  void walkBlock(Block &block, PathState &state);
-  void walkOp(Operation &op, PathState &state);
+  friend class PathWalker<SyncChecker, PathState>;
+  PathStep visit(Operation &op, PathState &state);
+  /// Region ops other than scf.if, scf.index_switch, scf.for and scf.while
+  /// (checkStructure refuses the loops among them) run their regions in
+  /// order; any other op with regions (a linalg op) is one access.
+  bool walksInto(Operation &op) { return isa<RegionBranchOpInterface>(op); }
+  bool leaf(Operation &op, PathState &state);
   void access(Operation *op, Pipe pipe, PathState &state);
   void access(Operation *op, Pipe pipe, ArrayRef<Touch> touches,
               PathState &state);
@@ -851,7 +298,7 @@ private:
   void settledCall(CallOpInterface call, PathState &state);
   unsigned coresOfFunction();
   unsigned accessCores(Operation *op, Pipe pipe, ArrayRef<Touch> touches) const;
-  PathState merge(ArrayRef<PathState> states, Operation *at);
+  std::optional<PathState> merge(ArrayRef<PathState> states, Operation *at);
   void report(const Access &earlier, Operation *later, Pipe pipe,
               const Touch &touch, int64_t begin, int64_t end);
   void reportCrossCore(const Access &earlier, const Access &later);
@@ -859,9 +306,10 @@ private:
   unsigned coresOf(Pipe pipe, ArrayRef<Touch> touches) const;
   void setFlag(SetFlagOp set, PathState &state);
   void waitFlag(WaitFlagOp wait, PathState &state);
-  bool needsBarrier(Pipe pipe) const { return pipe != Pipe::s; }
+  bool needsBarrier(Pipe pipe) const { return target.needsBarrier(pipe); }
 
   func::FuncOp func;
+  const TargetDescription &target;
   /// Sequence numbers are per pipe (knowledge is per pipe too), so that what
   /// one path ran of a pipe stays a few contiguous ranges.
   std::array<int64_t, kNumPipes> counters{};
@@ -910,7 +358,6 @@ std::optional<MemorySpace> spaceOfTouch(const Touch &touch) {
 /// Every memory the op touches must be one the target lets its pipe reach.
 bool SyncChecker::checkReach(Operation *op, Pipe pipe,
                              ArrayRef<Touch> touches) {
-  TargetDescription target = TargetDescription::getForOp(op);
   for (const Touch &touch : touches) {
     std::optional<MemorySpace> space = spaceOfTouch(touch);
     // GM reach is not enforced yet (kernels in the tests write GM from V).
@@ -934,7 +381,6 @@ bool SyncChecker::checkReach(Operation *op, Pipe pipe,
 /// The cores an op may run on: its pipe's, narrowed to the core of every
 /// on-chip space it touches.
 unsigned SyncChecker::coresOf(Pipe pipe, ArrayRef<Touch> touches) const {
-  TargetDescription target = TargetDescription::getForOp(func);
   unsigned cores = target.getPipe(pipe).cores;
   for (const Touch &touch : touches)
     if (std::optional<MemorySpace> space = spaceOfTouch(touch))
@@ -964,24 +410,6 @@ void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
   if (!checkReach(op, pipe, touches) || !checkOverlap(op, pipe))
     return;
   access(op, pipe, touches, state);
-}
-
-/// The bytes of `value` when it is a whole placed tile: a placed
-/// dsaplan.alloc, or a static view of an arena. Other values (subviews,
-/// block arguments, choices) are only known to lie somewhere.
-std::optional<Bytes> exactTileBytes(Value value) {
-  auto space = dsaplanSpaceOf(value);
-  Operation *def = value.getDefiningOp();
-  if (!space || !def || !isa<AllocOp, memref::ViewOp>(def))
-    return std::nullopt;
-  if (auto view = dyn_cast<memref::ViewOp>(def))
-    if (!isa_and_nonnull<ArenaOp>(view.getSource().getDefiningOp()))
-      return std::nullopt;
-  Bytes bytes = bytesOfValue(value, *space, def);
-  if (bytes.space < 0 || bytes.end - bytes.begin ==
-                             whole(*space, def).end)
-    return std::nullopt;
-  return bytes;
 }
 
 /// A vector instruction's source and destination share a start address with
@@ -1048,12 +476,6 @@ void SyncChecker::settledCall(CallOpInterface call, PathState &state) {
   }
   TargetDescription target = TargetDescription::getForOp(func);
   unsigned cores = coresOfFunction();
-  SmallVector<Touch> gm;
-  for (Value operand : call->getOperands())
-    if (isa<BaseMemRefType>(operand.getType()) && !dsaplanSpaceOf(operand))
-      for (const Bytes &run : gmRunsOfValue(operand, call))
-        for (bool write : {false, true})
-          gm.push_back({run, write});
   // Every pipe's accesses are checked before any is filed: they are one
   // callee's, which orders them itself.
   std::array<SmallVector<Touch>, kNumPipes> touches;
@@ -1063,11 +485,7 @@ void SyncChecker::settledCall(CallOpInterface call, PathState &state) {
     // The callee runs on its caller's core: only that core's pipes.
     if ((target.getPipe(pipe).cores & cores) == 0)
       continue;
-    touches[p] = gm;
-    for (MemorySpace space : allMemorySpaces())
-      for (bool write : {false, true})
-        if (target.canAccess(pipe, space, write))
-          touches[p].push_back({whole(space, call), write});
+    touches[p] = settledCallTouches(call, pipe, target);
     seqs[p] = checkAccess(call, pipe, touches[p], state);
   }
   for (size_t p = 0; p < kNumPipes; ++p)
@@ -1161,7 +579,7 @@ void SyncChecker::recordAccess(Operation *op, Pipe pipe, int64_t seq,
       state.history.cut(touch.bytes, orderedBefore);
   for (const Touch &touch : touches)
     state.history.add({op, pipe, seq, touch, cores});
-  state.executed[q].add(seq, seq);
+  state.executed[q].insert(seq, seq + 1);
 }
 
 /// A flag is one bit: set_flag raises it once its pipe has finished what it
@@ -1192,8 +610,8 @@ void SyncChecker::setFlag(SetFlagOp set, PathState &state) {
   auto consumer = state.consumers.find(key);
   if (consumer != state.consumers.end()) {
     unsigned q = static_cast<unsigned>(set.getDst());
-    SeqSet unordered = consumer->second.waits.minus(state.known[p][q]);
-    if (!(unordered == SeqSet()) &&
+    IntervalSet unordered = consumer->second.waits.minus(state.known[p][q]);
+    if (!unordered.empty() &&
         reportedOverruns.insert(set.getOperation()).second) {
       failedAny = true;
       InFlightDiagnostic diag = set.emitError();
@@ -1229,75 +647,50 @@ void SyncChecker::waitFlag(WaitFlagOp wait, PathState &state) {
     state.known[q][p].unite(it->second.knowledge[p]);
   state.flags.erase(it);
   int64_t seq = ++counters[q];
-  state.executed[q].add(seq, seq);
+  state.executed[q].insert(seq, seq + 1);
   Consumer &consumer = state.consumers[key];
-  consumer.waits = SeqSet();
-  consumer.waits.add(seq, seq);
+  consumer.waits = IntervalSet();
+  consumer.waits.insert(seq, seq + 1);
   consumer.waitOp = wait.getOperation();
 }
 
-void SyncChecker::walkOp(Operation &op, PathState &state) {
-  if (auto set = dyn_cast<SetFlagOp>(op))
-    return setFlag(set, state);
-  if (auto wait = dyn_cast<WaitFlagOp>(op))
-    return waitFlag(wait, state);
+/// One op of the walk; the structure (branches, loops) is PathWalker's.
+PathStep SyncChecker::visit(Operation &op, PathState &state) {
+  if (auto set = dyn_cast<SetFlagOp>(op)) {
+    setFlag(set, state);
+    return PathStep::Done;
+  }
+  if (auto wait = dyn_cast<WaitFlagOp>(op)) {
+    waitFlag(wait, state);
+    return PathStep::Done;
+  }
   if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
     unsigned p = static_cast<unsigned>(barrier.getPipe());
     state.known[p][p].unite(state.executed[p]);
-    return;
+    return PathStep::Done;
   }
   // Every pipe drains: each knows all that every pipe ran before it.
   if (isa<BarrierAllOp>(op)) {
     for (size_t q = 0; q < kNumPipes; ++q)
       for (size_t p = 0; p < kNumPipes; ++p)
         state.known[q][p].unite(state.executed[p]);
-    return;
+    return PathStep::Done;
   }
-  // scf.if and scf.index_switch run exactly one of their regions (an empty
-  // else region runs nothing): each from the state before the op.
-  if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
-    std::vector<PathState> exits;
-    for (Region &region : op.getRegions()) {
-      exits.push_back(state);
-      if (!region.empty())
-        walkBlock(region.front(), exits.back());
-    }
-    state = merge(exits, &op);
-    return;
-  }
-  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-    std::vector<PathState> exits = {state};
-    for (int i = 0; i < kUnrolledIterations; ++i) {
-      walkBlock(*forOp.getBody(), state);
-      exits.push_back(state);
-    }
-    state = merge(exits, &op);
-    return;
-  }
-  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
-    std::vector<PathState> exits;
-    for (int i = 0; i < kUnrolledIterations; ++i) {
-      walkBlock(whileOp.getBefore().front(), state);
-      exits.push_back(state);
-      walkBlock(whileOp.getAfter().front(), state);
-    }
-    state = merge(exits, &op);
-    return;
-  }
-  if (isa<RegionBranchOpInterface>(op)) {
-    for (Region &region : op.getRegions())
-      for (Block &block : region)
-        walkBlock(block, state);
-    return;
-  }
+  return PathStep::Structure;
+}
+
+/// An op that is no control flow: an access if it touches shared memory.
+bool SyncChecker::leaf(Operation &op, PathState &state) {
   if (op.hasAttr(DsaPlanDialect::getSettledAttrName()))
-    if (auto call = dyn_cast<CallOpInterface>(op))
-      return settledCall(call, state);
+    if (auto call = dyn_cast<CallOpInterface>(op)) {
+      settledCall(call, state);
+      return true;
+    }
   if (!isMemoryOp(&op))
-    return;
+    return true;
   if (std::optional<Pipe> pipe = getOpPipe(&op)) {
     access(&op, *pipe, state);
-    return;
+    return true;
   }
   failedAny = true;
   if (auto call = dyn_cast<CallOpInterface>(op)) {
@@ -1306,19 +699,16 @@ void SyncChecker::walkOp(Operation &op, PathState &state) {
                    << (callee ? "@" + callee.getLeafReference().getValue().str()
                               : std::string("an indirect callee"))
                    << " passes a dsaplan tile or GM buffer but has no pipe";
-    return;
+    return true;
   }
   op.emitError() << "'" << op.getName()
                  << "' touches a dsaplan memory space or global memory but "
                     "has no pipe";
+  return true;
 }
 
-void SyncChecker::walkBlock(Block &block, PathState &state) {
-  for (Operation &op : block)
-    walkOp(op, state);
-}
-
-PathState SyncChecker::merge(ArrayRef<PathState> states, Operation *at) {
+std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
+                                            Operation *at) {
   PathState merged;
   for (const PathState &s : states)
     for (size_t p = 0; p < kNumPipes; ++p)
@@ -1329,7 +719,7 @@ PathState SyncChecker::merge(ArrayRef<PathState> states, Operation *at) {
     for (size_t p = 0; p < kNumPipes; ++p) {
       bool first = true;
       for (const PathState &s : states) {
-        SeqSet onPath = knowledgeOf(s)[p];
+        IntervalSet onPath = knowledgeOf(s)[p];
         onPath.unite(merged.executed[p].minus(s.executed[p]));
         result[p] = first ? onPath : result[p].intersect(onPath);
         first = false;
@@ -1442,7 +832,8 @@ bool SyncChecker::run(unsigned &checkedOut) {
   if (!checkStructure())
     return false;
   PathState state;
-  walkBlock(func.getBody().front(), state);
+  PathWalker<SyncChecker, PathState>(*this).walkBlock(func.getBody().front(),
+                                                      state);
   for (const auto &[key, flag] : state.flags) {
     failedAny = true;
     flag.setOp->emitError() << "event " << std::get<2>(key) << " of <"
@@ -1458,7 +849,8 @@ bool SyncChecker::run(unsigned &checkedOut) {
 } // namespace
 
 LogicalResult mlir::dsaplan::verifySync(func::FuncOp func, unsigned &checked) {
-  SyncChecker checker(func);
+  TargetDescription target = TargetDescription::getForOp(func);
+  SyncChecker checker(func, target);
   checked = 0;
   return success(checker.run(checked));
 }

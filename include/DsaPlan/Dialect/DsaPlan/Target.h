@@ -8,18 +8,23 @@
 // selects a built-in table by name and may override capacity, alignment and
 // reserved ranges per space; passes ask this class, never the table.
 //
-// It also describes the machine the sync orders: which core each space
-// belongs to, and for each pipe the cores it runs on and the memories
-// (spaces and global memory) it may read and write. On ascend910b:
+// It is the only description of the machine the sync orders: which core
+// each space belongs to; for each pipe the cores it runs on, the memories
+// (spaces and global memory) it may read and write, and whether two of its
+// own dependent instructions need a pipe_barrier; the event ids of a pipe
+// pair; the cycle estimates (CostModel). The number of pipes is the Pipe
+// enum's. On ascend910b:
 //
-//   pipe  cores          reads              writes
-//   mte2  cube, vector   gm                 l1 (cube), ub (vector)
-//   mte1  cube           l1                 l0a, l0b, bt
-//   m     cube           l0a, l0b, bt       l0c
-//   fix   cube           l0c                gm, l1
-//   v     vector         ub                 ub
-//   mte3  cube, vector   ub                 gm
-//   s     cube, vector   gm, ub             gm, ub
+//   pipe  cores         reads         writes                  barrier
+//   mte2  cube, vector  gm            l1 (cube), ub (vector)  yes
+//   mte1  cube          l1            l0a, l0b, bt            yes
+//   m     cube          l0a, l0b, bt  l0c                     yes
+//   fix   cube          l0c           gm, l1                  yes
+//   v     vector        ub            ub                      yes
+//   mte3  cube, vector  ub            gm                      yes
+//   s     cube, vector  gm, ub        gm, ub                  no (in order)
+//
+// and event ids 0-7 for every pipe pair.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,6 +66,9 @@ struct SpaceDescription {
 
 inline constexpr size_t kNumMemorySpaces = 6;
 
+/// The number of pipes: the size of every array indexed by Pipe.
+inline constexpr size_t kNumPipes = getMaxEnumValForPipe() + 1;
+
 /// The cores of an AI core pair, as bits of a mask: a pipe may run on both
 /// (mte2, mte3, s), a space belongs to one.
 enum CoreMask : unsigned {
@@ -79,6 +87,10 @@ struct PipeDescription {
   static constexpr unsigned kGlobalMemoryBit = kNumMemorySpaces;
   unsigned cores = kNoCore;
   unsigned reads = 0, writes = 0;
+  /// Whether the pipe issues an instruction before the previous one has
+  /// finished, so that two dependent instructions of it need a
+  /// pipe_barrier between them (false: it runs them in order).
+  bool needsBarrier = true;
 };
 
 /// A target: one SpaceDescription per memory space.
@@ -114,11 +126,20 @@ public:
                  bool isWrite) const;
   /// The memories `pipe` may read or write, for diagnostics: "gm, l1, ub".
   std::string describeReach(Pipe pipe, bool isWrite) const;
+  /// Whether a dependency between two instructions of `pipe` needs a
+  /// pipe_barrier (PipeDescription::needsBarrier).
+  bool needsBarrier(Pipe pipe) const { return getPipe(pipe).needsBarrier; }
+  /// The event ids of the flags from `src` to `dst`: 0 to this minus one.
+  int64_t getNumEventIds(Pipe src, Pipe dst) const {
+    (void)src, (void)dst; // the same for every pair on the built-in chips
+    return eventIds;
+  }
 
 private:
   llvm::StringRef name;
   std::array<SpaceDescription, kNumMemorySpaces> spaces;
-  std::array<PipeDescription, 7> pipes;
+  std::array<PipeDescription, kNumPipes> pipes;
+  int64_t eventIds = 0;
 };
 
 /// The cycle costs the simulator gives the pipes. These are estimates for
@@ -131,7 +152,6 @@ private:
 /// whether or not it has finished (each op at full rate: optimistic for
 /// tile-sized ops); without it, when the previous one has finished.
 struct CostModel {
-  static constexpr size_t kNumPipes = 7; // s, v, m, mte1, mte2, mte3, fix
   std::array<int64_t, kNumPipes> fixedCycles{};
   std::array<int64_t, kNumPipes> bytesPerCycle{};
   int64_t syncLatency = 1;

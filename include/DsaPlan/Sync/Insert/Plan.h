@@ -29,7 +29,7 @@
 
 #include "DsaPlan/Analysis/MemoryAccess.h"
 #include "DsaPlan/Analysis/SyncDependencies.h"
-#include "DsaPlan/Sync/Insert/Pruning.h"
+#include "DsaPlan/Dialect/DsaPlan/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -41,15 +41,15 @@
 
 namespace mlir {
 namespace dsaplan {
+
+/// The ops of one inserted sync: a set_flag and its wait_flag (for a loop's
+/// pair, also the set before the loop and the wait after it), or a
+/// pipe_barrier.
+using SyncGroup = SmallVector<Operation *, 4>;
+
 namespace sync {
 
-constexpr unsigned kNumPipes = 7;
-
 inline unsigned pipeIndex(Pipe pipe) { return static_cast<unsigned>(pipe); }
-
-/// Pipes that issue an instruction without waiting for the previous one to
-/// finish, so that a same-pipe dependency needs a pipe_barrier.
-inline bool needsBarrier(Pipe pipe) { return pipe != Pipe::s; }
 
 /// A gap of a block: gap g is just before the block's op number g.
 using Gap = unsigned;
@@ -126,7 +126,9 @@ struct SyncRequirements {
 
 /// Collects the accesses of `func` (an error on each op that touches dsaplan
 /// memory without a pipe) and the requirements of its dependencies.
-LogicalResult collectSyncRequirements(func::FuncOp func, DependencyScope scope,
+LogicalResult collectSyncRequirements(func::FuncOp func,
+                                      const TargetDescription &target,
+                                      DependencyScope scope,
                                       const ProgramOrder &order,
                                       SyncRequirements &requirements);
 
@@ -188,7 +190,8 @@ struct SyncPlan {
 /// (or another decided pair) has in flight over the same stretch of the
 /// function; a pair that finds none is left with id -1, to become a
 /// barrier_all (the hardware's last resort, PIPE_ALL) at its wait.
-SyncPlan assignEventIds(func::FuncOp func, const ProgramOrder &order,
+SyncPlan assignEventIds(func::FuncOp func, const TargetDescription &target,
+                        const ProgramOrder &order,
                         const SyncDecisions &decisions,
                         const SyncRequirements &requirements);
 
@@ -203,7 +206,32 @@ struct InsertedSyncs {
 InsertedSyncs createSyncOps(func::FuncOp func, const ProgramOrder &order,
                             const SyncPlan &plan);
 
+/// The results of jobs 1 to 3 as text, in program positions, for the debug
+/// output between the jobs (Debug.cpp).
+void printRequirements(raw_ostream &os, const SyncRequirements &requirements);
+void printDecisions(raw_ostream &os, const SyncDecisions &decisions);
+void printPlan(raw_ostream &os, const ProgramOrder &order,
+               const SyncPlan &plan);
+
 } // namespace sync
+
+struct EventIdRepairs {
+  unsigned moved = 0;      // pairs moved to another event id
+  unsigned handshakes = 0; // pairs that got a flag back after their wait
+};
+
+/// A flag is one bit: a set_flag that may run before the wait that consumed
+/// the previous set of its flag is lost, and a later wait hangs. Finds such
+/// sets among the inserted groups, on every path as the pruning walks
+/// them, and repairs them: moves the pair to another event id, or, where no
+/// id helps, adds a handshake back after its wait (into that wait's group);
+/// where neither settles, the last resort replaces the group's flags by a
+/// barrier_all at each of its waits, which needs no id. Pairs of the input
+/// are never changed. Always ends with every inserted set safe.
+void assignSafeEventIds(func::FuncOp func, const TargetDescription &target,
+                        MutableArrayRef<SyncGroup> groups,
+                        EventIdRepairs &repairs);
+
 } // namespace dsaplan
 } // namespace mlir
 

@@ -44,8 +44,8 @@ class FuncOp;
 } // namespace func
 namespace dsaplan {
 
-/// The pipes of an AI core (s, v, m, mte1, mte2, mte3, fix).
-inline constexpr size_t kNumSimulatedPipes = 7;
+/// The pipes of an AI core (s, v, m, mte1, mte2, mte3, fix): the target's.
+inline constexpr size_t kNumSimulatedPipes = kNumPipes;
 
 struct SimulationOptions {
   /// The first seed; run k uses seed + k. A seed fixes the choices of the
@@ -134,6 +134,9 @@ struct ExecutedRun {
   bool gaveUp = false;
   /// CostModel::pipeOverlap of the run: whether a pipe's ops may overlap.
   bool pipeOverlap = true;
+  /// Per pipe: whether it runs its ops one after the other whatever
+  /// pipeOverlap says (the target's pipes that need no pipe_barrier).
+  std::array<bool, kNumSimulatedPipes> inOrder{};
 };
 
 /// How much a loop overlapped its pipes in one run: the sum of its ops'

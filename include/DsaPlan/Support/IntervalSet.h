@@ -1,0 +1,138 @@
+//===- IntervalSet.h - Sets of integers as disjoint intervals ---*- C++ -*-===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+//
+// A set of integers kept as sorted, disjoint, non-adjacent half-open
+// intervals. The happens-before checks (the inserter's pruning and the
+// verifier) number each pipe's instructions and keep, per pipe, the numbers
+// known to have finished: those grow mostly at the end and stay a few
+// intervals, so the intervals live inline and an insert at the end is O(1).
+//
+//   insert(0, 3); insert(5, 6); insert(3, 5)   -> [0, 6)
+//   [0, 6).minus([2, 4))                        -> [0, 2) [4, 6)
+//   [0, 2) [4, 6) .intersect([1, 5))            -> [1, 2) [4, 5)
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSAPLAN_SUPPORT_INTERVALSET_H
+#define DSAPLAN_SUPPORT_INTERVALSET_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+
+namespace mlir {
+namespace dsaplan {
+
+class IntervalSet {
+public:
+  /// [begin, end).
+  using Interval = std::pair<int64_t, int64_t>;
+
+  bool empty() const { return intervals.empty(); }
+  bool contains(int64_t x) const {
+    auto it = std::upper_bound(
+        intervals.begin(), intervals.end(), x,
+        [](int64_t v, const Interval &r) { return v < r.first; });
+    return it != intervals.begin() && x < std::prev(it)->second;
+  }
+  /// Adds [begin, end); nothing when it is empty.
+  void insert(int64_t begin, int64_t end) {
+    if (begin >= end)
+      return;
+    // Numbers mostly grow: extend or append at the end.
+    if (intervals.empty() || begin > intervals.back().second) {
+      intervals.push_back({begin, end});
+      return;
+    }
+    if (begin >= intervals.back().first) {
+      intervals.back().second = std::max(intervals.back().second, end);
+      return;
+    }
+    // The first interval that ends at or after `begin` and the first that
+    // starts after `end` bound the ones the new interval swallows.
+    auto first = std::lower_bound(
+        intervals.begin(), intervals.end(), begin,
+        [](const Interval &r, int64_t v) { return r.second < v; });
+    auto last = std::upper_bound(
+        first, intervals.end(), end,
+        [](int64_t v, const Interval &r) { return v < r.first; });
+    if (first == last) {
+      intervals.insert(first, {begin, end});
+      return;
+    }
+    first->first = std::min(first->first, begin);
+    first->second = std::max(std::prev(last)->second, end);
+    intervals.erase(std::next(first), last);
+  }
+  void unite(const IntervalSet &other) {
+    if (other.empty())
+      return;
+    if (empty() || other.intervals.front().first > intervals.back().second) {
+      intervals.append(other.intervals.begin(), other.intervals.end());
+      return;
+    }
+    Storage merged;
+    merged.reserve(intervals.size() + other.intervals.size());
+    const Interval *a = intervals.begin(), *b = other.intervals.begin();
+    while (a != intervals.end() || b != other.intervals.end()) {
+      const Interval &next =
+          b == other.intervals.end() ||
+                  (a != intervals.end() && a->first <= b->first)
+              ? *a++
+              : *b++;
+      if (!merged.empty() && next.first <= merged.back().second)
+        merged.back().second = std::max(merged.back().second, next.second);
+      else
+        merged.push_back(next);
+    }
+    intervals = std::move(merged);
+  }
+  IntervalSet intersect(const IntervalSet &other) const {
+    IntervalSet out;
+    const Interval *a = intervals.begin(), *b = other.intervals.begin();
+    while (a != intervals.end() && b != other.intervals.end()) {
+      int64_t lo = std::max(a->first, b->first);
+      int64_t hi = std::min(a->second, b->second);
+      if (lo < hi)
+        out.intervals.push_back({lo, hi});
+      (a->second < b->second ? a : b)++;
+    }
+    return out;
+  }
+  IntervalSet minus(const IntervalSet &other) const {
+    IntervalSet out;
+    auto b = other.intervals.begin();
+    for (auto [lo, hi] : intervals) {
+      int64_t cursor = lo;
+      while (b != other.intervals.end() && b->second <= cursor)
+        ++b;
+      for (auto it = b; it != other.intervals.end() && it->first < hi; ++it) {
+        if (it->first > cursor)
+          out.intervals.push_back({cursor, it->first});
+        cursor = std::max(cursor, it->second);
+      }
+      if (cursor < hi)
+        out.intervals.push_back({cursor, hi});
+    }
+    return out;
+  }
+  bool operator==(const IntervalSet &other) const {
+    return intervals == other.intervals;
+  }
+  llvm::ArrayRef<Interval> getIntervals() const { return intervals; }
+
+private:
+  using Storage = llvm::SmallVector<Interval, 1>;
+  Storage intervals;
+};
+
+} // namespace dsaplan
+} // namespace mlir
+
+#endif // DSAPLAN_SUPPORT_INTERVALSET_H

@@ -1,0 +1,247 @@
+//===- OrderChecker.cpp - Path-wise happens-before of the syncs -----------===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+//
+// The walk of OrderChecker.h: one step per op, a copy of the state per
+// branch and loop iteration, merged after the op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OrderChecker.h"
+
+
+using namespace mlir;
+using namespace mlir::dsaplan;
+using namespace mlir::dsaplan::sync;
+
+/// Whether the source pipe of `key` knows that the waits which consumed the
+/// flag's previous set have run: a flag is one bit, so a set that may run
+/// before them is lost and a later wait hangs.
+bool OrderChecker::consumed(const Path &path, const FlagKey &key) {
+  auto it = path.consumers.find(key);
+  if (it == path.consumers.end())
+    return true;
+  auto [p, q, id] = key;
+  return llvm::all_of(it->second, [&, p = p, q = q](int64_t seq) {
+    return path.known[p][q].contains(seq);
+  });
+}
+
+bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
+  unsigned p = static_cast<unsigned>(set.getSrc());
+  unsigned q = static_cast<unsigned>(set.getDst());
+  auto safe = [&](int64_t id) {
+    return !path.flags.count({p, q, id}) && consumed(path, {p, q, id});
+  };
+  if (!safe(set.getEvent())) {
+    if (!survey)
+      return false;
+    unsigned free = 0;
+    int64_t count = target.getNumEventIds(set.getSrc(), set.getDst());
+    for (unsigned id = 0; id < count; ++id)
+      if (safe(id))
+        free |= 1u << id;
+    SmallVector<Operation *> pending;
+    auto consumers = path.consumers.find({p, q, set.getEvent()});
+    if (consumers != path.consumers.end())
+      for (int64_t seq : consumers->second)
+        if (!path.known[p][q].contains(seq))
+          pending.push_back(survey->waitOps.lookup({q, seq}));
+    survey->repair(set, free, pending);
+  }
+  PipeSets captured = path.known[p];
+  captured[p].unite(path.executed[p]);
+  path.flags[{p, q, set.getEvent()}] = std::move(captured);
+  return true;
+}
+
+void OrderChecker::waitFlag(WaitFlagOp wait, Path &path) {
+  FlagKey key{static_cast<unsigned>(wait.getSrc()),
+              static_cast<unsigned>(wait.getDst()), wait.getEvent()};
+  auto it = path.flags.find(key);
+  unsigned q = std::get<1>(key);
+  for (unsigned p = 0; p < kNumPipes; ++p)
+    path.known[q][p].unite(it->second[p]);
+  path.flags.erase(it);
+  // What q now knows may cover consumers of flags q sets: forget them, so
+  // that states stay small (knowledge only grows along a path, and a merge
+  // keeps the consumers of the paths that did not know them).
+  SmallVector<FlagKey> covered;
+  for (const auto &[flag, seqs] : path.consumers)
+    if (std::get<0>(flag) == q && consumed(path, flag))
+      covered.push_back(flag);
+  for (const FlagKey &flag : covered)
+    path.consumers.erase(flag);
+  int64_t seq = kFirstWaitSeq + ++waitCounters[q];
+  path.executed[q].insert(seq, seq + 1);
+  path.consumers[key].assign(1, seq);
+  if (survey)
+    survey->waitOps[{q, seq}] = wait;
+}
+
+bool OrderChecker::access(Operation *op, Path &path) {
+  unsigned q = accessPipes.lookup(op);
+  int64_t seq = ++counters[q];
+  auto sources = sourcesOf.find(op);
+  if (sources != sourcesOf.end())
+    for (const Source &source : sources->second) {
+      unsigned p = source.pipe;
+      if (p == q && inOrder[p])
+        continue; // the pipe orders its own accesses
+      const LatestRuns::Seqs *latest = path.latest.find(source.op);
+      if (!latest)
+        continue;
+      for (int64_t earlier : *latest)
+        if (!path.known[q][p].contains(earlier))
+          return false;
+    }
+  path.latest.assign(op, seq);
+  path.executed[q].insert(seq, seq + 1);
+  return true;
+}
+
+/// One op of the walk; the structure (branches, loops) is PathWalker's.
+PathStep OrderChecker::visit(Operation &op, Path &path) {
+  auto done = [](bool ok) { return ok ? PathStep::Done : PathStep::Stop; };
+  if (++steps > stepBudget) {
+    exhausted = true;
+    return PathStep::Stop;
+  }
+  if (disabled->contains(&op))
+    return PathStep::Done;
+  if (auto set = dyn_cast<SetFlagOp>(op))
+    return done(setFlag(set, path));
+  if (auto wait = dyn_cast<WaitFlagOp>(op)) {
+    if (!path.flags.count({static_cast<unsigned>(wait.getSrc()),
+                           static_cast<unsigned>(wait.getDst()),
+                           wait.getEvent()}))
+      return done(survey != nullptr); // a survey goes on past what it
+                                      // cannot fix
+    waitFlag(wait, path);
+    return PathStep::Done;
+  }
+  if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
+    unsigned p = static_cast<unsigned>(barrier.getPipe());
+    path.known[p][p].unite(path.executed[p]);
+    return PathStep::Done;
+  }
+  if (isa<BarrierAllOp>(op)) {
+    // Every pipe knows all that ran before; so every wait ran, and no
+    // flag's next set can overrun it.
+    for (unsigned q = 0; q < kNumPipes; ++q)
+      for (unsigned p = 0; p < kNumPipes; ++p)
+        path.known[q][p].unite(path.executed[p]);
+    path.consumers.clear();
+    return PathStep::Done;
+  }
+  if (accessPipes.count(&op))
+    return done(access(&op, path));
+  return PathStep::Structure;
+}
+
+/// Whether a walk would go on from `a` as it goes on from `b`. Every set
+/// operation of the walk acts on each sequence number on its own, and the
+/// only numbers ever looked up again are the latest ones of the dependency
+/// sources still ahead: two states that agree on those (and on the flags in
+/// flight) have the same future, whatever they know of older numbers.
+bool OrderChecker::sameFuture(const Path &a, const Path &b) const {
+  const LatestRuns::Map &latestA = a.latest.folded();
+  const LatestRuns::Map &latestB = b.latest.folded();
+  if (latestA.size() != latestB.size() || a.flags.size() != b.flags.size())
+    return false;
+  for (auto itA = a.flags.begin(), itB = b.flags.begin(); itA != a.flags.end();
+       ++itA, ++itB)
+    if (itA->first != itB->first)
+      return false;
+  // Who knows that `seqA` (in a) and `seqB` (in b) of pipe p finished.
+  auto sameKnowledge = [&](unsigned p, int64_t seqA, int64_t seqB) {
+    for (unsigned q = 0; q < kNumPipes; ++q)
+      if (a.known[q][p].contains(seqA) != b.known[q][p].contains(seqB))
+        return false;
+    for (auto itA = a.flags.begin(), itB = b.flags.begin();
+         itA != a.flags.end(); ++itA, ++itB)
+      if (itA->second[p].contains(seqA) != itB->second[p].contains(seqB))
+        return false;
+    return true;
+  };
+  for (const auto &[op, seqs] : latestA) {
+    auto other = latestB.find(op);
+    if (other == latestB.end() || other->second != seqs)
+      return false;
+    for (int64_t seq : seqs)
+      if (!sameKnowledge(accessPipes.lookup(op), seq, seq))
+        return false;
+  }
+  // Waits are only looked up again as the consumers of a flag; a disabled
+  // wait renumbers the later ones, so compare who knows them, not numbers.
+  if (a.consumers.size() != b.consumers.size())
+    return false;
+  for (const auto &[key, seqsA] : a.consumers) {
+    auto itB = b.consumers.find(key);
+    if (itB == b.consumers.end() || itB->second.size() != seqsA.size())
+      return false;
+    for (auto [seqA, seqB] : llvm::zip(seqsA, itB->second))
+      if (!sameKnowledge(std::get<1>(key), seqA, seqB))
+        return false;
+  }
+  return true;
+}
+
+/// Known at the merge: known on every path that ran it. Flags must be set
+/// on every path or on none.
+std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
+  Path merged;
+  for (const Path &path : paths)
+    for (unsigned p = 0; p < kNumPipes; ++p)
+      merged.executed[p].unite(path.executed[p]);
+  // What each path did not run of what some path ran: known there for the
+  // merge's purposes.
+  SmallVector<PipeSets, 4> notRun(paths.size());
+  for (size_t i = 0; i < paths.size(); ++i)
+    for (unsigned p = 0; p < kNumPipes; ++p)
+      notRun[i][p] = merged.executed[p].minus(paths[i].executed[p]);
+  auto onEveryPath = [&](auto setsOf) {
+    PipeSets result;
+    for (unsigned p = 0; p < kNumPipes; ++p)
+      for (size_t i = 0; i < paths.size(); ++i) {
+        IntervalSet onPath = setsOf(paths[i])[p];
+        onPath.unite(notRun[i][p]);
+        result[p] = i == 0 ? std::move(onPath) : result[p].intersect(onPath);
+      }
+    return result;
+  };
+  for (unsigned q = 0; q < kNumPipes; ++q)
+    merged.known[q] =
+        onEveryPath([&](const Path &path) -> const PipeSets & { return path.known[q]; });
+  for (const auto &[key, captured] : paths.front().flags) {
+    if (!llvm::all_of(paths, [&, k = key](const Path &path) {
+          return path.flags.count(k) != 0;
+        })) {
+      // A repair walk goes on past a flag one path set and another did
+      // not (a pair it moved on one branch only, say): the next one checks.
+      if (survey)
+        continue;
+      return std::nullopt;
+    }
+    merged.flags[key] = onEveryPath(
+        [&, k = key](const Path &path) -> const PipeSets & { return path.flags.at(k); });
+  }
+  for (const Path &path : paths)
+    for (const auto &[key, seqs] : path.consumers) {
+      SmallVector<int64_t, 2> &into = merged.consumers[key];
+      for (int64_t seq : seqs)
+        if (!llvm::is_contained(into, seq))
+          into.push_back(seq);
+    }
+  for (const Path &path : paths) {
+    if (path.flags.size() != merged.flags.size() && !survey)
+      return std::nullopt;
+  }
+  SmallVector<const LatestRuns *, 4> latest;
+  for (const Path &path : paths)
+    latest.push_back(&path.latest);
+  merged.latest = LatestRuns::merge(latest);
+  return merged;
+}

@@ -1,0 +1,298 @@
+//===- OrderChecker.h - Path-wise happens-before of the syncs ---*- C++ -*-===//
+//
+// Part of dsaplan. Internal to lib/Sync/Insert.
+//
+//===----------------------------------------------------------------------===//
+//
+// The path-wise happens-before check the inserter's last jobs share: the
+// event-id repair (EventIds.cpp) walks with it to find sets that may
+// overrun their flag, the pruning (Pruning.cpp) to find groups the others
+// imply. It follows the hardware the way dsaplan-verify-sync does (and is
+// written apart from it, so that the verifier stays an independent check;
+// the two share only lib/Support's interval set and path walk):
+// every access gets a sequence number of its pipe; each pipe q knows, for
+// every pipe p, a set of p's sequence numbers that have finished:
+//
+//   set_flag <p -> q>   captures what p issued and what p knows;
+//   wait_flag <p -> q>  adds the captured knowledge to q's;
+//   pipe_barrier <p>    makes p's own issued instructions finished for p.
+//
+// Paths (PathWalk.h): scf.if along both branches, loops unrolled three
+// times and left after zero to three iterations; at a merge a sequence
+// number stays known only where it is known on every path that ran it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSAPLAN_LIB_SYNC_INSERT_ORDERCHECKER_H
+#define DSAPLAN_LIB_SYNC_INSERT_ORDERCHECKER_H
+
+#include "DsaPlan/Sync/Insert/Pruning.h"
+
+#include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
+#include "DsaPlan/Support/IntervalSet.h"
+#include "DsaPlan/Support/PathWalk.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+#include <array>
+#include <map>
+#include <memory>
+#include <optional>
+
+namespace mlir {
+namespace dsaplan {
+namespace sync {
+
+
+using PipeSets = std::array<IntervalSet, kNumPipes>;
+using FlagKey = std::tuple<unsigned, unsigned, int64_t>;
+
+/// The sequence numbers of each dependency source's latest executions (one
+/// per path that merged here), by source. A walk copies its state at every
+/// branch and loop and merges the copies after it, and the sources run
+/// before that op, which it cannot change, are most of the entries: they
+/// stay in a base shared by the copies, and only the entries the walk wrote
+/// since the last fold are the copy's own.
+class LatestRuns {
+public:
+  using Seqs = SmallVector<int64_t, 1>;
+  using Map = DenseMap<Operation *, Seqs>;
+
+  const Seqs *find(Operation *op) const {
+    auto own = overlay.find(op);
+    if (own != overlay.end())
+      return &own->second;
+    if (!base)
+      return nullptr;
+    auto shared = base->find(op);
+    return shared == base->end() ? nullptr : &shared->second;
+  }
+  void assign(Operation *op, int64_t seq) { overlay[op].assign(1, seq); }
+
+  /// Makes every entry shared, leaving out the sources `keep` rejects.
+  template <typename Keep> void fold(Keep keep) {
+    auto folded = std::make_shared<Map>();
+    auto add = [&](Operation *op, const Seqs &seqs) {
+      if (keep(op))
+        folded->try_emplace(op, seqs);
+    };
+    for (const auto &[op, seqs] : overlay)
+      add(op, seqs);
+    if (base)
+      for (const auto &[op, seqs] : *base)
+        if (!overlay.count(op))
+          add(op, seqs);
+    overlay.clear();
+    base = std::move(folded);
+  }
+  /// The entries, after a fold.
+  const Map &folded() const {
+    assert(overlay.empty() && "fold first");
+    static const Map none;
+    return base ? *base : none;
+  }
+
+  /// For each source, the sequence numbers of `paths` in path order,
+  /// without repeats.
+  static LatestRuns merge(ArrayRef<const LatestRuns *> paths) {
+    LatestRuns merged;
+    bool shared = llvm::all_of(paths, [&](const LatestRuns *path) {
+      return path->base == paths.front()->base;
+    });
+    auto unite = [&](Operation *op, Seqs &into) {
+      for (const LatestRuns *path : paths)
+        if (const Seqs *seqs = path->find(op))
+          for (int64_t seq : *seqs)
+            if (!llvm::is_contained(into, seq))
+              into.push_back(seq);
+    };
+    if (shared) {
+      // The shared entries are the same on every path: only the paths' own
+      // entries need merging.
+      merged.base = paths.front()->base;
+      for (const LatestRuns *path : paths)
+        for (const auto &[op, seqs] : path->overlay) {
+          auto [it, inserted] = merged.overlay.try_emplace(op);
+          if (inserted)
+            unite(op, it->second);
+        }
+      return merged;
+    }
+    for (const LatestRuns *path : paths) {
+      auto visit = [&](Operation *op) {
+        auto [it, inserted] = merged.overlay.try_emplace(op);
+        if (inserted)
+          unite(op, it->second);
+      };
+      for (const auto &entry : path->overlay)
+        visit(entry.first);
+      if (path->base)
+        for (const auto &entry : *path->base)
+          visit(entry.first);
+    }
+    return merged;
+  }
+
+private:
+  std::shared_ptr<const Map> base;
+  Map overlay;
+};
+
+struct Path {
+  PipeSets executed;
+  std::array<PipeSets, kNumPipes> known; // known[q][p]
+  std::map<FlagKey, PipeSets> flags;
+  /// The sequence numbers of the waits that consumed each flag's latest set
+  /// (one per path that merged here): its next set must know them finished.
+  DenseMap<FlagKey, SmallVector<int64_t, 2>> consumers;
+  LatestRuns latest;
+};
+
+inline unsigned pipeOf(Operation *op) { return static_cast<unsigned>(*getOpPipe(op)); }
+
+/// Waits are numbered apart from accesses, so that a disabled wait does not
+/// shift the numbers of the accesses after it (checkpoints compare those).
+inline constexpr int64_t kFirstWaitSeq = int64_t(1) << 40;
+
+/// A walk in repair mode calls `repair` on each set_flag that may overrun
+/// its flag, with the ids free at this execution of it (bit k: id k) and
+/// the waits of its flag it may run before; `repair` may change the set's
+/// id (the walk goes on with the new one) or add syncs for the next walk.
+struct EventIdSurvey {
+  llvm::function_ref<void(SetFlagOp, unsigned, ArrayRef<Operation *>)> repair;
+  /// The wait op of each wait sequence number of each pipe.
+  DenseMap<std::pair<unsigned, int64_t>, Operation *> waitOps;
+};
+
+class OrderChecker {
+public:
+  OrderChecker(const TargetDescription &target,
+               ArrayRef<Dependency> dependencies, ArrayRef<Operation *> body)
+      : target(target) {
+    for (unsigned p = 0; p < kNumPipes; ++p)
+      inOrder[p] = !target.needsBarrier(static_cast<Pipe>(p));
+    for (const Dependency &dep : dependencies) {
+      unsigned pipe = pipeOf(dep.earlier);
+      sourcesOf[dep.later].push_back({dep.earlier, pipe});
+      accessPipes[dep.earlier] = pipe;
+      accessPipes[dep.later] = pipeOf(dep.later);
+    }
+    // A source is checked by its dependents only: past the body op that
+    // holds the last of them, the walk forgets it.
+    DenseMap<Operation *, size_t> bodyIndex;
+    for (size_t i = 0; i < body.size(); ++i)
+      bodyIndex[body[i]] = i;
+    Block *entry = body.empty() ? nullptr : body.front()->getBlock();
+    for (const Dependency &dep : dependencies) {
+      size_t &last = lastDependent[dep.earlier];
+      last = std::max(last,
+                      bodyIndex.lookup(entry->findAncestorOpInBlock(*dep.later)));
+    }
+  }
+
+  /// The state before an op of the function body.
+  struct Checkpoint {
+    Path path;
+    std::array<int64_t, kNumPipes> counters{};
+    std::array<int64_t, kNumPipes> waitCounters{};
+  };
+  /// Checkpoints before every kStride-th op of the function body: slot k
+  /// holds the one before op k * kStride.
+  using Checkpoints = std::vector<std::optional<Checkpoint>>;
+  static constexpr size_t kStride = 8;
+  static Checkpoints makeCheckpoints(size_t bodySize) {
+    return Checkpoints((bodySize + kStride - 1) / kStride);
+  }
+
+  /// Whether every dependency is ordered with the syncs of `body` other
+  /// than `disabled`, and every flag is balanced. The walk starts at op
+  /// `start` of the body from its checkpoint (which must exist and must not
+  /// depend on `disabled`), and records new checkpoints after it into
+  /// `recorded` (unless null). Past body op `lastChanged` (the last one
+  /// holding a sync disabled since `checkpoints` were recorded) it stops as
+  /// soon as it meets a checkpoint with the same future.
+  bool ordered(ArrayRef<Operation *> body,
+               const llvm::DenseSet<Operation *> &disabled,
+               const Checkpoints &checkpoints, size_t start, size_t lastChanged,
+               Checkpoints *recorded) {
+    this->disabled = &disabled;
+    Path path;
+    counters.fill(0);
+    waitCounters.fill(0);
+    if (start > 0) {
+      const Checkpoint &from = *checkpoints[start / kStride];
+      path = from.path;
+      counters = from.counters;
+      waitCounters = from.waitCounters;
+    }
+    for (size_t i = start; i < body.size(); ++i) {
+      recordedEnd = i;
+      if (i % kStride == 0) {
+        // A source is checked by its dependents only: once past the body op
+        // that holds the last of them, the walk forgets it.
+        if (i > start)
+          path.latest.fold(
+              [&](Operation *op) { return lastDependent.lookup(op) >= i; });
+        const std::optional<Checkpoint> &known = checkpoints[i / kStride];
+        // Back on the course of the run that recorded the checkpoint: the
+        // rest of this walk would go as that one did, and that one passed.
+        if (i > lastChanged && known && sameFuture(path, known->path))
+          return true;
+        if (recorded)
+          (*recorded)[i / kStride] = Checkpoint{path, counters, waitCounters};
+      }
+      if (!PathWalker<OrderChecker, Path>(*this).walkOp(*body[i], path))
+        return false;
+    }
+    recordedEnd = body.size();
+    return path.flags.empty();
+  }
+
+  /// The checkpoints the last call of `ordered` recorded are those of ops
+  /// before this index.
+  size_t recordedEnd = 0;
+  /// Ops walked so far over all calls, and how many they may be.
+  int64_t steps = 0, stepBudget = 0;
+  /// Set when a walk stopped because the budget ran out.
+  bool exhausted = false;
+  /// When set, the walk surveys event ids instead of checking: it goes on
+  /// past an unsafe set and does not check dependencies.
+  EventIdSurvey *survey = nullptr;
+
+private:
+  friend class PathWalker<OrderChecker, Path>;
+  PathStep visit(Operation &op, Path &path);
+  /// Every op with regions is walked into (the regions of an access, a
+  /// linalg body, count as steps too).
+  bool walksInto(Operation &) { return true; }
+  bool leaf(Operation &, Path &) { return true; }
+  bool sameFuture(const Path &a, const Path &b) const;
+
+  bool access(Operation *op, Path &path);
+  bool setFlag(SetFlagOp set, Path &path);
+  void waitFlag(WaitFlagOp wait, Path &path);
+  static bool consumed(const Path &path, const FlagKey &key);
+  std::optional<Path> merge(ArrayRef<Path> paths, Operation *at);
+
+  /// A dependency source and its pipe.
+  struct Source {
+    Operation *op;
+    unsigned pipe;
+  };
+  DenseMap<Operation *, SmallVector<Source, 2>> sourcesOf;
+  DenseMap<Operation *, size_t> lastDependent;
+  /// The pipe of each access of a dependency.
+  DenseMap<Operation *, unsigned> accessPipes;
+  const llvm::DenseSet<Operation *> *disabled = nullptr;
+  const TargetDescription &target;
+  /// Per pipe: whether it orders its own accesses (needs no barrier).
+  std::array<bool, kNumPipes> inOrder{};
+  std::array<int64_t, kNumPipes> counters{};
+  std::array<int64_t, kNumPipes> waitCounters{};
+};
+
+} // namespace sync
+} // namespace dsaplan
+} // namespace mlir
+
+#endif // DSAPLAN_LIB_SYNC_INSERT_ORDERCHECKER_H

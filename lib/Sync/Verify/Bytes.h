@@ -1,0 +1,84 @@
+//===- Bytes.h - The verifier's own byte ranges -----------------*- C++ -*-===//
+//
+// Part of dsaplan. Internal to lib/Sync/Verify.
+//
+//===----------------------------------------------------------------------===//
+//
+// Which bytes of which memory an op reads and writes, as the verifier sees
+// it: on-chip spaces by their placed offsets (a subview as its runs, a
+// value that may be one of several tiles as each of them), global memory by
+// buffer and the bytes a static view gives.
+//
+//   memref.copy %gm, %v {pipe = mte2}   // %v = view %ub[%c4096] 1 KiB
+//   touchesOf -> write ub [4096, 5120); read gm %gm [0, 4096)
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSAPLAN_LIB_SYNC_VERIFY_BYTES_H
+#define DSAPLAN_LIB_SYNC_VERIFY_BYTES_H
+
+#include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
+#include "DsaPlan/Dialect/DsaPlan/Target.h"
+
+#include <optional>
+
+#include <string>
+
+namespace mlir {
+namespace dsaplan {
+namespace verify {
+
+/// `Bytes::space` of an unplaced alloc and of global memory.
+constexpr int kUnplacedSpace = -1;
+constexpr int kGlobalSpace = -2;
+
+/// A place in memory: a space (or an unplaced alloc, or a GM buffer) and a
+/// byte range.
+struct Bytes {
+  int space = 0;                 // MemorySpace, kUnplacedSpace, kGlobalSpace
+  Operation *alloc = nullptr;    // the unplaced alloc
+  int64_t begin = 0, end = 0;
+  Value gm;                      // the GM buffer the range is of
+  bool sameMemory(const Bytes &o) const {
+    return space == o.space && alloc == o.alloc && gm == o.gm;
+  }
+};
+
+/// The memory an op reads and writes, from its own point of view.
+struct Touch {
+  Bytes bytes;
+  bool write;
+};
+
+/// The memory `op` reads and writes, from its operands and effects.
+SmallVector<Touch> touchesOf(Operation *op);
+
+/// Whether `op` reads or writes memory the pipes share (a dsaplan space or
+/// global memory): its effects say so for a memref operand; an op without
+/// effects that is not a view is taken to. Views, casts, dim and metadata
+/// ops only name bytes, with or without a pipe.
+bool isMemoryOp(Operation *op);
+
+/// Two different GM buffers may be one: two arguments the caller may pass
+/// the same memory as (unless one of them promises otherwise with
+/// `llvm.noalias`), and anything whose origin is unknown here.
+bool mayBeSameGm(Value a, Value b);
+
+/// The bytes of `value` when it is a whole placed tile: a placed
+/// dsaplan.alloc, or a static view of an arena. Other values (subviews,
+/// block arguments, choices) are only known to lie somewhere.
+std::optional<Bytes> exactTileBytes(Value value);
+
+/// What a settled call may touch on `pipe`: every byte of every space the
+/// target lets the pipe reach, and all of each GM operand, read and written.
+SmallVector<Touch> settledCallTouches(Operation *call, Pipe pipe,
+                                      const TargetDescription &target);
+
+/// How a diagnostic names the memory of `bytes`.
+std::string memoryName(const Bytes &bytes);
+
+} // namespace verify
+} // namespace dsaplan
+} // namespace mlir
+
+#endif // DSAPLAN_LIB_SYNC_VERIFY_BYTES_H
