@@ -10,6 +10,7 @@
 #include "DsaPlan/Solver/Validate.h"
 #include "DsaPlan/Transforms/Passes.h"
 #include "DsaPlan/Transforms/PlacementProblem.h"
+#include "DsaPlan/Transforms/PlanOutcome.h"
 #include "ReportFiles.h"
 #include "SyncPictures.h"
 
@@ -87,6 +88,12 @@ void emitNotPlaced(func::FuncOp func, const TargetDescription &target,
   InFlightDiagnostic diag = func.emitError()
                             << "space " << desc.name << " of @"
                             << func.getSymName() << " does not fit: ";
+  // Drivers tell "does not fit" from other errors by this tag (dsa-opt's
+  // exit status, the Python module's exception).
+  tagPlacementFailure(*diag.getUnderlyingDiagnostic(),
+                      pool.proof == solver::InfeasibilityProof::None
+                          ? PlacementFailure::GaveUp
+                          : PlacementFailure::Infeasible);
   switch (pool.proof) {
   case solver::InfeasibilityProof::Certificate:
     diag << "infeasible (certificate: " << pool.certificate.size()

@@ -84,6 +84,11 @@ std::string writeMemoryMapSvg(const Problem &problem,
                               const std::string &title,
                               const MemoryMapExtras &extras = {});
 
+/// The `schema_version` of the placement report; docs/schemas/placement.json
+/// is its schema. Raised when a field changes meaning or goes away, not
+/// when one is added.
+constexpr int kReportSchemaVersion = 1;
+
 /// A JSON report of every pool: buffers with offsets and live ranges, peak,
 /// lower bound, status and nodes.
 std::string writeReportJson(const Problem &problem, const Placement &placement,
