@@ -75,8 +75,8 @@ std::string describeOptionError(StringRef text, StringRef parserText) {
   std::string error = ("--dsa-plan has no option '" + message + "'").str();
   std::string closest = closestOption(message, names);
   if (!closest.empty())
-    error += "; did you mean '" + closest + "'?";
-  return error + " Its options: " + llvm::join(names, ", ");
+    error += " (did you mean '" + closest + "'?)";
+  return error + "; its options: " + llvm::join(names, ", ");
 }
 
 } // namespace

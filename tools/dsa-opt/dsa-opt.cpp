@@ -27,6 +27,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "mlir/Support/ToolUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -67,6 +68,30 @@ mlir::dsaplan::PlanErrors &planErrors() {
   return errors;
 }
 
+/// How many chunks reached their pipeline: a chunk that did not (a parse
+/// error) failed with errors planErrors never saw.
+unsigned &pipelinesSetUp() {
+  static unsigned count = 0;
+  return count;
+}
+
+/// How many chunks MlirOptMain processes: one, or --split-input-file's, as
+/// MLIR's own splitting counts them.
+unsigned countChunks(const llvm::MemoryBuffer &input, llvm::StringRef marker) {
+  if (marker.empty())
+    return 1;
+  unsigned chunks = 0;
+  (void)mlir::splitAndProcessBuffer(
+      llvm::MemoryBuffer::getMemBuffer(input.getMemBufferRef(),
+                                       /*RequiresNullTerminator=*/false),
+      [&](std::unique_ptr<llvm::MemoryBuffer>, llvm::raw_ostream &) {
+        ++chunks;
+        return mlir::success();
+      },
+      llvm::nulls(), marker, "");
+  return chunks;
+}
+
 /// Sets up the command line's pass pipeline as MlirOptMain does, with a
 /// refused pipeline option said as `dsa-opt: error: ...` rather than at
 /// `<unknown>:0`, and without the empty `<unknown>:0: error:` line MLIR adds
@@ -77,6 +102,7 @@ mlir::dsaplan::PlanErrors &planErrors() {
 mlir::LogicalResult
 setupPipelineWithoutEmptyErrors(const mlir::MlirOptMainConfig &clConfig,
                                 mlir::PassManager &pm) {
+  ++pipelinesSetUp();
   pm.getContext()->getDiagEngine().registerHandler(
       [](mlir::Diagnostic &diag) -> mlir::LogicalResult {
         planErrors().count(diag);
@@ -137,9 +163,13 @@ mlir::LogicalResult runOptMain(llvm::StringRef inputFilename,
     llvm::errs() << errorMessage << "\n";
     return mlir::failure();
   }
-  if (mlir::failed(
-          mlir::MlirOptMain(output->os(), std::move(input), registry, config)))
+  unsigned chunks = countChunks(*input, config.inputSplitMarker());
+  if (mlir::failed(mlir::MlirOptMain(output->os(), std::move(input), registry,
+                                     config))) {
+    if (pipelinesSetUp() < chunks)
+      ++planErrors().errors; // a chunk that did not parse
     return mlir::failure();
+  }
   output->keep();
   return mlir::success();
 }

@@ -2,13 +2,23 @@
 and its refusals as exceptions with locations."""
 
 import os
+import sys
 import tempfile
 import unittest
 
 import dsaplan
 
-EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "..",
-                        "examples")
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXAMPLES = os.path.join(HERE, "..", "..", "..", "examples")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "Transforms", "Inputs"))
+from check_schemas import validate  # noqa: E402  (docs/schemas, jsonschema)
+
+
+def validate_all(reports):
+    """Every report plan() returns validates against its shipped schema."""
+    for function, kinds in reports.items():
+        for kind, report in kinds.items():
+            validate(report, kind, f"{function} {kind}")
 
 
 def exp_kernel(ub_capacity=None):
@@ -42,6 +52,7 @@ class PlanTest(unittest.TestCase):
         self.assertEqual(sorted(reports), ["placement", "syncs", "timing"])
         for report in reports.values():
             self.assertEqual(report["schema_version"], 1)
+        validate_all(result["reports"])
         (ub,) = reports["placement"]["pools"]
         self.assertEqual((ub["name"], ub["peak"], ub["status"]),
                          ("ub", 2048, "optimal"))
@@ -79,6 +90,7 @@ class PlanTest(unittest.TestCase):
         (name,) = result["reports"]
         spaces = [p["name"] for p in result["reports"][name]["placement"]["pools"]]
         self.assertIn("l0c", spaces)
+        validate_all(result["reports"])
 
     def test_parse_error_has_location(self):
         with self.assertRaises(dsaplan.Error) as caught:
@@ -95,7 +107,7 @@ class PlanTest(unittest.TestCase):
             dsaplan.plan(exp_kernel(), algoritm="exact")
         message = str(caught.exception)
         self.assertIn("--dsa-plan has no option 'algoritm'", message)
-        self.assertIn("did you mean 'algorithm'?", message)
+        self.assertIn("(did you mean 'algorithm'?); its options: ", message)
         self.assertIn("node-budget", message)
         with self.assertRaises(dsaplan.Error) as caught:
             dsaplan.plan(exp_kernel(), algorithm="fastest")
@@ -116,6 +128,7 @@ class PlanTest(unittest.TestCase):
                       "2 buffers", str(error))
         self.assertEqual(error.location[:2], ("small.mlir", 2))
         self.assertEqual(len(error.certificate), 2)
+        validate_all(error.result)
         (pool,) = error.pools
         self.assertEqual((pool["name"], pool["lower_bound"], pool["capacity"]),
                          ("ub", 2048, 1536))
