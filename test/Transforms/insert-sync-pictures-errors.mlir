@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && mkdir -p %t/empty && echo '{"instance": "unmarked", "pools": []}' > %t/empty/unmarked.json && echo '{"instance": "stale", "pools": []}' > %t/empty/stale.json
+// RUN: rm -rf %t && mkdir -p %t/empty && echo '{"schema_version": 1, "instance": "unmarked", "pools": []}' > %t/empty/unmarked.json && echo '{"schema_version": 1, "instance": "stale", "pools": []}' > %t/empty/stale.json
 // RUN: dsa-opt %s -split-input-file -dsaplan-insert-sync="report-dir=%t/empty" -verify-diagnostics
 // RUN: not dsa-opt %s -split-input-file -dsaplan-insert-sync="report-dir=%t/empty" 2>/dev/null | FileCheck %s
 
