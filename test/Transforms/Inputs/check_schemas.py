@@ -4,9 +4,10 @@
   check_schemas.py PATH...
 
 PATH is a report or a directory (searched recursively). A report's kind is
-read from its content: the placement report (<function>.json: "pools"), the
-sync report ("syncs") and the timing report ("makespan"); other JSON (the
-Chrome trace, schema-v1 problems and solutions) is counted and skipped.
+read from its name as report-dir writes it (<function>.syncs.json,
+<function>.timing.json), else from its content (the placement report,
+<function>.json, has "pools"); other JSON (the Chrome trace, schema-v1
+problems and solutions) is counted and skipped.
 Prints one summary line; exits non-zero naming the first report that does
 not validate, or when no report is found at all (a check of nothing).
 
@@ -26,8 +27,15 @@ KINDS = ("placement", "syncs", "timing")
 _validators = {}
 
 
-def kind_of(report):
-    """The report kind of a parsed JSON document, or None."""
+def kind_of(report, path=""):
+    """The report kind of a parsed JSON document read from `path`, or None:
+    by report-dir's names (<function>.syncs.json, .timing.json; .trace.json
+    is a Chrome trace), else by content (a placement report has "pools" and
+    no "problem", unlike a schema-v1 problem or solution)."""
+    for suffix, kind in ((".syncs.json", "syncs"), (".timing.json", "timing"),
+                         (".trace.json", None)):
+        if path.endswith(suffix):
+            return kind
     if not isinstance(report, dict):
         return None
     if "syncs" in report:
@@ -42,7 +50,7 @@ def kind_of(report):
 def validate(report, kind=None, where="report"):
     """Raises SystemExit naming `where` and the first error unless `report`
     (a parsed document) validates against the schema of its kind."""
-    kind = kind or kind_of(report)
+    kind = kind or kind_of(report, where)
     if kind not in _validators:
         with open(os.path.join(SCHEMAS, kind + ".json")) as f:
             schema = json.load(f)
@@ -74,7 +82,7 @@ def main(paths):
     for path in files(paths):
         with open(path) as f:
             report = json.load(f)
-        kind = kind_of(report)
+        kind = kind_of(report, path)
         if kind is None:
             other += 1
             continue
