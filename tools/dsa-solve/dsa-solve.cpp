@@ -362,7 +362,9 @@ bool printReuseCost(FILE *out, const Problem &problem,
 std::string statsJson(const Problem &problem, const Solution &solution,
                       const Arguments &args, double seconds) {
   std::ostringstream os;
-  os << "{\n  \"input\": " << jsonString(args.input) << ",\n  \"algorithm\": \""
+  // docs/schemas/solve-stats.json is the schema of this version.
+  os << "{\n  \"schema_version\": 1,\n  \"input\": " << jsonString(args.input)
+     << ",\n  \"algorithm\": \""
      << algorithmName(args.driver.solve.algorithm) << "\",\n  \"seconds\": " << seconds
      << ",\n  \"pools\": [";
   for (size_t i = 0; i < solution.pools.size(); ++i) {

@@ -6,7 +6,7 @@
 PATH is a report or a directory (searched recursively). A report's kind is
 read from its name as report-dir writes it (<function>.syncs.json,
 <function>.timing.json), else from its content (the placement report,
-<function>.json, has "pools"); other JSON (the Chrome trace, schema-v1
+<function>.json, has "pools"; dsa-solve's --stats-json "seconds"); other JSON (the Chrome trace, schema-v1
 problems and solutions) is counted and skipped.
 Prints one summary line; exits non-zero naming the first report that does
 not validate, or when no report is found at all (a check of nothing).
@@ -23,7 +23,7 @@ import jsonschema
 
 SCHEMAS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                        "..", "docs", "schemas")
-KINDS = ("placement", "syncs", "timing")
+KINDS = ("placement", "syncs", "timing", "solve-stats")
 _validators = {}
 
 
@@ -40,6 +40,8 @@ def kind_of(report, path=""):
         return None
     if "syncs" in report:
         return "syncs"
+    if "algorithm" in report and "seconds" in report:
+        return "solve-stats"
     if "makespan" in report:
         return "timing"
     if "pools" in report and "problem" not in report:
