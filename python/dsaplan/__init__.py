@@ -10,6 +10,7 @@ either `Infeasible` (proved; with the certificate) or `GaveUp` (the search
 budget ran out; nothing proved). docs/python.md is the guide.
 """
 
+import difflib
 import json
 import os
 import shutil
@@ -81,6 +82,19 @@ def _option_items(options):
         yield key.replace("_", "-"), key, value
 
 
+def _check_names(function, options, names):
+    """A TypeError, as Python raises for any function, for a keyword that
+    is no option of `names` (the tools' spellings), with the closest one
+    and the list."""
+    known = sorted(n.replace("-", "_") for n in names)
+    for key in options:
+        if key not in known:
+            close = difflib.get_close_matches(key, known, 1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise TypeError(f"{function}() got an unexpected keyword argument "
+                            f"'{key}'{hint}; its options: " + ", ".join(known))
+
+
 def _read_problem(problem):
     """(path, text) of a problem given as a dict, JSON or CSV text, or a
     path (str or os.PathLike)."""
@@ -103,13 +117,9 @@ def _read_problem(problem):
 def _solve_options(options):
     """dsa-solve's options from keyword arguments; capacity may be a number,
     a {pool: bytes} dict or a list of "POOL=BYTES"."""
-    names = set(_dsaplan.driver_option_names())
+    _check_names("solve", options, _dsaplan.driver_option_names())
     out = []
     for name, key, value in _option_items(options):
-        if name not in names:
-            raise TypeError(
-                f"solve() got an unexpected keyword argument '{key}' (options: "
-                + ", ".join(sorted(n.replace("-", "_") for n in names)) + ")")
         if name == "capacity" and isinstance(value, dict):
             out += [(name, f"{pool}={size}", key) for pool, size in value.items()]
         elif name == "capacity" and isinstance(value, (list, tuple)):
@@ -137,7 +147,8 @@ def solve(problem, **options):
                 objective reuse_cost, reuse_cost_bound,
                 shared_penalised_pairs, reuse_cost_nodes
       warnings  input fields read but not honoured
-    Raises Error (bad input or option), Infeasible or GaveUp (a pool not
+    Raises TypeError for a keyword that is no option, Error (bad input or
+    option value), Infeasible or GaveUp (a pool not
     placed; .pools and .result say which and why)."""
     path, text = _read_problem(problem)
     out = _dsaplan.solve(path, text, _solve_options(options))
@@ -220,9 +231,11 @@ def plan(mlir_text, filename="<kernel>", **options):
                    timing, as dicts (report_dir=DIR also keeps the files,
                    with the SVG memory maps and the trace, in DIR)
       diagnostics  the remarks and warnings (summary=True's lines), as dicts
-    Raises Error (a parse error, a bad option, a refused kernel),
+    Raises TypeError for a keyword that is no option of --dsa-plan, Error
+    (a parse error, a refused option value, a refused kernel),
     Infeasible or GaveUp (a space does not fit; .pools from the placement
     report, .certificate the buffers' ids)."""
+    _check_names("plan", options, _dsaplan.plan_option_names())
     keep = options.get("report_dir")
     directory = os.fspath(keep) if keep else tempfile.mkdtemp(prefix="dsaplan-")
     options["report_dir"] = directory

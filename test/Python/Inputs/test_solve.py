@@ -80,8 +80,9 @@ class SolveTest(unittest.TestCase):
                       str(caught.exception))
         with self.assertRaises(TypeError) as caught:
             dsaplan.solve(two_tiles(4096), node_budgt=5)
-        self.assertIn("'node_budgt'", str(caught.exception))
-        self.assertIn("node_budget", str(caught.exception))
+        self.assertIn("solve() got an unexpected keyword argument 'node_budgt' "
+                      "(did you mean 'node_budget'?); its options: algorithm, "
+                      "capacity, cost_node_budget", str(caught.exception))
 
     def test_capacity_per_pool(self):
         result = dsaplan.solve(solver_input("small.json"),
