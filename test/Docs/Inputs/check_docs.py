@@ -32,7 +32,8 @@ import re
 import subprocess
 import sys
 
-FENCE = re.compile(r"^```(\w*)\s*$")
+# The language of a fence: mlir, sh, python, c++, ...
+FENCE = re.compile(r"^```([\w+-]*)\s*$")
 PATH = re.compile(r"`((?:examples|docs|test|tools|lib|include|scripts|bench|unittests|cmake)"
                   r"/[A-Za-z0-9_./-]*[A-Za-z0-9_])`")
 LINK = re.compile(r"\]\(([^)#:\s]+)(?:#[^)]*)?\)")
