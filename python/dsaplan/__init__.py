@@ -64,6 +64,10 @@ class Infeasible(DoesNotFit):
     def certificate(self):
         for pool in self.pools:
             if pool.get("status") == "infeasible":
+                # A pool's "certificate" proves its lower bound; it proves
+                # infeasibility only when the proof says so.
+                if pool.get("proof") != "certificate":
+                    return []
                 return list(pool.get("certificate", []))
         return []
 

@@ -43,6 +43,21 @@ def exp_kernel(ub_capacity=None):
 """ % target
 
 
+def separated_cycle():
+    """Five 32 B tiles in a UB of 64 B, separated in a cycle of five: the
+    lower bound (two tiles) fits, but an odd cycle needs three slots. First
+    fit proves nothing; the exact search proves it by exhausting it."""
+    tile = "memref<8xf32, #dsaplan.space<ub>>"
+    allocs = "\n".join(f'    %s{i} = memref.alloc() {{name = "s{i}"}} : {tile}'
+                        for i in range(5))
+    separations = "\n".join(
+        f"    dsaplan.separate %s{i}, %s{(i + 1) % 5} : {tile}, {tile}"
+        for i in range(5))
+    return ('module attributes {dsaplan.target = #dsaplan.target<"ascend910b",'
+            ' {ub = {capacity = 64}}>} {\n  func.func @cycle() {\n'
+            f"{allocs}\n{separations}\n    return\n  }}\n}}\n")
+
+
 class PlanTest(unittest.TestCase):
     def test_places_and_reports(self):
         result = dsaplan.plan(exp_kernel(), "k.mlir", summary=True)
@@ -134,6 +149,20 @@ class PlanTest(unittest.TestCase):
                          ("ub", 2048, 1536))
         notes = error.diagnostics[-1]["notes"] if error.diagnostics else []
         self.assertTrue(any("may not share bytes" in n["message"] for n in notes))
+
+
+    def test_gave_up_is_not_infeasible(self):
+        with self.assertRaises(dsaplan.GaveUp) as caught:
+            dsaplan.plan(separated_cycle(), "cycle.mlir", algorithm="first-fit")
+        error = caught.exception
+        self.assertNotIsInstance(error, dsaplan.Infeasible)
+        self.assertIn("does not fit: gave up after 0 nodes", str(error))
+        self.assertEqual([p["status"] for p in error.pools], ["gave-up"])
+        with self.assertRaises(dsaplan.Infeasible) as caught:
+            dsaplan.plan(separated_cycle(), "cycle.mlir")
+        error = caught.exception
+        self.assertEqual(error.pools[0]["proof"], "exhaustive-search")
+        self.assertEqual(error.certificate, [])  # proved by search, not a set
 
 
 if __name__ == "__main__":
