@@ -20,14 +20,18 @@ endif()
 if(DSAPLAN_ENABLE_MLIR)
   set_target_properties(DsaPlanDialect PROPERTIES EXPORT_NAME Dialect)
   set_target_properties(DsaPlanAnalysis PROPERTIES EXPORT_NAME Analysis)
-  set_target_properties(DsaPlanSync PROPERTIES EXPORT_NAME Sync)
+  set_target_properties(DsaPlanSupport PROPERTIES EXPORT_NAME Support)
+  set_target_properties(DsaPlanSyncInsert PROPERTIES EXPORT_NAME SyncInsert)
+  set_target_properties(DsaPlanSyncVerify PROPERTIES EXPORT_NAME SyncVerify)
+  set_target_properties(DsaPlanSyncSimulate PROPERTIES EXPORT_NAME SyncSimulate)
   set_target_properties(DsaPlanTransforms PROPERTIES EXPORT_NAME Transforms)
-  install(TARGETS DsaPlanDialect DsaPlanAnalysis DsaPlanSync DsaPlanTransforms
+  install(TARGETS DsaPlanDialect DsaPlanSupport DsaPlanAnalysis
+    DsaPlanSyncInsert DsaPlanSyncVerify DsaPlanSyncSimulate DsaPlanTransforms
     EXPORT DsaPlanMLIRTargets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
   install(TARGETS dsa-opt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-  foreach(_dir Dialect Analysis Sync Transforms)
+  foreach(_dir Dialect Support Analysis Sync Transforms)
     install(DIRECTORY ${DSAPLAN_SOURCE_DIR}/include/DsaPlan/${_dir}
       DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/DsaPlan
       FILES_MATCHING PATTERN "*.h" PATTERN "*.td")

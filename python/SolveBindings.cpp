@@ -142,4 +142,7 @@ void dsaplan::python::defineSolve(py::module_ &module) {
              "returns plain data (see dsaplan.solve).");
   module.def("driver_option_names", &driverOptionNames,
              "The options solve takes, as dsa-solve spells them.");
+  module.def("anytime_option_names", &anytimeOptionNames,
+             "dsa-solve's options that need a clock or signals, which solve "
+             "refuses.");
 }

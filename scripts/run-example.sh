@@ -20,8 +20,14 @@ echo "== dsa-opt --dsa-plan $example"
 echo "== summary (bytes per memory space)"
 printf '%-22s %-5s %8s %10s %12s %12s  %s\n' \
   function space buffers peak "lower bound" "usable" status
-# remark: @f ub: 8 buffers, peak 98304 B, lower bound 98304 B, capacity 188416 B usable, optimal[, reuse cost ...]
-sed -n 's/.*remark: @\([^ ]*\) \([a-z0-9]*\): \([0-9]*\) buffers, peak \([0-9]*\) B, lower bound \([0-9]*\) B, capacity \([0-9]*\) B usable, \([a-z-]*\)\(, reuse cost .*\)\{0,1\}$/\1 \2 \3 \4 \5 \6 \7/p' "$remarks" |
+# The remark of objective=peak, and of objective=waits (the status is then
+# the reuse cost's; the peak only had to fit):
+# remark: @f ub: 8 buffers, peak 98304 B, lower bound 98304 B, capacity 188416 B usable, optimal
+# remark: @f ub: 8 buffers, reuse cost 0 (optimal, bound 0, 0 penalised pairs share bytes); peak 98304 B (not minimised, least 98304 B), capacity 188416 B usable
+sed -n \
+  -e 's/.*remark: @\([^ ]*\) \([a-z0-9]*\): \([0-9]*\) buffers, peak \([0-9]*\) B, lower bound \([0-9]*\) B, capacity \([0-9]*\) B usable, \([a-z-]*\)$/\1 \2 \3 \4 \5 \6 \7/p' \
+  -e 's/.*remark: @\([^ ]*\) \([a-z0-9]*\): \([0-9]*\) buffers, reuse cost \([0-9]*\) (\([a-z-]*\), .*); peak \([0-9]*\) B (not minimised, least \([0-9]*\) B), capacity \([0-9]*\) B usable$/\1 \2 \3 \6 \7 \8 reuse cost \4 (\5), peak not minimised/p' \
+  "$remarks" |
   while read -r fn space buffers peak bound usable status; do
     printf '%-22s %-5s %8s %10s %12s %12s  %s\n' \
       "$fn" "$space" "$buffers" "$peak" "$bound" "$usable" "$status"

@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""The reuse-cost objective (DSA-RP) on the shared PyPTO soft instances.
+"""The reuse-cost objective (DSA-RP) on the shared PyPTO soft instances, or
+on MiniMalloc's challenging instances lifted to DSA-RP (--corpus
+../shared/corpus/dsa-rp/minimalloc: a column with each one's best-known
+cost from the corpus README).
 
 Runs dsa-solve (default options) on every schema-v1 problem of a folder and
 prints one row per instance: whether every pool fits, the reuse cost the
@@ -9,6 +12,7 @@ The last lines sum them up against the corpus README's best-known figures.
 
   bench/reuse/run.py [--dsa-solve build/bin/dsa-solve]
                      [--corpus ../shared/corpus/dsa-rp/pypto] [--quiet]
+                     [-- EXTRA dsa-solve OPTIONS]
 """
 
 import argparse
@@ -22,13 +26,19 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 POOL = re.compile(r"^pool (\S+) .* (optimal|feasible|infeasible)$")
-COST = re.compile(r"^  reuse cost (\d+)  bound (\d+)  gap \d+  shared penalised pairs (\d+)  "
-                  r"cost nodes (\d+)  (proven|not proven)$")
+COST = re.compile(r"^  reuse cost (\d+) \((optimal|feasible), bound (\d+), gap \d+, "
+                  r"(\d+) penalised pairs share bytes, (\d+) cost nodes\); ")
 
 
-def solve(dsa_solve, path):
+# dsa-solver's minimalloc-dsa-rp-v1 best known costs and first fit (the
+# corpus README, dsa-rp/README.md).
+MINIMALLOC_BEST = {"A": 285, "B": 329, "C": 365, "D": 248, "E": 403, "F": 129}
+MINIMALLOC_FIRST_FIT = {"A": 326, "B": 370, "C": 418, "D": 271, "E": 461, "F": 616}
+
+
+def solve(dsa_solve, path, extra):
     start = time.perf_counter()
-    proc = subprocess.run([dsa_solve, path], capture_output=True, text=True)
+    proc = subprocess.run([dsa_solve, path, *extra], capture_output=True, text=True)
     seconds = time.perf_counter() - start
     if proc.returncode not in (0, 1) or "internal error" in proc.stderr:
         sys.exit(f"dsa-solve failed on {path}:\n{proc.stderr}")
@@ -39,10 +49,10 @@ def solve(dsa_solve, path):
         m = COST.match(line)
         if m:
             cost += int(m.group(1))
-            bound += int(m.group(2))
-            pairs += int(m.group(3))
-            nodes += int(m.group(4))
-            proven &= m.group(5) == "proven"
+            proven &= m.group(2) == "optimal"
+            bound += int(m.group(3))
+            pairs += int(m.group(4))
+            nodes += int(m.group(5))
     return fits, cost, bound, pairs, nodes, proven and fits, seconds
 
 
@@ -52,11 +62,16 @@ def main():
     parser.add_argument("--corpus", default=os.path.join(ROOT, "..", "shared", "corpus",
                                                          "dsa-rp", "pypto"))
     parser.add_argument("--quiet", action="store_true", help="totals only")
+    parser.add_argument("extra", nargs="*", help="more dsa-solve options (after --)")
     args = parser.parse_args()
     files = sorted(glob.glob(os.path.join(args.corpus, "*.json")))
     if not files:
         sys.exit(f"no *.json in {args.corpus}")
-    rows = [(os.path.basename(f), *solve(args.dsa_solve, f)) for f in files]
+    rows = [(os.path.basename(f), *solve(args.dsa_solve, f, args.extra)) for f in files]
+    stems = [os.path.splitext(r[0])[0] for r in rows]
+    if all(stem in MINIMALLOC_BEST for stem in stems):
+        minimalloc_table(rows, stems)
+        return
     if not args.quiet:
         print(f"| {'instance':<60} | fits | cost | bound | pairs | nodes | proven | ms |")
         print(f"|{'-' * 62}|-----:|-----:|------:|------:|------:|:------:|---:|")
@@ -72,6 +87,21 @@ def main():
           f"at cost 0 {sum(1 for r in fitting if r[2] == 0)}, proven {sum(1 for r in rows if r[6])}, "
           f"max time {max(r[7] for r in rows) * 1000:.0f} ms, total time {sum(r[7] for r in rows):.2f} s")
     print("best known (corpus README): fit 53, total reuse cost 90, at cost 0 40, proven 51")
+
+
+def minimalloc_table(rows, stems):
+    """One row per MiniMalloc instance: cost, certified bound, best known."""
+    print("| instance | cost | certified bound | proven | best known | first fit | nodes | ms |")
+    print("|---|---:|---:|:---:|---:|---:|---:|---:|")
+    for stem, (name, fits, cost, bound, pairs, nodes, proven, seconds) in zip(stems, rows):
+        print(f"| {stem} | {cost if fits else '-'} | {bound if fits else '-'} | "
+              f"{'yes' if proven else 'no'} | {MINIMALLOC_BEST[stem]} | "
+              f"{MINIMALLOC_FIRST_FIT[stem]} | {nodes} | {seconds * 1000:.0f} |")
+    print()
+    print(f"total cost {sum(r[2] for r in rows)}, certified bound {sum(r[3] for r in rows)}, "
+          f"proven {sum(1 for r in rows if r[6])} of {len(rows)}; best known "
+          f"{sum(MINIMALLOC_BEST[s] for s in stems)}, first fit "
+          f"{sum(MINIMALLOC_FIRST_FIT[s] for s in stems)}")
 
 
 if __name__ == "__main__":

@@ -15,8 +15,13 @@ solving, validating, writing the solution), measured by this script the same
 way for both tools. See bench/README.md for building MiniMalloc.
 
   bench/solver/minimalloc.py [--dsa-solve build/bin/dsa-solve]
-                             [--minimalloc PATH] [--corpus DIR]
+                             [--minimalloc PATH] [--corpus DIR]...
                              [--repetitions 3] [--only A,B]
+
+--corpus may repeat: A-F are in the shared corpus, G-K in MiniMalloc's own
+repository (benchmarks/challenging/), e.g. `--corpus ../shared/corpus/
+minimalloc/challenging --corpus ../minimalloc/benchmarks/challenging`
+prints A-K in one table (an instance in two folders once, the first).
 """
 
 import argparse
@@ -80,17 +85,23 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dsa-solve", default=os.path.join(ROOT, "build", "bin", "dsa-solve"))
     parser.add_argument("--minimalloc", help="MiniMalloc's binary (absent: its columns say so)")
-    parser.add_argument("--corpus", default=DEFAULT_CORPUS)
+    parser.add_argument("--corpus", action="append",
+                        help=f"a folder of NAME.CAPACITY.csv (repeatable; default {DEFAULT_CORPUS})")
     parser.add_argument("--repetitions", type=int, default=3)
     parser.add_argument("--only", help="comma-separated instance names (e.g. A,D)")
     args = parser.parse_args()
 
-    paths = sorted(glob.glob(os.path.join(args.corpus, "*.csv")))
+    corpora = args.corpus or [DEFAULT_CORPUS]
+    by_name = {}
+    for corpus in corpora:
+        for path in sorted(glob.glob(os.path.join(corpus, "*.csv"))):
+            by_name.setdefault(os.path.basename(path), path)
+    paths = [by_name[name] for name in sorted(by_name)]
     if args.only:
         wanted = set(args.only.split(","))
         paths = [p for p in paths if os.path.basename(p).split(".")[0] in wanted]
     if not paths:
-        sys.exit(f"no NAME.CAPACITY.csv under {args.corpus}")
+        sys.exit(f"no NAME.CAPACITY.csv under {', '.join(corpora)}")
     if args.minimalloc and not os.access(args.minimalloc, os.X_OK):
         sys.exit(f"{args.minimalloc}: not an executable")
 

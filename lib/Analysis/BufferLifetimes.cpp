@@ -32,12 +32,16 @@
 //    gives %t the range [w, b) u [d, e) and %x [b, c).
 //
 // Reads happen at an op's first point and writes at its second, and a read
-// lasts through the op's write point unless the op carries `dsaplan.in_place`:
-// by default an op's inputs and outputs are co-live and never share bytes.
+// lasts through the op's write point: by default an op's inputs and outputs
+// are co-live and never share bytes. An op carrying `dsaplan.in_place` ends
+// the read of its in-place input (getInPlacePair) at its read point, so the
+// output may take exactly the input's bytes; the placement problem colocates
+// the two, since a partial overlap is what the hardware forbids.
 //
-// A buffer that escapes (returned, passed to a call, used by an op with
-// unknown memory effects) is live over the whole function, and the reason is
-// recorded for a remark.
+// A buffer passed to a call is read and written at the call's points: the
+// callee borrows it for the call. A buffer that escapes (returned, passed to
+// a call that returns a memref, used by an op with unknown memory effects)
+// is live over the whole function, and the reason is recorded for a remark.
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,6 +98,46 @@ Operation *ProgramPoints::numbered(Operation *op) const {
 }
 
 //===----------------------------------------------------------------------===//
+// In-place pairs
+//===----------------------------------------------------------------------===//
+
+/// Whether `instances` hold an effect of kind `EffectT` on `value`.
+template <typename EffectT>
+static bool hasEffectOn(ArrayRef<MemoryEffects::EffectInstance> instances,
+                        Value value) {
+  return llvm::any_of(instances, [&](const MemoryEffects::EffectInstance &i) {
+    return i.getValue() == value && isa<EffectT>(i.getEffect());
+  });
+}
+
+std::optional<InPlacePair> mlir::dsaplan::getInPlacePair(Operation *op) {
+  if (!op->hasAttr(DsaPlanDialect::getInPlaceAttrName()))
+    return std::nullopt;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return std::nullopt;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  // Whole tiles only: a view's start is not the tile's, and a tile reached
+  // through a region value may be one of several.
+  auto tile = [](Value value) { return value.getDefiningOp<AllocOp>(); };
+  for (Value output : op->getOperands()) {
+    AllocOp outputTile = tile(output);
+    if (!outputTile || !hasEffectOn<MemoryEffects::Write>(instances, output))
+      continue;
+    for (Value input : op->getOperands()) {
+      AllocOp inputTile = tile(input);
+      if (inputTile && inputTile != outputTile &&
+          input.getType() == output.getType() &&
+          hasEffectOn<MemoryEffects::Read>(instances, input) &&
+          !hasEffectOn<MemoryEffects::Write>(instances, input))
+        return InPlacePair{inputTile, outputTile};
+    }
+  }
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
 // Live range computation
 //===----------------------------------------------------------------------===//
 
@@ -113,6 +157,16 @@ bool hasExclusiveRegions(Operation *op) {
 bool returnsFromFunction(Operation *op) {
   return op->hasTrait<OpTrait::ReturnLike>() &&
          isa_and_nonnull<FunctionOpInterface>(op->getParentOp());
+}
+
+/// Uses after which a buffer may be reached through values this function
+/// does not see: a return, and a call that returns a memref (which may be
+/// the buffer itself). A call without memref results only borrows it.
+bool escapesThrough(Operation *user) {
+  if (returnsFromFunction(user))
+    return true;
+  return isa<CallOpInterface>(user) &&
+         llvm::any_of(user->getResultTypes(), llvm::IsaPred<BaseMemRefType>);
 }
 
 /// Ops through which a buffer only flows to another SSA value (a view, a
@@ -164,8 +218,15 @@ void LiveRangeBuilder::addAccessesOf(Value alias) {
   for (OpOperand &use : alias.getUses()) {
     Operation *user = use.getOwner();
     std::string userName = user->getName().getStringRef().str();
-    if (isa<CallOpInterface>(user) || returnsFromFunction(user)) {
+    if (escapesThrough(user)) {
       escapes.push_back({user, "escapes through '" + userName + "'"});
+      continue;
+    }
+    if (isa<CallOpInterface>(user)) {
+      // The callee runs between the call's points: the tile is read and
+      // written there, and nothing of it is left to the callee afterwards.
+      accesses.push_back(
+          {user, {points.readPoint(user), points.writePoint(user) + 1}});
       continue;
     }
     if (onlyForwards(user, alias))
@@ -187,7 +248,8 @@ void LiveRangeBuilder::addAccessesOf(Value alias) {
     }
     if (!reads && !writes)
       continue;
-    bool inPlace = user->hasAttr(DsaPlanDialect::getInPlaceAttrName());
+    std::optional<InPlacePair> pair = getInPlacePair(user);
+    bool inPlace = pair && pair->input.getResult() == use.get();
     int64_t lower = reads ? points.readPoint(user) : points.writePoint(user);
     int64_t upper = (reads && inPlace && !writes) ? points.writePoint(user)
                                                   : points.end(user);
@@ -332,14 +394,8 @@ void LiveRangeBuilder::addOp(Operation *op, bool liveIn, bool liveOut) {
 // BufferLifetimes
 //===----------------------------------------------------------------------===//
 
-/// The aliases of `root`: BufferViewFlowAnalysis's (views, region-branch
-/// values), closed under the results that getAliasSources says name their
-/// operand's bytes without being views to MLIR (memref.transpose):
-///
-///   %t = memref.transpose %a ...   // no ViewLikeOpInterface, no effects
-///   linalg.add ins(%t, ...)        // an access of %a
-static SmallVector<Value> resolveAliases(BufferViewFlowAnalysis &aliases,
-                                         Value root) {
+SmallVector<Value>
+mlir::dsaplan::resolveAliases(BufferViewFlowAnalysis &aliases, Value root) {
   llvm::SetVector<Value> found;
   SmallVector<Value> worklist = {root};
   while (!worklist.empty()) {

@@ -458,6 +458,10 @@ bool mlir::dsaplan::mayAliasGlobalRoots(Value a, Value b) {
 }
 
 bool mlir::dsaplan::isAccessCandidate(Operation *op) {
+  // A settled call's callee is synchronised on its own, between the
+  // barrier_all ops around the call (dsaplan-settle-calls).
+  if (op->hasAttr(DsaPlanDialect::getSettledAttrName()))
+    return false;
   return !isa<RegionBranchOpInterface, RegionBranchTerminatorOpInterface,
               SetFlagOp, WaitFlagOp, PipeBarrierOp, BarrierAllOp, SeparateOp,
               ColocateOp, AllocOp, ArenaOp>(op) &&

@@ -30,6 +30,18 @@ bool parseInteger(const std::string &text, int64_t &value) {
   return true;
 }
 
+/// A finite, non-negative decimal number of seconds, at most 1e9.
+bool parseSeconds(const std::string &text, double &value) {
+  char *end = nullptr;
+  errno = 0;
+  double parsed = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end || errno == ERANGE || !(parsed >= 0) ||
+      parsed > 1e9)
+    return false;
+  value = parsed;
+  return true;
+}
+
 /// Takes one capacity value: BYTES or POOL=BYTES.
 bool takeCapacity(const std::string &text, DriverOptions &options) {
   size_t equals = text.rfind('=');
@@ -102,6 +114,12 @@ const std::vector<std::string> &dsaplan::solver::driverOptionNames() {
   return names;
 }
 
+const std::vector<std::string> &dsaplan::solver::anytimeOptionNames() {
+  static const std::vector<std::string> names = {"time-limit", "progress",
+                                                 "progress-interval"};
+  return names;
+}
+
 std::string dsaplan::solver::applyDriverOption(const std::string &name,
                                                const std::string &value,
                                                const std::string &spelled,
@@ -124,6 +142,18 @@ std::string dsaplan::solver::applyDriverOption(const std::string &name,
     if (!parseInteger(value, number) || number < 0)
       return spelled + " needs a non-negative integer, not '" + value + "'";
     options.solve.reuseCostNodeBudget = static_cast<uint64_t>(number);
+  } else if (name == "time-limit") {
+    if (!parseSeconds(value, options.timeLimit) || options.timeLimit <= 0)
+      return spelled + " needs a positive number of seconds (at most 1e9), "
+                       "not '" + value + "'";
+  } else if (name == "progress") {
+    if (value != "auto" && value != "always" && value != "never")
+      return spelled + " needs auto, always or never, not '" + value + "'";
+    options.progress = value;
+  } else if (name == "progress-interval") {
+    if (!parseSeconds(value, options.progressInterval))
+      return spelled + " needs a non-negative number of seconds (at most "
+                       "1e9), not '" + value + "'";
   } else if (name == "algorithm") {
     std::optional<Algorithm> algorithm = parseAlgorithm(value);
     if (!algorithm)
@@ -147,7 +177,13 @@ bool dsaplan::solver::isMiniMallocCsv(const std::string &path,
 int64_t dsaplan::solver::capacityFromName(const std::string &path) {
   std::smatch match;
   static const std::regex pattern(R"(\.([0-9]+)\.csv$)");
-  return std::regex_search(path, match, pattern) ? std::stoll(match[1]) : 0;
+  int64_t capacity = 0;
+  // Too many digits for 64 bits: no capacity here (checkProblem bounds the
+  // rest).
+  if (!std::regex_search(path, match, pattern) ||
+      !parseInteger(match[1], capacity))
+    return 0;
+  return capacity;
 }
 
 LoadedProblem dsaplan::solver::loadProblem(const std::string &path,

@@ -52,19 +52,15 @@
 // however the groups before it were placed: they cannot help it. Only
 // feasibility questions decompose (the first placement ends them).
 //
-// Driving the search. Asking for any placement within a limit, the search
-// restarts over six candidate orders with node budgets that start at about
-// twice the item count and double every round (a bad early choice under one
-// order is often no choice under another). The smallest peak is found as a
-// series of such questions: first whether the lower bound can be met, then
-// whether one byte less than the best placement can; a question proved
-// infeasible proves the best placement optimal.
+// Driving the search (any placement within a limit, the smallest peak)
+// is in ExactDriver.cpp.
 //
 // Every run counts nodes and stops at its budget; all of it is
 // deterministic. A run that finishes within its budget is a proof.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Control.h"
 #include "PoolInstance.h"
 
 #include <algorithm>
@@ -94,7 +90,8 @@ public:
   /// `order` ranks the candidates at one level (earlier = tried first).
   CanonicalSearch(const PoolInstance &instance, int64_t lowerBound,
                   int64_t limit, bool stopWithinLimit, uint64_t nodeBudget,
-                  const std::vector<uint32_t> &order);
+                  const std::vector<uint32_t> &order,
+                  SearchControl *control = nullptr);
   /// Turns dynamic decomposition off (it is on for feasibility questions).
   void disableDecomposition() { decompositionAllowed = false; }
   ExactResult run(const ItemOffsets &incumbent);
@@ -137,6 +134,8 @@ private:
   const int64_t limit;
   const bool stopWithinLimit;
   const uint64_t nodeBudget;
+  /// Told of every node and every better placement; may stop the search.
+  SearchControl *const control;
   uint64_t nodes = 0;
   bool exhausted = false;
   bool decompositionAllowed = true;
@@ -210,9 +209,11 @@ private:
 CanonicalSearch::CanonicalSearch(const PoolInstance &instance,
                                  int64_t lowerBound, int64_t limit,
                                  bool stopWithinLimit, uint64_t nodeBudget,
-                                 const std::vector<uint32_t> &order)
+                                 const std::vector<uint32_t> &order,
+                                 SearchControl *control)
     : instance(instance), lowerBound(lowerBound), limit(limit),
-      stopWithinLimit(stopWithinLimit), nodeBudget(nodeBudget) {
+      stopWithinLimit(stopWithinLimit), nodeBudget(nodeBudget),
+      control(control) {
   numItems = instance.items.size();
   offsets.assign(numItems, kUnplaced);
   base.assign(numItems, 0);
@@ -488,6 +489,8 @@ void CanonicalSearch::recordSolution() {
   best = offsets;
   bestPeak = itemPeak(instance, offsets);
   target = bestPeak - 1;
+  if (control)
+    control->offer(bestPeak);
 }
 
 bool CanonicalSearch::finishGroup() {
@@ -542,7 +545,8 @@ bool CanonicalSearch::searchSplit(const Group &group, int64_t parentLevel) {
 }
 
 bool CanonicalSearch::search(const Group &group, int64_t parentLevel) {
-  if (++nodes > nodeBudget) {
+  // A stop request ends the search as a spent budget would.
+  if (++nodes > nodeBudget || (control && control->countNode())) {
     exhausted = true;
     return false;
   }
@@ -706,152 +710,14 @@ ItemOffsets dsaplan::solver::detail::placeByLevels(
   return result.offsets;
 }
 
-namespace {
-
-
-/// Candidate orders the feasibility search restarts with: a bad early choice
-/// deep in one order's tree is often no choice at all in another's. Keys
-/// mix the cross-section pressure (T), the lifetime (W) and the area (A).
-std::vector<std::vector<uint32_t>> restartOrders(const PoolInstance &instance) {
-  std::vector<int64_t> pressure = pressureOf(instance);
-  using Key = std::tuple<int64_t, int64_t, int64_t>;
-  auto orderBy = [&](auto key) {
-    std::vector<uint32_t> order(instance.items.size());
-    for (uint32_t i = 0; i < order.size(); ++i)
-      order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      return key(a) > key(b);
-    });
-    return order;
-  };
-  auto width = [&](uint32_t i) { return instance.items[i].length(); };
-  auto area = [&](uint32_t i) { return instance.items[i].size * width(i); };
-  auto size = [&](uint32_t i) { return instance.items[i].size; };
-  auto late = [&](uint32_t i) { return -instance.items[i].start(); };
-  return {
-      orderBySizeThenLength(instance),
-      orderBy([&](uint32_t i) { return Key(area(i), size(i), 0); }),
-      orderBy([&](uint32_t i) { return Key(width(i), size(i), 0); }),
-      orderBy([&](uint32_t i) { return Key(late(i), size(i), 0); }),
-      orderBy([&](uint32_t i) { return Key(pressure[i], width(i), area(i)); }),
-      orderBy([&](uint32_t i) { return Key(width(i), area(i), pressure[i]); }),
-  };
-}
-
-/// Looks for any placement within `limit`, restarting over several orders
-/// with budgets that double each round, until one is found, the first order
-/// proves there is none, or the budget is spent.
-ExactResult searchFeasible(const PoolInstance &instance,
-                           const ItemOffsets &incumbent, int64_t lowerBound,
-                           int64_t limit, uint64_t nodeBudget,
-                           bool decompose) {
-  std::vector<std::vector<uint32_t>> orders = restartOrders(instance);
-  uint64_t spent = 0;
-  uint64_t slice = 2 * instance.items.size() + 16;
-  ExactResult last;
-  last.offsets = incumbent;
-  last.peak = incumbent.empty() ? -1 : itemPeak(instance, incumbent);
-  while (spent < nodeBudget) {
-    for (const std::vector<uint32_t> &order : orders) {
-      // A run may count one node past its budget: saturate.
-      uint64_t left = spent < nodeBudget ? nodeBudget - spent : 0;
-      uint64_t budget = std::min(slice, left);
-      if (budget == 0)
-        break;
-      CanonicalSearch search(instance, lowerBound, limit,
-                             /*stopWithinLimit=*/true, budget, order);
-      if (!decompose)
-        search.disableDecomposition();
-      last = search.run(incumbent);
-      spent += last.nodes;
-      bool found = last.peak >= 0 && last.peak <= limit;
-      if (found || last.provedInfeasible) {
-        last.nodes = spent;
-        return last;
-      }
-    }
-    slice *= 2;
-  }
-  last.nodes = spent;
-  return last;
-}
-
-} // namespace
-
-
-namespace {
-
-/// The smallest peak as a series of feasibility questions, each answered by
-/// the restarting search: first whether the lower bound itself can be met
-/// (half the budget), then, from the best placement down, whether one byte
-/// less can. A question proved infeasible proves the best placement
-/// optimal.
-ExactResult minimizePeak(const PoolInstance &instance,
-                         const ItemOffsets &incumbent, int64_t lowerBound,
-                         int64_t limit, uint64_t nodeBudget, bool decompose) {
-  ExactResult best;
-  best.offsets = incumbent;
-  best.peak = incumbent.empty() ? -1 : itemPeak(instance, incumbent);
-  if (best.peak >= 0 && best.peak > limit) {
-    best = searchFeasible(instance, incumbent, lowerBound, limit, nodeBudget,
-                          decompose);
-    if (best.peak < 0 || best.peak > limit)
-      return best;
-  }
-  uint64_t spent = best.nodes;
-  /// Whether some placement has a peak of at most `question`; the best one
-  /// is kept. `provedNone` tells a proof of "no" from a spent budget.
-  auto ask = [&](int64_t question, uint64_t budget, bool &provedNone) {
-    ExactResult answer =
-        searchFeasible(instance, best.offsets, lowerBound, question, budget,
-                       decompose);
-    spent += answer.nodes;
-    provedNone = answer.provedInfeasible;
-    if (answer.peak < 0 || answer.peak > question)
-      return false;
-    best.offsets = std::move(answer.offsets);
-    best.peak = answer.peak;
-    return true;
-  };
-  bool atBound = best.peak >= 0 && best.peak <= lowerBound;
-  if (best.peak < 0 || atBound) {
-    best.provedOptimal = atBound;
-    best.nodes = spent;
-    return best;
-  }
-  // Nothing can be below `floor`: the lower bound, or one more when the
-  // bound itself was proved out of reach.
-  bool nothingAtBound = false;
-  bool proved = ask(lowerBound, nodeBudget / 4, nothingAtBound);
-  int64_t floor = nothingAtBound ? lowerBound + 1 : lowerBound;
-  while (!proved && spent < nodeBudget && best.peak > floor) {
-    bool nothingBelow = false;
-    if (!ask(best.peak - 1, nodeBudget - spent, nothingBelow)) {
-      proved = nothingBelow; // else the budget ran out
-      break;
-    }
-  }
-  proved = proved || best.peak <= floor;
-  best.provedOptimal = proved;
-  best.provedInfeasible = false;
-  best.nodes = spent;
-  return best;
-}
-
-} // namespace
-
-ExactResult dsaplan::solver::detail::searchExact(
+ExactResult dsaplan::solver::detail::runCanonicalSearch(
     const PoolInstance &instance, const ItemOffsets &incumbent,
     int64_t lowerBound, int64_t limit, bool stopWithinLimit,
-    uint64_t nodeBudget, bool decompose) {
-  bool incumbentFits = !incumbent.empty() && itemPeak(instance, incumbent) <= limit;
-  if (stopWithinLimit)
-    return incumbentFits ? CanonicalSearch(instance, lowerBound, limit, true,
-                                           nodeBudget,
-                                           orderBySizeThenLength(instance))
-                               .run(incumbent)
-                         : searchFeasible(instance, incumbent, lowerBound,
-                                          limit, nodeBudget, decompose);
-  return minimizePeak(instance, incumbent, lowerBound, limit, nodeBudget,
-                      decompose);
+    uint64_t nodeBudget, const std::vector<uint32_t> &order, bool decompose,
+    SearchControl *control) {
+  CanonicalSearch search(instance, lowerBound, limit, stopWithinLimit,
+                         nodeBudget, order, control);
+  if (!decompose)
+    search.disableDecomposition();
+  return search.run(incumbent);
 }

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Control.h"
 #include "PoolInstance.h"
 
 #include <algorithm>
@@ -82,7 +83,8 @@ std::vector<std::vector<uint32_t>> startingOrders(const PoolInstance &instance,
   };
   add([&](uint32_t i) { return Key(items[i].size, items[i].length()); });
   add([&](uint32_t i) {
-    return Key(items[i].size * items[i].length(), items[i].size);
+    return Key(saturatingProduct(items[i].size, items[i].length()),
+               items[i].size);
   });
   add([&](uint32_t i) { return Key(pressure[i], items[i].size); });
   add([&](uint32_t i) { return Key(items[i].length(), items[i].size); });
@@ -196,18 +198,21 @@ uint64_t probeNodes(const PoolInstance &instance) {
 /// nothing.
 /// Returns the nodes spent.
 uint64_t probeTargets(const PoolInstance &instance, int64_t bound,
-                      uint64_t nodeBudget, ItemOffsets &best) {
+                      uint64_t nodeBudget, ItemOffsets &best,
+                      SearchControl *control) {
   int64_t low = bound, high = itemPeak(instance, best);
   uint64_t budget = std::min(probeNodes(instance), nodeBudget), spent = 0;
   // Two "no"s in a row say the search is weak here (say, a loose bound or
   // many separations): the rest of the budget would buy nothing.
   int noes = 0;
-  for (int64_t target = low; low < high && spent < budget && noes < 2;
+  for (int64_t target = low; low < high && spent < budget && noes < 2 &&
+                            !(control && control->stopRequested());
        target = low + (high - low) / 2) {
     uint64_t share = target == bound ? budget * 2 / 3 : budget / 3;
     ExactResult answer =
         searchExact(instance, {}, low, target, /*stopWithinLimit=*/true,
-                    std::max<uint64_t>(1, std::min(share, budget - spent)));
+                    std::max<uint64_t>(1, std::min(share, budget - spent)),
+                    /*decompose=*/true, control);
     spent += answer.nodes;
     if (answer.peak >= 0 && answer.peak <= target) {
       best = std::move(answer.offsets);
@@ -229,7 +234,7 @@ constexpr int kRoundsBeforeProbes = 1;
 
 ItemOffsets dsaplan::solver::detail::placeMultiStart(
     const PoolInstance &instance, int rounds, int64_t lowerBound,
-    uint64_t nodeBudget, uint64_t &nodes) {
+    uint64_t nodeBudget, uint64_t &nodes, SearchControl *control) {
   ItemOffsets best;
   int64_t bestPeak = 0;
   std::vector<uint32_t> bestOrder;
@@ -281,7 +286,7 @@ ItemOffsets dsaplan::solver::detail::placeMultiStart(
     }
   }
   if (levels)
-    nodes += probeTargets(instance, lowerBound, nodeBudget, best);
+    nodes += probeTargets(instance, lowerBound, nodeBudget, best, control);
   return best;
 }
 

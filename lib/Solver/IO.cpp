@@ -591,6 +591,10 @@ ReadResult dsaplan::solver::readSchemaV1Solution(const std::string &text,
       placement[b] = integer(member(placements[i], "offset", at), at + ".offset");
       if (placement[b] < 0)
         fail(at + ".offset", "must not be negative");
+      if (placement[b] > kMaxBytes)
+        fail(at + ".offset", "must be at most 2^40 (" +
+                                 std::to_string(kMaxBytes) + "), got " +
+                                 std::to_string(placement[b]));
     }
     result.ok = true;
   } catch (const json::exception &error) {
@@ -674,6 +678,12 @@ ReadResult dsaplan::solver::readMiniMallocCsv(const std::string &text,
       int64_t offset = kUnplaced;
       if (column.count("offset") && !fields[column["offset"]].empty())
         offset = csvInteger(fields[column["offset"]], where, "offset");
+      // Negative offsets are the validator's to name; past the byte limit
+      // no sum with the offset is safe.
+      if (offset > kMaxBytes)
+        fail(where, "offset " + std::to_string(offset) +
+                        " is above the limit 2^40 (" +
+                        std::to_string(kMaxBytes) + ")");
       offsets.push_back(offset);
       problem.buffers.push_back(std::move(buffer));
     }

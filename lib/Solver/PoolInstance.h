@@ -23,6 +23,8 @@
 
 namespace dsaplan::solver::detail {
 
+class SearchControl;
+
 struct Item {
   int64_t size = 0;
   int64_t alignment = 1;
@@ -57,6 +59,13 @@ struct PoolInstance {
   /// (which stacks co-live items) does not apply.
   bool hasTemporalExclusions = false;
 };
+
+/// a * b for non-negative a and b, saturated at INT64_MAX: ordering keys
+/// such as size x lifetime, which the bounds of Problem.h let reach 2^81.
+inline int64_t saturatingProduct(int64_t a, int64_t b) {
+  __int128 product = static_cast<__int128>(a) * b;
+  return product > INT64_MAX ? INT64_MAX : static_cast<int64_t>(product);
+}
 
 /// `value` rounded up to a multiple of `alignment` (positive).
 inline int64_t roundUp(int64_t value, int64_t alignment) {
@@ -105,10 +114,10 @@ ItemOffsets placeBump(const PoolInstance &instance);
 /// The default heuristic: several orderings and an iterated repair of the
 /// items that reach the peak. Deterministic; `rounds` bounds the repair.
 /// Its target probes spend at most `nodeBudget` search nodes, added to
-/// `nodes`; `lowerBound` is the pool's.
+/// `nodes`; `lowerBound` is the pool's. `control` may stop the probes.
 ItemOffsets placeMultiStart(const PoolInstance &instance, int rounds,
                             int64_t lowerBound, uint64_t nodeBudget,
-                            uint64_t &nodes);
+                            uint64_t &nodes, SearchControl *control = nullptr);
 
 /// Items by decreasing size, then decreasing lifetime, then index.
 std::vector<uint32_t> orderBySizeThenLength(const PoolInstance &instance);
@@ -134,16 +143,30 @@ struct ExactResult {
   uint64_t nodes = 0;
 };
 
+/// One run of the canonical branch-and-bound (Exact.cpp) from `incumbent`,
+/// its candidates at each level ranked by `order`, within `nodeBudget`
+/// nodes: with `stopWithinLimit`, the first placement within `limit` ends
+/// it; `decompose` lets it split into independent groups.
+ExactResult runCanonicalSearch(const PoolInstance &instance,
+                               const ItemOffsets &incumbent,
+                               int64_t lowerBound, int64_t limit,
+                               bool stopWithinLimit, uint64_t nodeBudget,
+                               const std::vector<uint32_t> &order,
+                               bool decompose, SearchControl *control);
+
 /// Branch-and-bound for the smallest peak, starting from `incumbent`
 /// (may be empty), never searching below `lowerBound`, within `nodeBudget`
 /// nodes. Placements above `limit` are not solutions; with
 /// `stopWithinLimit` the first one found ends the search. `decompose`
 /// lets each feasibility question split into independent groups of items
 /// where no unplaced item crosses a time cut (off only to test it).
+/// `control` (optional) is told of every node and may stop the search, which
+/// then ends as if its budget were spent.
 ExactResult searchExact(const PoolInstance &instance,
                         const ItemOffsets &incumbent, int64_t lowerBound,
                         int64_t limit, bool stopWithinLimit,
-                        uint64_t nodeBudget, bool decompose = true);
+                        uint64_t nodeBudget, bool decompose = true,
+                        SearchControl *control = nullptr);
 
 } // namespace dsaplan::solver::detail
 

@@ -483,7 +483,13 @@ std::string dsaplan::solver::writeMemoryMapSvg(
   os << "<text class=\"caption\" x=\"" << fmt(Canvas::kLeft) << "\" y=\"40\">"
      << result.buffers << " buffers, peak " << bytesText(result.peak)
      << ", lower bound " << bytesText(result.lowerBound) << ", capacity "
-     << bytesText(pool.capacity) << ", " << poolStatusName(result.status);
+     << bytesText(pool.capacity) << ", ";
+  // Under the reuse-cost objective the status is the cost's.
+  if (problem.objective == Objective::ReuseCost && isPlaced(result.status))
+    os << "reuse cost " << reuseCostOf(problem, placement, result.pool).cost
+       << " (" << poolStatusName(result.status) << "), peak not minimised";
+  else
+    os << poolStatusName(result.status);
   if (extras.functionSyncs || !extras.barriers.empty())
     os << "; " << extras.syncs.size() << " arrows for the function's "
        << extras.functionSyncs << " set_flag ops, " << extras.barriers.size()
@@ -506,6 +512,21 @@ std::string dsaplan::solver::writeMemoryMapSvg(
   writeLegend(os, extras);
   os << "</svg>\n";
   return os.str();
+}
+
+std::string dsaplan::solver::objectiveSummary(const PoolResult &result,
+                                              Objective objective,
+                                              int64_t reuseCost,
+                                              const std::string &costDetail) {
+  std::string status = poolStatusName(result.status);
+  std::string peak = "peak " + std::to_string(result.peak) + " B (";
+  if (objective != Objective::ReuseCost)
+    return peak + status + ", least " + std::to_string(result.lowerBound) +
+           " B)";
+  return "reuse cost " + std::to_string(reuseCost) + " (" + status +
+         ", bound " + std::to_string(result.reuseCostBound) +
+         (costDetail.empty() ? "" : ", " + costDetail) + "); " + peak +
+         "not minimised, least " + std::to_string(result.lowerBound) + " B)";
 }
 
 namespace {
@@ -558,6 +579,8 @@ std::string dsaplan::solver::writeReportJson(
                      {"nodes", result.nodes}});
     if (problem.objective == Objective::ReuseCost) {
       ReuseCostCount count = reuseCostOf(problem, placement, result.pool);
+      pools.back()["reuse_cost_status"] = poolStatusName(result.status);
+      pools.back()["peak_status"] = "not minimised";
       pools.back()["reuse_cost"] = count.cost;
       pools.back()["reuse_cost_bound"] = result.reuseCostBound;
       pools.back()["shared_penalised_pairs"] = count.sharedPairs;

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ReuseCost.h"
+#include "Control.h"
 
 #include <algorithm>
 #include <cassert>
@@ -35,16 +36,17 @@ constexpr int64_t kInfinity = std::numeric_limits<int64_t>::max() / 4;
 constexpr size_t kGreedyMaxItems = 1000;
 /// Groups of related items larger than this are not searched exactly.
 constexpr size_t kSearchMaxItems = 64;
+/// Large neighbourhoods (improveByNeighbourhoods): items re-placed
+/// together (at first, and at most after rounds that found nothing), nodes
+/// per neighbourhood, and rounds.
+constexpr size_t kNeighbourhoodItems = 6;
+constexpr size_t kNeighbourhoodMaxItems = 10;
+constexpr uint64_t kNeighbourhoodNodes = 1000;
+constexpr int kNeighbourhoodRounds = 16;
 /// Item orders the greedy tries beyond the fixed ones.
 constexpr int kShuffledOrders = 24;
 /// Rounds of the single-item re-placement pass.
 constexpr int kImproveRounds = 8;
-/// Cliques whose penalised pairs cost at most this much together get the
-/// exact covering bound (dynamic programming over the cost), the others
-/// the fractional one.
-constexpr int64_t kExactCoverCost = 256;
-/// Steps per group for the clique bound (CliqueBound).
-constexpr uint64_t kCliqueWork = 5'000'000;
 
 bool overlaps(int64_t a, int64_t aSize, int64_t b, int64_t bSize) {
   return a < b + bSize && b < a + aSize;
@@ -225,188 +227,20 @@ std::vector<std::vector<uint32_t>> greedyOrders(const CostInstance &costs) {
 }
 
 //===----------------------------------------------------------------------===//
-// The clique bound
-//===----------------------------------------------------------------------===//
-
-/// Bytes of [0, capacity) no item may take: the reserved ranges, merged.
-int64_t reservedBytes(const PoolInstance &instance) {
-  std::vector<AddressRange> ranges = instance.reserved;
-  std::sort(ranges.begin(), ranges.end(),
-            [](const AddressRange &a, const AddressRange &b) {
-              return std::tie(a.begin, a.end) < std::tie(b.begin, b.end);
-            });
-  int64_t bytes = 0, covered = 0;
-  for (const AddressRange &range : ranges) {
-    int64_t begin = std::max(range.begin, covered);
-    int64_t end = std::min(range.end, instance.capacity);
-    if (end > begin)
-      bytes += end - begin;
-    covered = std::max(covered, end);
-  }
-  return bytes;
-}
-
-/// Whether `item` has a penalty with `other`, and its cost (0 if none).
-int64_t penaltyBetween(const CostInstance &costs, uint32_t item,
-                       uint32_t other) {
-  const auto &list = costs.penalties[item];
-  auto it = std::lower_bound(
-      list.begin(), list.end(), std::pair<uint32_t, int64_t>{other, 0},
-      [](const auto &a, const auto &b) { return a.first < b.first; });
-  return it != list.end() && it->first == other ? it->second : 0;
-}
-
-/// The least cost of the penalised pairs of `clique` (items that pairwise
-/// conflict or have a penalty) that must share bytes for all of it to fit in
-/// `usable` bytes. The clique's bytes in use are at least its summed sizes
-/// less what each pair that shares bytes shares (a pair in conflict shares
-/// none, a penalised pair at most its smaller size), so the pairs that share
-/// must together save the excess: a covering problem. Its optimum, by
-/// dynamic programming over the cost when the pairs cost at most
-/// kExactCoverCost together, else its fractional optimum (cheapest cost per
-/// byte saved first), is a lower bound.
-///
-///   three items of 64 B, pairwise penalised (cost 1), 128 B usable:
-///   excess 64 B, each pair saves at most 64 B: at least one pair, cost 1
-int64_t cliqueCost(const CostInstance &costs,
-                   const std::vector<uint32_t> &clique, int64_t usable,
-                   uint64_t &work) {
-  const std::vector<Item> &items = costs.instance->items;
-  int64_t excess = -usable;
-  for (uint32_t item : clique)
-    excess += items[item].size;
-  work += clique.size() * clique.size();
-  if (excess <= 0)
-    return 0;
-  struct Pair {
-    int64_t cost, saving;
-  };
-  std::vector<Pair> pairs;
-  for (size_t a = 0; a < clique.size(); ++a)
-    for (size_t b = a + 1; b < clique.size(); ++b)
-      if (int64_t cost = penaltyBetween(costs, clique[a], clique[b]))
-        pairs.push_back({cost, std::min(items[clique[a]].size,
-                                        items[clique[b]].size)});
-  int64_t total = 0;
-  for (const Pair &pair : pairs)
-    total += pair.cost;
-  work += pairs.size();
-  if (total <= kExactCoverCost) {
-    work += pairs.size() * static_cast<uint64_t>(total);
-    // saved[c]: the most bytes pairs of summed cost c can save (-1: none).
-    std::vector<int64_t> saved(total + 1, -1);
-    saved[0] = 0;
-    for (const Pair &pair : pairs)
-      for (int64_t c = total; c >= pair.cost; --c)
-        if (saved[c - pair.cost] >= 0)
-          saved[c] = std::max(saved[c], saved[c - pair.cost] + pair.saving);
-    for (int64_t c = 0; c <= total; ++c)
-      if (saved[c] >= excess)
-        return c;
-    return total;
-  }
-  // Cheapest per byte saved first (cost_a / saving_a < cost_b / saving_b).
-  std::sort(pairs.begin(), pairs.end(), [](const Pair &a, const Pair &b) {
-    return static_cast<__int128>(a.cost) * b.saving <
-           static_cast<__int128>(b.cost) * a.saving;
-  });
-  int64_t bound = 0;
-  for (const Pair &pair : pairs) {
-    if (pair.saving >= excess) {
-      // The fraction of this pair that covers the rest, rounded up: costs
-      // are integers.
-      __int128 part = static_cast<__int128>(pair.cost) * excess;
-      return bound + static_cast<int64_t>((part + pair.saving - 1) /
-                                          pair.saving);
-    }
-    bound += pair.cost;
-    excess -= pair.saving;
-  }
-  // Not even every pair sharing covers the excess (no placement fits): the
-  // cost of all of them is still a bound.
-  return bound;
-}
-
-/// A lower bound on the cost of `group` (at most 64 items): the best
-/// cliqueCost over the maximal cliques of items that pairwise conflict or
-/// have a penalty, enumerated by Bron-Kerbosch with pivoting within
-/// kCliqueWork steps (an expansion, a pair looked at, a cell of the
-/// covering table; any clique gives a bound, the budget only limits how
-/// many are tried). Sets are bit masks over the group.
-class CliqueBound {
-public:
-  CliqueBound(const CostInstance &costs, const std::vector<uint32_t> &group)
-      : costs(costs), group(group), neighbours(group.size(), 0) {
-    assert(group.size() <= 64 && "bit masks over the group");
-    for (size_t a = 0; a < group.size(); ++a)
-      for (size_t b = 0; b < group.size(); ++b)
-        if (a != b && std::binary_search(costs.related[group[a]].begin(),
-                                         costs.related[group[a]].end(),
-                                         group[b]))
-          neighbours[a] |= uint64_t(1) << b;
-    usable = costs.instance->capacity - reservedBytes(*costs.instance);
-  }
-
-  int64_t run() {
-    uint64_t all = group.size() == 64 ? ~uint64_t(0)
-                                      : (uint64_t(1) << group.size()) - 1;
-    expand(0, all, 0);
-    return best;
-  }
-
-private:
-  void expand(uint64_t clique, uint64_t candidates, uint64_t excluded) {
-    if (++work > kCliqueWork)
-      return;
-    if (!candidates && !excluded) {
-      std::vector<uint32_t> items;
-      for (size_t i = 0; i < group.size(); ++i)
-        if (clique >> i & 1)
-          items.push_back(group[i]);
-      best = std::max(best, cliqueCost(costs, items, usable, work));
-      return;
-    }
-    // The pivot with the most candidates among its neighbours: only the
-    // candidates it does not neighbour need a branch of their own.
-    uint64_t either = candidates | excluded;
-    size_t pivot = __builtin_ctzll(either);
-    int most = -1;
-    for (uint64_t rest = either; rest; rest &= rest - 1) {
-      size_t u = __builtin_ctzll(rest);
-      int count = __builtin_popcountll(candidates & neighbours[u]);
-      if (count > most) {
-        most = count;
-        pivot = u;
-      }
-    }
-    for (uint64_t rest = candidates & ~neighbours[pivot]; rest;
-         rest &= rest - 1) {
-      size_t v = __builtin_ctzll(rest);
-      uint64_t bit = uint64_t(1) << v;
-      expand(clique | bit, candidates & neighbours[v], excluded & neighbours[v]);
-      candidates &= ~bit;
-      excluded |= bit;
-    }
-  }
-
-  const CostInstance &costs;
-  const std::vector<uint32_t> &group;
-  std::vector<uint64_t> neighbours;
-  int64_t usable = 0;
-  int64_t best = 0;
-  uint64_t work = 0;
-};
-
-//===----------------------------------------------------------------------===//
 // The branch-and-bound
 //===----------------------------------------------------------------------===//
 
-/// Exact search over one group of related items (no penalty or conflict
-/// leaves the group), the others staying where `start` puts them.
+/// Exact search over one group of items, the others staying where `start`
+/// puts them: a group of related items (no penalty or conflict leaves it),
+/// or a neighbourhood (improveByNeighbourhoods), whose cost then counts its
+/// pairs with the fixed items too.
 class CostSearch {
 public:
+  /// `withBound` off skips the clique bound (a neighbourhood proves
+  /// nothing about the pool).
   CostSearch(const CostInstance &costs, const std::vector<uint32_t> &group,
-             const ItemOffsets &start, uint64_t budget);
+             const ItemOffsets &start, uint64_t budget,
+             SearchControl *control, bool withBound = true);
 
   void run();
 
@@ -437,38 +271,49 @@ private:
   const PoolInstance &instance;
   std::vector<uint32_t> group, free;
   uint64_t budget;
+  SearchControl *control;
+  /// The pool's cost outside the group (what progress reports add).
+  int64_t outside = 0;
   bool stop = false;
   ItemOffsets offsets;
   std::vector<int64_t> candidates;
   std::vector<AddressRange> blocked;
+  std::vector<bool> inGroup;
 };
 
 CostSearch::CostSearch(const CostInstance &costs,
                        const std::vector<uint32_t> &group,
-                       const ItemOffsets &start, uint64_t budget)
+                       const ItemOffsets &start, uint64_t budget,
+                       SearchControl *control, bool withBound)
     : costs(costs), instance(*costs.instance), group(group), budget(budget),
-      offsets(start) {
-  for (uint32_t item : group)
+      control(control), offsets(start), inGroup(start.size(), false) {
+  for (uint32_t item : group) {
+    inGroup[item] = true;
     if (!instance.items[item].pin)
       free.push_back(item);
+  }
   best = start;
   bestCost = groupCost(start);
+  outside = itemReuseCost(costs, start) - bestCost;
   for (uint32_t item : free)
     offsets[item] = kUnplaced;
   int64_t pinned = groupCost(offsets);
   int64_t forced = forcedCost(0);
-  int64_t clique =
-      group.size() <= kSearchMaxItems ? CliqueBound(costs, group).run() : 0;
+  int64_t clique = withBound && group.size() <= kSearchMaxItems
+                       ? cliqueCostBound(costs, group, control)
+                       : 0;
   rootBound = std::min(bestCost, forced >= kInfinity
                                      ? bestCost
                                      : std::max(pinned + forced, clique));
 }
 
 int64_t CostSearch::groupCost(const ItemOffsets &placement) const {
+  // Every pair with an item of the group, once: a neighbourhood's items have
+  // partners outside it.
   int64_t total = 0;
   for (uint32_t item : group)
     for (auto [other, cost] : costs.penalties[item])
-      if (other > item && placement[item] != kUnplaced &&
+      if ((other > item || !inGroup[other]) && placement[item] != kUnplaced &&
           placement[other] != kUnplaced &&
           overlaps(placement[item], instance.items[item].size,
                    placement[other], instance.items[other].size))
@@ -516,7 +361,8 @@ void CostSearch::run() {
 
 void CostSearch::visit(int64_t floor, int64_t lastItem, int64_t cost,
                        size_t placed) {
-  if (++nodes > budget) {
+  // A stop request ends the search as a spent budget would.
+  if (++nodes > budget || (control && control->countNode())) {
     stop = true;
     return;
   }
@@ -524,6 +370,8 @@ void CostSearch::visit(int64_t floor, int64_t lastItem, int64_t cost,
     if (cost < bestCost) {
       bestCost = cost;
       best = offsets;
+      if (control)
+        control->offer(outside + bestCost);
     }
     return;
   }
@@ -558,6 +406,49 @@ void CostSearch::visit(int64_t floor, int64_t lastItem, int64_t cost,
   }
 }
 
+/// What `item` costs against the others where they are.
+int64_t chargedCost(const CostInstance &costs, uint32_t item,
+                    const ItemOffsets &offsets) {
+  const std::vector<Item> &items = costs.instance->items;
+  int64_t total = 0;
+  for (auto [other, cost] : costs.penalties[item])
+    if (overlaps(offsets[item], items[item].size, offsets[other],
+                 items[other].size))
+      total += cost;
+  return total;
+}
+
+/// The items re-placed together around `seed`: the seed, the penalised
+/// partners it shares bytes with (its cost), and the items live with it
+/// nearest in address (what keeps it where it is), at most `size`.
+std::vector<uint32_t> neighbourhood(const CostInstance &costs, uint32_t seed,
+                                    const ItemOffsets &offsets, size_t size) {
+  const PoolInstance &instance = *costs.instance;
+  const std::vector<Item> &items = instance.items;
+  std::vector<uint32_t> chosen = {seed};
+  auto take = [&](uint32_t item) {
+    if (chosen.size() < size && !items[item].pin &&
+        std::find(chosen.begin(), chosen.end(), item) == chosen.end())
+      chosen.push_back(item);
+  };
+  for (auto [other, cost] : costs.penalties[seed])
+    if (chosen.size() < size / 2 &&
+        overlaps(offsets[seed], items[seed].size, offsets[other],
+                 items[other].size))
+      take(other);
+  std::vector<std::pair<int64_t, uint32_t>> near;
+  int64_t middle = offsets[seed] + items[seed].size / 2;
+  for (uint32_t other : instance.conflicts[seed]) {
+    int64_t centre = offsets[other] + items[other].size / 2;
+    near.push_back({std::abs(centre - middle), other});
+  }
+  std::sort(near.begin(), near.end());
+  for (auto [distance, other] : near)
+    take(other);
+  std::sort(chosen.begin(), chosen.end());
+  return chosen;
+}
+
 /// Groups of items joined by conflicts or penalties, each sorted, only the
 /// groups with a penalty inside.
 std::vector<std::vector<uint32_t>> penaltyGroups(const CostInstance &costs) {
@@ -584,6 +475,48 @@ std::vector<std::vector<uint32_t>> penaltyGroups(const CostInstance &costs) {
     std::sort(groups.back().begin(), groups.back().end());
   }
   return groups;
+}
+
+/// Large neighbourhoods: the items around a costly one are re-placed
+/// exactly (CostSearch, the others fixed), costliest seed first, and what
+/// lowers the cost is kept; rounds while one helps, within `budget` nodes.
+/// Deterministic. Returns the nodes spent.
+uint64_t improveByNeighbourhoods(const CostInstance &costs,
+                                 ItemOffsets &offsets, uint64_t budget,
+                                 SearchControl *control) {
+  const std::vector<Item> &items = costs.instance->items;
+  uint64_t spent = 0;
+  size_t size = kNeighbourhoodItems;
+  for (int round = 0; round < kNeighbourhoodRounds && spent < budget;
+       ++round) {
+    std::vector<std::pair<int64_t, uint32_t>> seeds;
+    for (uint32_t i = 0; i < items.size(); ++i)
+      if (int64_t charged = chargedCost(costs, i, offsets))
+        seeds.push_back({-charged, i});
+    std::sort(seeds.begin(), seeds.end());
+    bool improved = false;
+    for (auto [charged, seed] : seeds) {
+      if (spent >= budget || (control && control->stopRequested()))
+        return spent;
+      if (items[seed].pin || chargedCost(costs, seed, offsets) == 0)
+        continue;
+      std::vector<uint32_t> around = neighbourhood(costs, seed, offsets, size);
+      CostSearch search(costs, around, offsets,
+                        std::min(kNeighbourhoodNodes, budget - spent),
+                        control, /*withBound=*/false);
+      int64_t before = search.bestCost;
+      search.run();
+      spent += search.nodes;
+      if (search.bestCost < before) {
+        offsets = search.best;
+        improved = true;
+      }
+    }
+    // A round that found nothing: larger neighbourhoods, up to a limit.
+    if (!improved && (size += 2) > kNeighbourhoodMaxItems)
+      break;
+  }
+  return spent;
 }
 
 } // namespace
@@ -643,7 +576,7 @@ int64_t dsaplan::solver::detail::itemReuseCost(const CostInstance &costs,
 
 CostResult dsaplan::solver::detail::minimizeReuseCost(
     const CostInstance &costs, const ItemOffsets &fitting,
-    uint64_t nodeBudget, bool greedy) {
+    uint64_t nodeBudget, bool greedy, SearchControl *control) {
   CostResult result;
   result.offsets = fitting;
   result.cost = itemReuseCost(costs, fitting);
@@ -653,7 +586,7 @@ CostResult dsaplan::solver::detail::minimizeReuseCost(
     improve(costs, result.offsets);
     result.cost = itemReuseCost(costs, result.offsets);
     for (const std::vector<uint32_t> &order : greedyOrders(costs)) {
-      if (result.cost == 0)
+      if (result.cost == 0 || (control && control->stopRequested()))
         break;
       ItemOffsets placed = placeGreedily(costs, order);
       if (placed.empty())
@@ -663,6 +596,8 @@ CostResult dsaplan::solver::detail::minimizeReuseCost(
       if (cost < result.cost) {
         result.cost = cost;
         result.offsets = std::move(placed);
+        if (control)
+          control->offer(cost);
       }
     }
   }
@@ -671,14 +606,27 @@ CostResult dsaplan::solver::detail::minimizeReuseCost(
   for (const std::vector<uint32_t> &group : penaltyGroups(costs)) {
     uint64_t left = nodeBudget - std::min(nodeBudget, result.nodes);
     CostSearch search(costs, group, result.offsets,
-                      group.size() <= kSearchMaxItems ? left : 0);
+                      group.size() <= kSearchMaxItems ? left : 0, control);
     if (group.size() <= kSearchMaxItems)
       search.run();
     result.nodes += search.nodes;
     result.bound += search.proved ? search.bestCost : search.rootBound;
+    if (control)
+      control->setBound(result.bound);
     for (uint32_t item : group)
       result.offsets[item] = search.best[item];
   }
   result.cost = itemReuseCost(costs, result.offsets);
+  // What the exact searches left open (the groups too large to search):
+  // large neighbourhoods, with the rest of the budget.
+  if (greedy && result.cost > result.bound &&
+      costs.instance->items.size() <= kGreedyMaxItems) {
+    uint64_t left = nodeBudget - std::min(nodeBudget, result.nodes);
+    result.nodes += improveByNeighbourhoods(
+        costs, result.offsets, left, control);
+    result.cost = itemReuseCost(costs, result.offsets);
+    if (control)
+      control->offer(result.cost);
+  }
   return result;
 }

@@ -55,6 +55,14 @@ CostInstance buildCostInstance(const Problem &problem,
 /// The reuse cost of `offsets` (every item placed) as the search sees it.
 int64_t itemReuseCost(const CostInstance &costs, const ItemOffsets &offsets);
 
+/// A lower bound on the reuse cost among the items of `group` (at most 64,
+/// closed under conflicts and penalties), from the maximal cliques of items
+/// that pairwise conflict or have a penalty (ReuseCostBound.cpp). `control`
+/// may cut the enumeration short, which only weakens the bound.
+int64_t cliqueCostBound(const CostInstance &costs,
+                        const std::vector<uint32_t> &group,
+                        SearchControl *control);
+
 struct CostResult {
   ItemOffsets offsets;   // within capacity, valid
   int64_t cost = 0;
@@ -66,9 +74,12 @@ struct CostResult {
 /// the greedy, then the branch-and-bound on each group of related items
 /// within `nodeBudget` nodes in all. Never returns a placement that costs
 /// more or does not fit. `greedy` off leaves the search alone (to test it).
+/// `control` (optional) is told of every node and better placement, and may
+/// stop the search (the bound is then the root's, as after a spent budget).
 CostResult minimizeReuseCost(const CostInstance &costs,
                              const ItemOffsets &fitting, uint64_t nodeBudget,
-                             bool greedy = true);
+                             bool greedy = true,
+                             SearchControl *control = nullptr);
 
 } // namespace dsaplan::solver::detail
 

@@ -15,6 +15,7 @@
 
 #include "DsaPlan/Solver/Solve.h"
 #include "DsaPlan/Solver/Validate.h"
+#include "Control.h"
 #include "PoolInstance.h"
 #include "ReuseCost.h"
 
@@ -137,7 +138,8 @@ constexpr uint64_t kAutoPolishNodes = 20'000;
 /// `nodeBudget`) to `nodes`.
 ItemOffsets placeHeuristically(const PoolInstance &instance,
                                Algorithm algorithm, int64_t bound,
-                               uint64_t nodeBudget, uint64_t &nodes) {
+                               uint64_t nodeBudget, uint64_t &nodes,
+                               SearchControl &control) {
   switch (algorithm) {
   case Algorithm::Bump:
     return placeBump(instance);
@@ -149,7 +151,7 @@ ItemOffsets placeHeuristically(const PoolInstance &instance,
   case Algorithm::MultiStart:
   case Algorithm::Auto:
     return placeMultiStart(instance, repairRounds(instance.items.size()),
-                           bound, nodeBudget, nodes);
+                           bound, nodeBudget, nodes, &control);
   }
   return {};
 }
@@ -159,9 +161,10 @@ ItemOffsets placeHeuristically(const PoolInstance &instance,
 /// better placement.
 void searchFrom(const PoolInstance &instance, int64_t bound, int64_t limit,
                 bool stopWithinLimit, uint64_t budget,
-                ComponentResult &result) {
+                SearchControl &control, ComponentResult &result) {
   ExactResult exact = searchExact(instance, result.offsets, bound, limit,
-                                  stopWithinLimit, budget);
+                                  stopWithinLimit, budget,
+                                  /*decompose=*/true, &control);
   if (exact.peak >= 0 && !exact.offsets.empty() &&
       exact.peak <= itemPeak(instance, result.offsets))
     result.offsets = exact.offsets;
@@ -178,10 +181,11 @@ void searchFrom(const PoolInstance &instance, int64_t bound, int64_t limit,
 /// capacity ends it.
 ComponentResult placeComponent(const PoolInstance &instance,
                                const SolveOptions &options, int64_t bound,
-                               uint64_t nodeBudget, bool fitOnly) {
+                               uint64_t nodeBudget, bool fitOnly,
+                               SearchControl &control) {
   ComponentResult result;
   result.offsets = placeHeuristically(instance, options.algorithm, bound,
-                                      nodeBudget, result.probeNodes);
+                                      nodeBudget, result.probeNodes, control);
   // The probes' nodes come out of the same budget.
   uint64_t spent = std::min(nodeBudget, result.probeNodes);
   bool searches = options.algorithm == Algorithm::Exact ||
@@ -203,7 +207,7 @@ ComponentResult placeComponent(const PoolInstance &instance,
   if (itemPeak(instance, result.offsets) > instance.capacity) {
     // First anything that fits: the capacity is the target.
     searchFrom(instance, bound, instance.capacity, /*stopWithinLimit=*/true,
-               budgetLeft(nodeBudget), result);
+               budgetLeft(nodeBudget), control, result);
     if (itemPeak(instance, result.offsets) > instance.capacity) {
       result.provedInfeasible = result.lastProvedInfeasible;
       return result;
@@ -217,16 +221,16 @@ ComponentResult placeComponent(const PoolInstance &instance,
   constexpr int64_t kNoLimit = std::numeric_limits<int64_t>::max() / 4;
   if (!minimize) {
     searchFrom(instance, bound, bound, /*stopWithinLimit=*/true,
-               budgetLeft(kAutoBoundNodes), result);
+               budgetLeft(kAutoBoundNodes), control, result);
     if (result.provedOptimal)
       return result;
     searchFrom(instance, bound, kNoLimit, /*stopWithinLimit=*/false,
-               budgetLeft(kAutoPolishNodes), result);
+               budgetLeft(kAutoPolishNodes), control, result);
     return result;
   }
   if (!result.provedOptimal)
     searchFrom(instance, bound, kNoLimit, /*stopWithinLimit=*/false,
-               budgetLeft(nodeBudget), result);
+               budgetLeft(nodeBudget), control, result);
   return result;
 }
 
@@ -347,12 +351,16 @@ void decideStatus(const Problem &problem, const PoolInstance &instance,
 /// up the fit: every placement the cost search returns fits. Bump keeps its
 /// placement (it is the no-reuse baseline).
 void placeForReuseCost(const Problem &problem, const PoolInstance &instance,
-                       const SolveOptions &options, ItemOffsets &itemOffsets,
-                       Placement &offsets, PoolResult &result) {
+                       const SolveOptions &options, SearchControl &control,
+                       ItemOffsets &itemOffsets, Placement &offsets,
+                       PoolResult &result) {
   CostInstance costs = buildCostInstance(problem, instance);
+  control.startPhase(SolveProgress::Phase::ReuseCost,
+                     itemReuseCost(costs, itemOffsets), 0);
   CostResult placed = minimizeReuseCost(
       costs, itemOffsets,
-      options.algorithm == Algorithm::Bump ? 0 : options.reuseCostNodeBudget);
+      options.algorithm == Algorithm::Bump ? 0 : options.reuseCostNodeBudget,
+      /*greedy=*/true, &control);
   if (options.algorithm != Algorithm::Bump)
     itemOffsets = placed.offsets;
   for (size_t i = 0; i < instance.items.size(); ++i)
@@ -379,6 +387,8 @@ PoolResult solvePool(const Problem &problem, size_t pool,
   BoundProof bound = itemBoundProof(instance);
   result.lowerBound = bound.bound;
   result.certificate = buffersOf(instance, bound.items);
+  SearchControl control(options, pool);
+  control.startPhase(SolveProgress::Phase::Peak, -1, result.lowerBound);
 
   ItemOffsets itemOffsets(instance.items.size(), kUnplaced);
   bool optimal = true, searchProvedInfeasible = false;
@@ -397,9 +407,11 @@ PoolResult solvePool(const Problem &problem, size_t pool,
       if (parts.size() > 1)
         strengthenBound(instance, sub, items, result);
       int64_t partBound = result.lowerBound;
+      control.setBound(partBound);
+      control.setFloor(worstPeak);
       ComponentResult placed =
           placeComponent(sub, options, partBound, budgetLeft,
-                         problem.objective == Objective::ReuseCost);
+                         problem.objective == Objective::ReuseCost, control);
       budgetLeft -= std::min(budgetLeft, placed.nodes + placed.probeNodes);
       result.nodes += placed.nodes + placed.probeNodes;
       searchProvedInfeasible |= placed.provedInfeasible;
@@ -425,7 +437,9 @@ PoolResult solvePool(const Problem &problem, size_t pool,
   if (problem.objective == Objective::ReuseCost &&
       (result.status == PoolStatus::Optimal ||
        result.status == PoolStatus::Feasible))
-    placeForReuseCost(problem, instance, options, itemOffsets, offsets, result);
+    placeForReuseCost(problem, instance, options, control, itemOffsets,
+                      offsets, result);
+  result.stopped = control.stopped();
   return result;
 }
 
@@ -759,7 +773,12 @@ Solution dsaplan::solver::solve(const Problem &problem,
   std::vector<ChoiceUnit> units;
   if (checkProblem(problem).empty())
     units = choiceUnits(problem);
-  if (units.empty())
-    return solveFixedPools(problem, options);
-  return choosePools(problem, units, options);
+  Solution solution = units.empty() ? solveFixedPools(problem, options)
+                                    : choosePools(problem, units, options);
+  // Set once it was asked for: some search (perhaps of an assignment not
+  // kept) may have been cut short even where no kept pool says so.
+  solution.stopped = options.stop && options.stop->load();
+  for (const PoolResult &pool : solution.pools)
+    solution.stopped |= pool.stopped;
+  return solution;
 }

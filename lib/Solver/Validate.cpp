@@ -14,6 +14,7 @@
 #include "DsaPlan/Solver/Validate.h"
 
 #include <algorithm>
+#include <numeric>
 #include <set>
 #include <string>
 
@@ -27,6 +28,13 @@ std::string nameOf(const Problem &problem, size_t b) {
          (buffer.name.empty() || buffer.name == buffer.id
               ? std::string()
               : " ('" + buffer.name + "')");
+}
+
+/// Whether buffer `b` has an offset the checks may add sizes to: placed,
+/// and within the byte limit of Problem.h (checkSingleBuffers reports the
+/// others).
+bool placedWithinLimit(const Placement &placement, size_t b) {
+  return b < placement.size() && placement[b] >= 0 && placement[b] <= kMaxBytes;
 }
 
 std::string rangeText(int64_t begin, int64_t end) {
@@ -102,6 +110,15 @@ void checkSingleBuffers(const Problem &problem, const Placement &placement,
                      nameOf(problem, b) + " has no offset"});
       continue;
     }
+    // Beyond any capacity checkProblem accepts; no sum with it is formed.
+    if (offset > kMaxBytes) {
+      out.push_back({Violation::Kind::OutOfCapacity, {b},
+                     nameOf(problem, b) + " at offset " +
+                         std::to_string(offset) + " is beyond the capacity " +
+                         std::to_string(pool.capacity) + " of pool " +
+                         pool.id});
+      continue;
+    }
     int64_t alignment = std::max(buffer.alignment, pool.alignment);
     if (alignment > 0 && offset % alignment != 0)
       out.push_back({Violation::Kind::Misaligned, {b},
@@ -149,7 +166,7 @@ void checkOverlaps(const Problem &problem, const Placement &placement,
   };
   std::vector<Event> events;
   for (size_t b = 0; b < problem.buffers.size(); ++b)
-    if (b < placement.size() && placement[b] >= 0)
+    if (placedWithinLimit(placement, b))
       for (const Interval &interval : problem.buffers[b].live)
         events.push_back({interval.lower, interval.upper, b});
   std::sort(events.begin(), events.end(), [](const Event &x, const Event &y) {
@@ -188,9 +205,7 @@ void checkOverlaps(const Problem &problem, const Placement &placement,
 void checkConstraints(const Problem &problem, const Placement &placement,
                       const std::vector<int64_t> &extent,
                       std::vector<Violation> &out) {
-  auto placed = [&](size_t b) {
-    return b < placement.size() && placement[b] >= 0;
-  };
+  auto placed = [&](size_t b) { return placedWithinLimit(placement, b); };
   // Pools are separate address spaces: a separation across pools holds.
   for (const Separation &s : problem.separations)
     if (placed(s.first) && placed(s.second) &&
@@ -311,8 +326,8 @@ ReuseCostCount dsaplan::solver::reuseCostOf(const Problem &problem,
   for (const ReusePenalty &penalty : problem.reusePenalties) {
     size_t a = penalty.first, b = penalty.second;
     if (a >= n || b >= n || a == b || problem.buffers[a].pool != pool ||
-        problem.buffers[b].pool != pool || a >= placement.size() ||
-        b >= placement.size() || placement[a] < 0 || placement[b] < 0)
+        problem.buffers[b].pool != pool || !placedWithinLimit(placement, a) ||
+        !placedWithinLimit(placement, b))
       continue;
     bool liveTogether =
         liveRangesOverlap(problem.buffers[a].live, problem.buffers[b].live) &&
@@ -326,6 +341,120 @@ ReuseCostCount dsaplan::solver::reuseCostOf(const Problem &problem,
   return count;
 }
 
+namespace {
+
+/// "2^40" for the bounds of Problem.h, else the number.
+std::string limitText(int64_t limit) {
+  for (int bit = 0; bit < 63; ++bit)
+    if (limit == int64_t(1) << bit)
+      return "2^" + std::to_string(bit) + " (" + std::to_string(limit) + ")";
+  return std::to_string(limit);
+}
+
+/// Adds "WHO: WHAT VALUE is above LIMIT" when `value` exceeds `limit`.
+void checkAtMost(const std::string &who, const char *what, int64_t value,
+                 int64_t limit, std::vector<std::string> &errors) {
+  if (value > limit)
+    errors.push_back(who + ": " + what + " " + std::to_string(value) +
+                     " is above the limit " + limitText(limit));
+}
+
+/// The bounds of Problem.h on the pools: capacity, alignment, reserved
+/// ranges, and each pool's summed sizes and alignments.
+void checkPoolNumbers(const Problem &problem, std::vector<std::string> &errors) {
+  std::vector<__int128> total(problem.pools.size(), 0);
+  for (const Buffer &buffer : problem.buffers)
+    if (buffer.pool < problem.pools.size())
+      // Each clamped to the limit: a number beyond it has its own message.
+      total[buffer.pool] += std::clamp<int64_t>(buffer.size, 0, kMaxBytes) +
+                            std::clamp<int64_t>(buffer.alignment, 0, kMaxBytes);
+  for (size_t p = 0; p < problem.pools.size(); ++p) {
+    const Pool &pool = problem.pools[p];
+    std::string who = "pool " + pool.id;
+    checkAtMost(who, "capacity", pool.capacity, kMaxBytes, errors);
+    checkAtMost(who, "alignment", pool.alignment, kMaxBytes, errors);
+    for (const AddressRange &range : pool.reserved)
+      if (range.begin < 0 || range.end > kMaxBytes || range.end <= range.begin)
+        errors.push_back(who + ": reserved range " +
+                         rangeText(range.begin, range.end) +
+                         " is empty or outside [0, " + limitText(kMaxBytes) +
+                         "]");
+    if (total[p] > kMaxTotal)
+      errors.push_back(who + ": its buffers' sizes and alignments sum to more "
+                             "than the limit " + limitText(kMaxTotal));
+  }
+}
+
+/// The bounds of Problem.h on one buffer: size, alignment (also together
+/// with its pool's), pinned offset and live points.
+void checkBufferNumbers(const Problem &problem, size_t b,
+                        std::vector<std::string> &errors) {
+  const Buffer &buffer = problem.buffers[b];
+  std::string who = nameOf(problem, b);
+  checkAtMost(who, "size", buffer.size, kMaxBytes, errors);
+  checkAtMost(who, "alignment", buffer.alignment, kMaxBytes, errors);
+  if (buffer.alignment > 0 && buffer.alignment <= kMaxBytes &&
+      buffer.pool < problem.pools.size()) {
+    int64_t pool = problem.pools[buffer.pool].alignment;
+    if (pool > 0 && pool <= kMaxBytes &&
+        static_cast<__int128>(buffer.alignment) /
+                std::gcd(buffer.alignment, pool) * pool >
+            kMaxBytes)
+      errors.push_back(who + ": alignment " + std::to_string(buffer.alignment) +
+                       " with the pool's " + std::to_string(pool) +
+                       " (their least common multiple) is above the limit " +
+                       limitText(kMaxBytes));
+  }
+  if (buffer.pinnedOffset &&
+      (*buffer.pinnedOffset < 0 || *buffer.pinnedOffset > kMaxBytes))
+    errors.push_back(who + ": pinned offset " +
+                     std::to_string(*buffer.pinnedOffset) + " is outside [0, " +
+                     limitText(kMaxBytes) + "]");
+  for (const Interval &interval : buffer.live)
+    if (interval.lower < -kMaxPoint || interval.upper > kMaxPoint)
+      errors.push_back(who + ": live interval " +
+                       rangeText(interval.lower, interval.upper) +
+                       " reaches beyond the points [-" + limitText(kMaxPoint) +
+                       ", " + limitText(kMaxPoint) + "]");
+}
+
+/// Colocated buffers merge into one item aligned to the least common
+/// multiple of their alignments: it must stay within the limit too.
+void checkColocatedAlignments(const Problem &problem,
+                              std::vector<std::string> &errors) {
+  size_t n = problem.buffers.size();
+  std::vector<size_t> parent(n);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto root = [&](size_t b) {
+    while (parent[b] != b)
+      b = parent[b] = parent[parent[b]];
+    return b;
+  };
+  for (const Colocation &c : problem.colocations)
+    if (c.first < n && c.second < n)
+      parent[root(c.first)] = root(c.second);
+  std::vector<int64_t> lcm(n, 1);
+  std::vector<bool> reported(n, false);
+  for (size_t b = 0; b < n; ++b) {
+    int64_t alignment = problem.buffers[b].alignment;
+    size_t r = root(b);
+    if (alignment <= 0 || alignment > kMaxBytes || reported[r])
+      continue;
+    __int128 merged = static_cast<__int128>(lcm[r]) /
+                      std::gcd(lcm[r], alignment) * alignment;
+    if (merged > kMaxBytes) {
+      reported[r] = true;
+      errors.push_back(nameOf(problem, b) +
+                       ": colocated buffers' alignments have a least common "
+                       "multiple above the limit " + limitText(kMaxBytes));
+      continue;
+    }
+    lcm[r] = static_cast<int64_t>(merged);
+  }
+}
+
+} // namespace
+
 std::vector<std::string> dsaplan::solver::checkProblem(const Problem &problem) {
   std::vector<std::string> errors;
   for (const Pool &pool : problem.pools) {
@@ -336,6 +465,8 @@ std::vector<std::string> dsaplan::solver::checkProblem(const Problem &problem) {
       errors.push_back("pool " + pool.id + ": alignment " +
                        std::to_string(pool.alignment) + " is not positive");
   }
+  checkPoolNumbers(problem, errors);
+  checkColocatedAlignments(problem, errors);
   for (size_t b = 0; b < problem.buffers.size(); ++b) {
     const Buffer &buffer = problem.buffers[b];
     std::string who = nameOf(problem, b);
@@ -360,6 +491,7 @@ std::vector<std::string> dsaplan::solver::checkProblem(const Problem &problem) {
       else if (i && interval.lower < buffer.live[i - 1].upper)
         errors.push_back(who + ": live intervals are not sorted and disjoint");
     }
+    checkBufferNumbers(problem, b, errors);
     checkAllowedPools(problem, b, errors);
   }
   // A separation across pools always holds (the PyPTO corpus has them); a
@@ -383,11 +515,20 @@ std::vector<std::string> dsaplan::solver::checkProblem(const Problem &problem) {
     checkPair(c.first, c.second, "colocation", false);
   for (const TemporalExclusion &e : problem.temporalExclusions)
     checkPair(e.first, e.second, "temporal exclusion", true);
-  for (const ReusePenalty &p : problem.reusePenalties) {
+  __int128 totalCost = 0;
+  for (size_t i = 0; i < problem.reusePenalties.size(); ++i) {
+    const ReusePenalty &p = problem.reusePenalties[i];
     checkPair(p.first, p.second, "reuse penalty", true);
     if (p.cost < 0)
       errors.push_back("reuse penalty of cost " + std::to_string(p.cost) +
                        " is negative");
+    checkAtMost("reuse penalty " + std::to_string(i), "cost", p.cost,
+                kMaxCost, errors);
+    // Clamped: a cost beyond the limit has its own message.
+    totalCost += std::clamp<int64_t>(p.cost, 0, kMaxCost);
   }
+  if (totalCost > kMaxTotal)
+    errors.push_back("reuse penalties: their costs sum to more than the "
+                     "limit " + limitText(kMaxTotal));
   return errors;
 }

@@ -4,15 +4,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DsaPlan/Analysis/BufferLifetimes.h"
+#include "DsaPlan/Analysis/ModuleCalls.h"
 #include "DsaPlan/Solver/IO.h"
 #include "DsaPlan/Solver/Report.h"
 #include "DsaPlan/Solver/Solve.h"
 #include "DsaPlan/Solver/Validate.h"
+#include "DsaPlan/Support/ReportFiles.h"
+#include "DsaPlan/Sync/Insert/Pictures.h"
 #include "DsaPlan/Transforms/Passes.h"
 #include "DsaPlan/Transforms/PlacementProblem.h"
 #include "DsaPlan/Transforms/PlanOutcome.h"
-#include "ReportFiles.h"
-#include "SyncPictures.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/FileSystem.h"
@@ -81,13 +83,19 @@ void emitCertificateNotes(InFlightDiagnostic &diag, const PlacementProblem &pp,
 /// certificate's buffers as notes), or a search that gave up (with the
 /// buffers live at the busiest point).
 void emitNotPlaced(func::FuncOp func, const TargetDescription &target,
-                   const PlacementProblem &pp,
-                   const solver::PoolResult &pool) {
+                   const PlacementProblem &pp, const solver::PoolResult &pool,
+                   int64_t frameBase) {
   const solver::Pool &desc = pp.problem.pools[pool.pool];
   int64_t usable = target.getSpace(pp.spaces[pool.pool]).usableBytes();
   InFlightDiagnostic diag = func.emitError()
                             << "space " << desc.name << " of @"
                             << func.getSymName() << " does not fit: ";
+  if (frameBase > 0) {
+    // The usable bytes below are the target's; the frame takes its share.
+    diag << "its frame starts at " << frameBase
+         << " B, above the tiles its callers keep live across its calls; ";
+    usable -= frameBase;
+  }
   // Drivers tell "does not fit" from other errors by this tag (dsa-opt's
   // exit status, the Python module's exception).
   tagPlacementFailure(*diag.getUnderlyingDiagnostic(),
@@ -121,6 +129,52 @@ void emitNotPlaced(func::FuncOp func, const TargetDescription &target,
   emitLiveAtPeakNotes(diag, pp, pool);
 }
 
+/// Per space, the bytes below which a function's tiles may not go: the
+/// frame its callers keep live across its calls.
+using FrameBases = llvm::SmallDenseMap<unsigned, int64_t, 8>;
+
+/// The byte range one placed tile holds.
+struct PlacedTile {
+  MemorySpace space;
+  int64_t end;
+};
+
+/// Where `callee`'s tiles may start, per space: above every tile a caller
+/// keeps live across one of its calls, and above that caller's own frame
+/// (what the caller's callers keep live is live across the callee too).
+///
+///   @kernel: %a [0, 4096) live across `call @helper`, %b [4096, 8192) dead
+///            there            -> @helper's ub frame starts at 4096
+FrameBases frameBasesOf(func::FuncOp callee, const ModuleCalls &calls,
+                        const llvm::DenseMap<Operation *, PlacedTile> &placed,
+                        const llvm::DenseMap<Operation *, FrameBases> &bases) {
+  FrameBases result;
+  auto raise = [&](unsigned space, int64_t base) {
+    int64_t &current = result[space];
+    current = std::max(current, base);
+  };
+  for (const CallSite &site : calls.getCallSites(callee)) {
+    auto callerBases = bases.find(site.caller);
+    if (callerBases != bases.end())
+      for (auto [space, base] : callerBases->second)
+        raise(space, base);
+    func::FuncOp caller = site.caller;
+    ProgramPoints points(caller);
+    int64_t callBegin = points.begin(site.call), callEnd = points.end(site.call);
+    caller.walk([&](AllocOp alloc) {
+      auto tile = placed.find(alloc);
+      LiveAttr live = alloc.getLiveAttr();
+      if (tile == placed.end() || !live)
+        return;
+      for (size_t i = 0, e = live.getNumIntervals(); i < e; ++i)
+        if (live.getLower(i) < callEnd && callBegin < live.getUpper(i))
+          return raise(static_cast<unsigned>(tile->second.space),
+                       tile->second.end);
+    });
+  }
+  return result;
+}
+
 struct DsaPlanAssignOffsetsPass
     : public mlir::dsaplan::impl::DsaPlanAssignOffsetsBase<DsaPlanAssignOffsetsPass> {
   using Base::Base;
@@ -129,13 +183,14 @@ struct DsaPlanAssignOffsetsPass
 
 private:
   LogicalResult placeFunction(func::FuncOp func, const TargetDescription &target,
-                              solver::Algorithm algo);
+                              solver::Algorithm algo, const FrameBases &frame);
   FailureOr<FunctionPlacement> importPlacement(func::FuncOp func,
                                                const PlacementProblem &pp);
   FailureOr<FunctionPlacement> solvePlacement(func::FuncOp func,
                                               const TargetDescription &target,
                                               const PlacementProblem &pp,
-                                              solver::Algorithm algo);
+                                              solver::Algorithm algo,
+                                              const FrameBases &frame);
   void report(func::FuncOp func, const TargetDescription &target,
               const PlacementProblem &pp,
               const FunctionPlacement &placement);
@@ -146,6 +201,8 @@ private:
   /// The target's cycle estimates with `costs` applied: what the reuse
   /// penalties of objective=waits are counted in.
   CostModel costModel = CostModel::defaults();
+  /// The tiles placed so far, for the frames of their functions' callees.
+  llvm::DenseMap<Operation *, PlacedTile> placed;
 };
 
 void DsaPlanAssignOffsetsPass::runOnOperation() {
@@ -156,23 +213,41 @@ void DsaPlanAssignOffsetsPass::runOnOperation() {
     module.emitError() << "dsaplan-assign-offsets: " << error;
     return signalPassFailure();
   }
+  // One UB (L1, ...) per core for the whole module: callers are placed
+  // first, and each callee above what they keep live across its calls.
+  FailureOr<ModuleCalls> calls = ModuleCalls::build(module);
+  if (failed(calls))
+    return signalPassFailure();
+  llvm::DenseMap<Operation *, FrameBases> bases;
   bool failedAny = false;
-  module.walk([&](func::FuncOp func) {
-    failedAny |= failed(placeFunction(func, target, algorithm));
-  });
+  for (func::FuncOp func : calls->getCallersFirst()) {
+    FrameBases frame = frameBasesOf(func, *calls, placed, bases);
+    failedAny |= failed(placeFunction(func, target, algorithm, frame));
+    bases[func] = std::move(frame);
+  }
   if (failedAny)
     signalPassFailure();
 }
 
+/// Keeps the bytes below `frame` of each space out of `pp`'s pools.
+void reserveFrame(PlacementProblem &pp, const FrameBases &frame) {
+  for (auto [pool, space] : llvm::enumerate(pp.spaces)) {
+    int64_t base = frame.lookup(static_cast<unsigned>(space));
+    if (base > 0)
+      pp.problem.pools[pool].reserved.push_back({0, base});
+  }
+}
+
 LogicalResult DsaPlanAssignOffsetsPass::placeFunction(
     func::FuncOp func, const TargetDescription &target,
-    solver::Algorithm algo) {
+    solver::Algorithm algo, const FrameBases &frame) {
   FailureOr<PlacementProblem> built = buildPlacementProblem(func, target);
   if (failed(built))
     return failure();
   PlacementProblem &pp = *built;
   if (pp.allocs.empty())
     return success();
+  reserveFrame(pp, frame);
   // Exported problems and solutions name the function the same way.
   pp.problem.document.instance = instanceName(func);
   if (objective == PlacementObjective::Waits)
@@ -195,7 +270,7 @@ LogicalResult DsaPlanAssignOffsetsPass::placeFunction(
   }
 
   FailureOr<FunctionPlacement> placement =
-      importSolution.empty() ? solvePlacement(func, target, pp, algo)
+      importSolution.empty() ? solvePlacement(func, target, pp, algo, frame)
                              : importPlacement(func, pp);
   if (failed(placement))
     return failure();
@@ -226,10 +301,13 @@ LogicalResult DsaPlanAssignOffsetsPass::placeFunction(
           func, exportSolution, ".json",
           solver::writeSchemaV1Solution(pp.problem, placement->offsets))))
     return failure();
-  if (mode == AssignMode::Plan)
-    for (auto [index, alloc] : llvm::enumerate(pp.allocs))
-      AllocOp(alloc).setOffset(
-          static_cast<uint64_t>(placement->offsets[index]));
+  for (auto [index, alloc] : llvm::enumerate(pp.allocs)) {
+    int64_t offset = placement->offsets[index];
+    placed[alloc] = {AllocOp(alloc).getSpace(),
+                     offset + pp.problem.buffers[index].size};
+    if (mode == AssignMode::Plan)
+      AllocOp(alloc).setOffset(static_cast<uint64_t>(offset));
+  }
   return success();
 }
 
@@ -237,19 +315,21 @@ FailureOr<FunctionPlacement>
 DsaPlanAssignOffsetsPass::solvePlacement(func::FuncOp func,
                                          const TargetDescription &target,
                                          const PlacementProblem &pp,
-                                         solver::Algorithm algo) {
+                                         solver::Algorithm algo,
+                                         const FrameBases &frame) {
   solver::SolveOptions options;
   options.algorithm = algo;
   options.nodeBudget = nodeBudget;
   solver::Solution solution = solver::solve(pp.problem, options);
-  bool placed = true;
+  bool allPlaced = true;
   for (const solver::PoolResult &pool : solution.pools) {
     if (solver::isPlaced(pool.status))
       continue;
-    placed = false;
-    emitNotPlaced(func, target, pp, pool);
+    allPlaced = false;
+    emitNotPlaced(func, target, pp, pool,
+                  frame.lookup(static_cast<unsigned>(pp.spaces[pool.pool])));
   }
-  if (!placed) {
+  if (!allPlaced) {
     // The JSON report says which pools are infeasible and which gave up.
     if (!reportDir.empty())
       (void)writeFunctionFile(
@@ -307,8 +387,13 @@ void DsaPlanAssignOffsetsPass::report(func::FuncOp func,
     StringRef name = stringifyMemorySpace(space);
     recordStatistics(space, pool);
     const SpaceDescription &desc = target.getSpace(space);
+    // Under the reuse-cost objective the status is the cost's: the peak
+    // only had to fit, and the remarks say so.
+    bool reuseCost = pp.problem.objective == solver::Objective::ReuseCost &&
+                     solver::isPlaced(pool.status);
     if (bump) {
       int64_t bumpPeak = bump->pools[pool.pool].peak;
+      std::string status = solver::poolStatusName(pool.status);
       // Location-based, so that the remark does not print the function.
       mlir::emitRemark(func.getLoc())
                         << "@" << func.getSymName() << " " << name << ": "
@@ -316,23 +401,28 @@ void DsaPlanAssignOffsetsPass::report(func::FuncOp func,
                         << " B vs "
                         << bumpPeak << " B without reuse, lower bound "
                         << pool.lowerBound << " B ("
-                        << solver::poolStatusName(pool.status) << ")";
+                        << (reuseCost ? "peak not minimised, reuse cost " +
+                                            status
+                                      : status)
+                        << ")";
+    } else if (summary && reuseCost) {
+      // Recounted by the validator, not taken from the solver.
+      solver::ReuseCostCount count =
+          solver::reuseCostOf(pp.problem, placement.offsets, pool.pool);
+      mlir::emitRemark(func.getLoc())
+          << "@" << func.getSymName() << " " << name << ": " << pool.buffers
+          << " buffers, "
+          << solver::objectiveSummary(
+                 pool, pp.problem.objective, count.cost,
+                 std::to_string(count.sharedPairs) +
+                     " penalised pairs share bytes")
+          << ", capacity " << desc.usableBytes() << " B usable";
     } else if (summary) {
-      InFlightDiagnostic remark = mlir::emitRemark(func.getLoc())
-                        << "@" << func.getSymName() << " " << name << ": "
-                        << pool.buffers << " buffers, peak " << pool.peak
-                        << " B, lower bound " << pool.lowerBound
-                        << " B, capacity " << desc.usableBytes()
-                        << " B usable, "
-                        << solver::poolStatusName(pool.status);
-      if (pp.problem.objective == solver::Objective::ReuseCost) {
-        // Recounted by the validator, not taken from the solver.
-        solver::ReuseCostCount count =
-            solver::reuseCostOf(pp.problem, placement.offsets, pool.pool);
-        remark << ", reuse cost " << count.cost << " (bound "
-               << pool.reuseCostBound << ", " << count.sharedPairs
-               << " penalised pairs share bytes)";
-      }
+      mlir::emitRemark(func.getLoc())
+          << "@" << func.getSymName() << " " << name << ": " << pool.buffers
+          << " buffers, peak " << pool.peak << " B, lower bound "
+          << pool.lowerBound << " B, capacity " << desc.usableBytes()
+          << " B usable, " << solver::poolStatusName(pool.status);
     }
   }
 }

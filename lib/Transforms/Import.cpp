@@ -6,7 +6,7 @@
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Transforms/Passes.h"
-#include "ReportFiles.h"
+#include "DsaPlan/Support/ReportFiles.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"

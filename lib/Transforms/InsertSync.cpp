@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The dsaplan-insert-sync pass: runs the jobs of SyncPlan.h in order on
+// The dsaplan-insert-sync pass: runs the jobs of Plan.h in order on
 // each function and reports what they did.
 //
 // 1. SyncRequirements: the accesses (pipe and byte ranges) and their
@@ -24,9 +24,10 @@
 
 #include "DsaPlan/Analysis/SupportedStructure.h"
 #include "DsaPlan/Transforms/Passes.h"
-#include "ReportFiles.h"
-#include "SyncPictures.h"
-#include "SyncPlan.h"
+#include "DsaPlan/Support/ReportFiles.h"
+#include "DsaPlan/Sync/Insert/Pictures.h"
+#include "DsaPlan/Sync/Insert/Plan.h"
+#include "DsaPlan/Sync/Insert/SettledCalls.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -176,6 +177,7 @@ struct DsaPlanInsertSyncPass
     assignSafeEventIds(func, syncs.groups, repairs);
     markBarrierAllGroups(syncs);
     PruneCounts pruned = pruneImplied(func, requirements, syncs, pruneBudget);
+    numParkedFlags += parkFlagsAtSettledCalls(func);
     if (testTagSyncs)
       tagForTest(syncs);
     unsigned pairs = countKind(syncs, SyncKind::Pair);

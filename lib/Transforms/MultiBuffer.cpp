@@ -21,6 +21,19 @@
 //     scf.yield %s1, %s0
 //   }
 //
+// The tile may also be allocated in an scf.if or scf.index_switch region
+// of the body (FlashAttention's causal block skip): its slots are hoisted
+// out of the branch the same way, and a branch that yields it passes it
+// on within the iteration. Only a loop that yields it to the next
+// iteration keeps it from rotating:
+//
+//   scf.for %kv = ... {
+//     %k = scf.if %visible -> (...) {
+//       %t = dsaplan.alloc {dsaplan.buffers = 2 : i64} ...   // rotates
+//       scf.yield %t
+//     } else { ... }
+//   }
+//
 // dsaplan-unroll-rotations later unrolls the ring, so that each slot gets
 // its own flags. With `dsaplan.buffers = "auto"` the pass chooses one or
 // two slots per tile: two for the tiles that more than one pipe touches in
@@ -34,25 +47,6 @@
 //   y with two slots: x shares bytes with V's tiles, reuse cost 1617
 //   y with one slot:  reuse cost 2, plus y's own one-slot wait of 544
 //
-// dsaplan-rotate-carried makes the same rotation where correctness forces
-// it: a tile allocated in a loop body and carried to the next iteration
-// (the shape one-shot bufferization emits to keep the previous row) gets
-// as many slots as iterations it stays live, so the iteration that
-// allocates it again never writes over the value it still reads:
-//
-//   scf.for ... iter_args(%prev = %init) {
-//     %cur = dsaplan.alloc : memref<64xf32, ub>
-//     add(%prev, %cur) -> %cur
-//     scf.yield %cur
-//   }
-//   // becomes
-//   %cur0 = dsaplan.alloc {name = "cur.0"} ...
-//   %cur1 = dsaplan.alloc {name = "cur.1"} ...
-//   scf.for ... iter_args(%prev = %init, %s0 = %cur0, %s1 = %cur1) {
-//     add(%prev, %s0) -> %s0
-//     scf.yield %s0, %s1, %s0
-//   }
-//
 //===----------------------------------------------------------------------===//
 
 #include "DsaPlan/Analysis/BufferLifetimes.h"
@@ -62,7 +56,9 @@
 #include "DsaPlan/Solver/Solve.h"
 #include "DsaPlan/Transforms/Passes.h"
 #include "DsaPlan/Transforms/PlacementProblem.h"
+#include "SlotRing.h"
 
+#include "mlir/Dialect/Bufferization/Transforms/BufferViewFlowAnalysis.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -72,7 +68,6 @@
 namespace mlir {
 namespace dsaplan {
 #define GEN_PASS_DEF_DSAPLANMULTIBUFFER
-#define GEN_PASS_DEF_DSAPLANROTATECARRIED
 #include "DsaPlan/Transforms/Passes.h.inc"
 } // namespace dsaplan
 } // namespace mlir
@@ -92,151 +87,107 @@ struct Candidate {
   /// Pipes that touch the tile in the loop (bit per pipe).
   unsigned pipes = 0;
   int64_t bytes = 0;
+  /// Why the tile cannot rotate (it keeps one slot), or empty.
+  std::string refusal;
 };
 
-/// The pipes of the ops that use `value`, through views.
-void collectPipes(Value value, unsigned &pipes) {
-  for (OpOperand &use : value.getUses()) {
-    Operation *user = use.getOwner();
-    if (std::optional<Pipe> pipe = getOpPipe(user))
-      pipes |= 1u << static_cast<unsigned>(*pipe);
-    if (isa<ViewLikeOpInterface>(user))
-      for (Value result : user->getResults())
-        collectPipes(result, pipes);
-  }
+/// The pipes of the ops that use the tile through `holders`, the values
+/// that may hold it (views, scf.if results, ...).
+unsigned collectPipes(ArrayRef<Value> holders) {
+  unsigned pipes = 0;
+  for (Value holder : holders)
+    for (Operation *user : holder.getUsers())
+      if (std::optional<Pipe> pipe = getOpPipe(user))
+        pipes |= 1u << static_cast<unsigned>(*pipe);
+  return pipes;
 }
 
-/// Checks that `alloc` can rotate: directly in an scf.for body and never
-/// yielded. Emits the error otherwise.
-LogicalResult checkRotatable(AllocOp alloc) {
-  auto loop = dyn_cast<scf::ForOp>(alloc->getParentOp());
+/// Whether slots are hoisted out of the regions of `op` to the loop body
+/// that holds it: regions that run at most once per iteration and pass a
+/// tile on only through the op's results.
+bool isHoistable(Operation *op) {
+  return isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(op);
+}
+
+/// The scf.for whose iterations rotate `alloc`'s slots: the one whose body
+/// holds it, directly or in the regions of scf.if, scf.index_switch or
+/// scf.execute_region ops, out of which the slots are hoisted:
+///
+///   scf.for %kv = ... {          // the slots go before it and rotate
+///     scf.if %visible {
+///       %k = dsaplan.alloc {dsaplan.buffers = 2 : i64} ...
+///
+/// Otherwise null, with `blocker` (if given) set to the op whose region
+/// holds the tile and cannot be hoisted out of (null when the function
+/// does). Looked up again at each rotation: an earlier rotation in the
+/// same loop replaced the scf.for.
+scf::ForOp findRotatingLoop(AllocOp alloc, Operation **blocker = nullptr) {
+  for (Operation *op = alloc->getParentOp(); op; op = op->getParentOp()) {
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      return loop;
+    if (isa<FunctionOpInterface>(op))
+      break;
+    if (!isHoistable(op)) {
+      if (blocker)
+        *blocker = op;
+      break;
+    }
+  }
+  return nullptr;
+}
+
+/// Why `alloc` cannot rotate, or the empty string. It needs a rotating
+/// loop (findRotatingLoop), and none of `holders`, the values that may
+/// hold it, may be carried to the next iteration:
+///
+///   %r = scf.if %c -> (...) { scf.yield %t } else { scf.yield %u }
+///   use(%r)          // %t rotates: the scf.if passes it on in the iteration
+///   scf.yield %r     // %t does not: the next iteration reads it
+std::string whyNotRotatable(AllocOp alloc, ArrayRef<Value> holders) {
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  Operation *blocker = nullptr;
+  scf::ForOp loop = findRotatingLoop(alloc, &blocker);
+  if (!loop && !blocker)
+    os << "it is not in an scf.for body; slots rotate once per scf.for "
+          "iteration";
+  else if (!loop && isLoopOp(blocker))
+    os << "it is in the body of '" << blocker->getName()
+       << "', and only scf.for loops rotate slots";
+  else if (!loop)
+    os << "it is in a region of '" << blocker->getName()
+       << "', and slots are hoisted only out of scf.if, scf.index_switch "
+          "and scf.execute_region regions";
   if (!loop)
-    return alloc.emitOpError()
-           << "'" << alloc.getDisplayName() << "' asks for "
-           << kBuffersAttr << " but is not allocated directly in an "
-           << "scf.for body; only scf.for loops rotate slots";
-  for (Operation *user : alloc->getUsers())
-    if (isa<scf::YieldOp>(user))
-      return alloc.emitOpError()
-             << "'" << alloc.getDisplayName() << "' asks for "
-             << kBuffersAttr
-             << " but is yielded to the next iteration; its slots would "
-                "rotate under the value the next iteration reads";
-  return success();
+    return why;
+  for (auto [index, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+    if (llvm::is_contained(holders, arg)) {
+      os << "'scf.for' carries it to the next iteration (iter_arg #" << index
+         << "): its slots would rotate under the value the next iteration "
+            "reads; dsaplan-rotate-carried gives a carried tile its slots";
+      break;
+    }
+  return why;
 }
 
 /// The tile's request (the dialect verified the attribute: a depth from 1
-/// to 4, or "auto").
-FailureOr<Candidate> readCandidate(AllocOp alloc) {
-  Candidate candidate{alloc, std::nullopt, 0, alloc.getSizeInBytes()};
+/// to 4, or "auto"). A depth above one that the tile cannot rotate with is
+/// an error; "auto" (and one slot) falls back to one slot.
+FailureOr<Candidate> readCandidate(AllocOp alloc,
+                                   BufferViewFlowAnalysis &aliases) {
+  Candidate candidate{alloc, std::nullopt, 0, alloc.getSizeInBytes(), ""};
   if (auto depth = alloc->getAttrOfType<IntegerAttr>(kBuffersAttr))
     candidate.depth = depth.getInt();
-  if (failed(checkRotatable(alloc)))
-    return failure();
-  collectPipes(alloc.getResult(), candidate.pipes);
+  SmallVector<Value> holders = resolveAliases(aliases, alloc.getResult());
+  candidate.refusal = whyNotRotatable(alloc, holders);
+  if (!candidate.refusal.empty() && candidate.depth.value_or(1) > 1)
+    return alloc.emitOpError()
+           << "'" << alloc.getDisplayName() << "' asks for " << *candidate.depth
+           << " slots of " << candidate.bytes << " B in "
+           << stringifyMemorySpace(alloc.getSpace()) << " (" << kBuffersAttr
+           << ") but " << candidate.refusal;
+  candidate.pipes = collectPipes(holders);
   return candidate;
-}
-
-/// `depth` copies of `alloc` before `loop`, named "<name>.<slot>".
-SmallVector<Value> cloneSlots(AllocOp alloc, Operation *loop, int64_t depth) {
-  OpBuilder before(loop);
-  SmallVector<Value> slots;
-  std::string name = alloc.getDisplayName();
-  for (int64_t slot = 0; slot < depth; ++slot) {
-    auto copy = cast<AllocOp>(before.clone(*alloc));
-    copy.setNameAttr(before.getStringAttr(name + "." + std::to_string(slot)));
-    slots.push_back(copy);
-  }
-  return slots;
-}
-
-/// The ring: slot argument i takes argument i+1's tile in the next
-/// iteration.
-SmallVector<Value> nextInRing(ArrayRef<BlockArgument> args) {
-  SmallVector<Value> next;
-  for (size_t slot = 0; slot < args.size(); ++slot)
-    next.push_back(args[(slot + 1) % args.size()]);
-  return next;
-}
-
-/// Adds `slots` as new iter_args of `loop` that rotate; returns the new
-/// loop's first slot argument.
-Value rotateThroughFor(scf::ForOp loop, ArrayRef<Value> slots) {
-  IRRewriter rewriter(loop->getContext());
-  NewYieldValuesFn ring = [&](OpBuilder &, Location,
-                              ArrayRef<BlockArgument> args) {
-    return nextInRing(args);
-  };
-  FailureOr<LoopLikeOpInterface> rotated =
-      cast<LoopLikeOpInterface>(loop.getOperation())
-          .replaceWithAdditionalYields(rewriter, slots,
-                                       /*replaceInitOperandUsesInLoop=*/false,
-                                       ring);
-  assert(succeeded(rotated) && "scf.for takes additional yields");
-  auto newLoop = cast<scf::ForOp>(rotated->getOperation());
-  return newLoop.getRegionIterArgs()[newLoop.getNumRegionIterArgs() -
-                                     slots.size()];
-}
-
-/// Adds `slots` as new operands of `loop` that the "before" region passes
-/// on unchanged and the "do" region yields rotated; returns the first slot
-/// argument of `home` (the region the tile was allocated in) in the new
-/// loop.
-Value rotateThroughWhile(scf::WhileOp loop, Region *home,
-                         ArrayRef<Value> slots) {
-  bool inBefore = home == &loop.getBefore();
-  SmallVector<Value> inits(loop.getInits());
-  llvm::append_range(inits, slots);
-  SmallVector<Type> types(loop.getResultTypes());
-  for (Value slot : slots)
-    types.push_back(slot.getType());
-  OpBuilder builder(loop);
-  auto newLoop = scf::WhileOp::create(builder, loop.getLoc(), types, inits);
-  newLoop.getBefore().takeBody(loop.getBefore());
-  newLoop.getAfter().takeBody(loop.getAfter());
-  auto addSlotArgs = [&](Block *block) {
-    SmallVector<BlockArgument> args;
-    for (Value slot : slots)
-      args.push_back(block->addArgument(slot.getType(), loop.getLoc()));
-    return args;
-  };
-  SmallVector<BlockArgument> beforeArgs = addSlotArgs(newLoop.getBeforeBody());
-  SmallVector<BlockArgument> afterArgs = addSlotArgs(newLoop.getAfterBody());
-  scf::ConditionOp condition = newLoop.getConditionOp();
-  for (BlockArgument arg : beforeArgs)
-    condition.getArgsMutable().append(arg);
-  scf::YieldOp yield = newLoop.getYieldOp();
-  for (Value next : nextInRing(afterArgs))
-    yield.getResultsMutable().append(next);
-  loop->replaceAllUsesWith(
-      newLoop->getResults().take_front(loop->getNumResults()));
-  loop.erase();
-  return inBefore ? beforeArgs.front() : afterArgs.front();
-}
-
-/// Replaces `alloc` (in the body of `loop`, an scf.for or scf.while) by
-/// `depth` allocations before the loop, rotated through new iter_args:
-/// iteration i uses slot i mod depth. Returns the slots (empty for depth
-/// 1, which leaves the tile as it is).
-SmallVector<Value> rotateSlots(AllocOp alloc, Operation *loop,
-                               int64_t depth) {
-  alloc->removeAttr(kBuffersAttr);
-  if (depth == 1)
-    return {};
-  SmallVector<Value> slots = cloneSlots(alloc, loop, depth);
-  Value first;
-  if (auto forLoop = dyn_cast<scf::ForOp>(loop))
-    first = rotateThroughFor(forLoop, slots);
-  else
-    first = rotateThroughWhile(cast<scf::WhileOp>(loop),
-                               loop->getRegion(0).isAncestor(
-                                   alloc->getParentRegion())
-                                   ? &loop->getRegion(0)
-                                   : &loop->getRegion(1),
-                               slots);
-  alloc.getResult().replaceAllUsesWith(first);
-  alloc.erase();
-  return slots;
 }
 
 /// How `func` places with `depths` applied, tried on a copy in a scratch
@@ -265,7 +216,7 @@ std::optional<int64_t> placeWith(func::FuncOp func,
   for (auto [candidate, depth] : llvm::zip(candidates, depths)) {
     auto alloc =
         cast<AllocOp>(mapping.lookup(AllocOp(candidate.alloc).getOperation()));
-    rotateSlots(alloc, alloc->getParentOp(), depth);
+    rotateSlots(alloc, findRotatingLoop(alloc), depth);
   }
   BufferLifetimes lifetimes(copy.getOperation());
   copy.walk([&](AllocOp alloc) {
@@ -303,6 +254,8 @@ enum class SlotReason {
   NoRoom,
   /// Back to one slot: two would add more waits than they save.
   Waits,
+  /// One slot: the tile cannot rotate (Candidate::refusal).
+  Refused,
 };
 
 /// The reason, and for SlotReason::Waits the waits of both choices (the
@@ -322,10 +275,13 @@ struct DsaPlanMultiBufferPass
     func::FuncOp func = getOperation();
     SmallVector<Candidate> candidates;
     bool failedAny = false;
+    std::optional<BufferViewFlowAnalysis> aliases;
     func.walk([&](AllocOp alloc) {
       if (!alloc->hasAttr(kBuffersAttr))
         return;
-      FailureOr<Candidate> candidate = readCandidate(alloc);
+      if (!aliases)
+        aliases.emplace(func);
+      FailureOr<Candidate> candidate = readCandidate(alloc, *aliases);
       if (failed(candidate))
         failedAny = true;
       else
@@ -344,7 +300,7 @@ struct DsaPlanMultiBufferPass
     for (auto [candidate, depth] : llvm::zip(candidates, depths)) {
       if (depth > 1)
         ++numRotated;
-      rotateSlots(candidate.alloc, candidate.alloc->getParentOp(), depth);
+      rotateSlots(candidate.alloc, findRotatingLoop(candidate.alloc), depth);
     }
   }
 
@@ -358,9 +314,12 @@ struct DsaPlanMultiBufferPass
     SmallVector<SlotChoice> reasons;
     SmallVector<size_t> autoTiles;
     for (auto [index, candidate] : llvm::enumerate(candidates)) {
-      bool overlaps = llvm::popcount(candidate.pipes) > 1;
+      bool rotates = candidate.refusal.empty();
+      bool overlaps = rotates && llvm::popcount(candidate.pipes) > 1;
       depths.push_back(candidate.depth.value_or(overlaps ? 2 : 1));
-      reasons.push_back({overlaps ? SlotReason::Overlap : SlotReason::OnePipe});
+      reasons.push_back({!rotates   ? SlotReason::Refused
+                         : overlaps ? SlotReason::Overlap
+                                    : SlotReason::OnePipe});
       if (!candidate.depth && overlaps)
         autoTiles.push_back(index);
     }
@@ -399,7 +358,8 @@ struct DsaPlanMultiBufferPass
     SmallVector<int64_t> oneSlotWaits;
     for (const Candidate &candidate : candidates)
       oneSlotWaits.push_back(
-          candidate.depth || llvm::popcount(candidate.pipes) < 2
+          candidate.depth || !candidate.refusal.empty() ||
+                  llvm::popcount(candidate.pipes) < 2
               ? 0
               : getOneSlotWait(func, candidate.alloc, costModel));
     auto waitsOf = [&](ArrayRef<int64_t> choice) -> std::optional<int64_t> {
@@ -452,6 +412,9 @@ struct DsaPlanMultiBufferPass
       remark << ", " << choice.waitsWithOne
              << " with one, its own wait included)";
       break;
+    case SlotReason::Refused:
+      remark << " (cannot rotate: " << candidate.refusal << ")";
+      break;
     case SlotReason::Overlap:
       remark << " (" << llvm::popcount(candidate.pipes)
              << " pipes touch it in the loop; +" << candidate.bytes
@@ -462,187 +425,6 @@ struct DsaPlanMultiBufferPass
 
   /// The cycle estimates the waits are counted in (`costs` applied).
   CostModel costModel = CostModel::defaults();
-};
-
-//===----------------------------------------------------------------------===//
-// dsaplan-rotate-carried
-//===----------------------------------------------------------------------===//
-
-/// The innermost scf.for or scf.while whose body holds `alloc`; null when
-/// a loop of another kind is nearer, or no loop.
-Operation *getEnclosingLoop(AllocOp alloc) {
-  for (Operation *op = alloc->getParentOp(); op; op = op->getParentOp()) {
-    if (isa<scf::ForOp, scf::WhileOp>(op))
-      return op;
-    if (isLoopOp(op) || isa<FunctionOpInterface>(op))
-      return nullptr;
-  }
-  return nullptr;
-}
-
-/// Which values of one iteration of `loop` may hold a tile, given the ones
-/// that do (`add`): views of them, and results and arguments of the region
-/// ops nested in the loop that are passed one (an scf.if that yields it),
-/// conservatively:
-///
-///   %v = memref.cast %cur ...                  // holds
-///   %y = scf.if %c -> ... { scf.yield %cur } else { scf.yield %prev }
-///                                              // holds (on one path)
-class TileHolders {
-public:
-  explicit TileHolders(Operation *loop) : loop(loop) {}
-
-  void add(Value value) {
-    roots.insert(value);
-    known.clear();
-  }
-
-  bool mayHold(Value value) {
-    if (!isa<BaseMemRefType>(value.getType()))
-      return false;
-    if (roots.contains(value))
-      return true;
-    auto [it, inserted] = known.try_emplace(value, Answer::Deciding);
-    if (!inserted) {
-      // A value met again while it is being decided adds nothing on this
-      // path; the answers that relied on that are not kept (below).
-      if (it->second == Answer::Deciding)
-        ++cyclesMet;
-      return it->second == Answer::Holds;
-    }
-    unsigned cyclesBefore = cyclesMet;
-    bool holds = decide(value);
-    if (holds || cyclesMet == cyclesBefore)
-      known[value] = holds ? Answer::Holds : Answer::DoesNot;
-    else
-      known.erase(value);
-    return holds;
-  }
-
-private:
-  bool decide(Value value) {
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      Operation *owner = arg.getOwner()->getParentOp();
-      return owner != loop && loop->isProperAncestor(owner) &&
-             regionOpMayHold(owner);
-    }
-    Operation *def = value.getDefiningOp();
-    if (!loop->isProperAncestor(def))
-      return false;
-    if (def->getNumRegions() && regionOpMayHold(def))
-      return true;
-    return llvm::any_of(getAliasSources(value),
-                        [&](Value source) { return mayHold(source); });
-  }
-
-  /// Whether a region op passes a holder in (operand) or out (terminator).
-  bool regionOpMayHold(Operation *op) {
-    if (llvm::any_of(op->getOperands(),
-                     [&](Value operand) { return mayHold(operand); }))
-      return true;
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>() &&
-            llvm::any_of(block.back().getOperands(),
-                         [&](Value operand) { return mayHold(operand); }))
-          return true;
-    return false;
-  }
-
-  enum class Answer { Deciding, Holds, DoesNot };
-
-  Operation *loop;
-  DenseSet<Value> roots;
-  DenseMap<Value, Answer> known;
-  unsigned cyclesMet = 0;
-};
-
-/// The arguments of `loop` that receive, at the back edge, a value that may
-/// hold the tile: scf.for's iter_args, scf.while's "before" arguments. For
-/// scf.while, the "do" arguments the condition forwards a holder to join
-/// `holders` first (same iteration).
-SmallVector<Value> carriedOverBackEdge(Operation *loop, TileHolders &holders) {
-  SmallVector<Value> next;
-  if (auto forLoop = dyn_cast<scf::ForOp>(loop)) {
-    auto yield = cast<scf::YieldOp>(forLoop.getBody()->getTerminator());
-    for (auto [operand, arg] :
-         llvm::zip(yield.getOperands(), forLoop.getRegionIterArgs()))
-      if (holders.mayHold(operand))
-        next.push_back(arg);
-    return next;
-  }
-  auto whileLoop = cast<scf::WhileOp>(loop);
-  for (auto [operand, arg] : llvm::zip(whileLoop.getConditionOp().getArgs(),
-                                       whileLoop.getAfterArguments()))
-    if (holders.mayHold(operand))
-      holders.add(arg);
-  for (auto [operand, arg] : llvm::zip(whileLoop.getYieldOp().getOperands(),
-                                       whileLoop.getBeforeArguments()))
-    if (holders.mayHold(operand))
-      next.push_back(arg);
-  return next;
-}
-
-/// In how many iterations of `loop` the tile `alloc` allocates is live: 1
-/// when no later iteration reads it, 2 when the next one does (through an
-/// iter_arg), and so on; nullopt past kMaxBuffers (or when a loop carries
-/// it for ever, e.g. an iter_arg yielded back unchanged on some path).
-std::optional<int64_t> countLiveIterations(AllocOp alloc, Operation *loop) {
-  TileHolders holders(loop);
-  holders.add(alloc.getResult());
-  for (int64_t iterations = 1; iterations <= DsaPlanDialect::kMaxBuffers;
-       ++iterations) {
-    SmallVector<Value> next = carriedOverBackEdge(loop, holders);
-    if (next.empty())
-      return iterations;
-    holders = TileHolders(loop);
-    for (Value arg : next)
-      holders.add(arg);
-  }
-  return std::nullopt;
-}
-
-struct DsaPlanRotateCarriedPass
-    : public mlir::dsaplan::impl::DsaPlanRotateCarriedBase<
-          DsaPlanRotateCarriedPass> {
-  using Base::Base;
-
-  void runOnOperation() override {
-    SmallVector<AllocOp> worklist;
-    getOperation().walk([&](AllocOp alloc) { worklist.push_back(alloc); });
-    bool failedAny = false;
-    // Slots land in the enclosing block, which may be an outer loop's body
-    // that carries them in turn: they join the worklist.
-    for (size_t next = 0; next < worklist.size(); ++next) {
-      AllocOp alloc = worklist[next];
-      Operation *loop = getEnclosingLoop(alloc);
-      if (!loop)
-        continue;
-      std::optional<int64_t> iterations = countLiveIterations(alloc, loop);
-      if (!iterations) {
-        alloc.emitOpError()
-            << "'" << alloc.getDisplayName() << "' is carried by '"
-            << loop->getName() << "' into more than "
-            << DsaPlanDialect::kMaxBuffers - 1
-            << " later iterations, or without bound (an iter_arg that may "
-               "be yielded back unchanged): no fixed number of rotating "
-               "slots keeps it; copy it into a tile allocated before the "
-               "loop";
-        failedAny = true;
-        continue;
-      }
-      if (*iterations == 1)
-        continue;
-      int64_t depth = *iterations;
-      if (auto asked = alloc->getAttrOfType<IntegerAttr>(kBuffersAttr))
-        depth = std::max(depth, asked.getInt());
-      for (Value slot : rotateSlots(alloc, loop, depth))
-        worklist.push_back(slot.getDefiningOp<AllocOp>());
-      ++numRotated;
-    }
-    if (failedAny)
-      signalPassFailure();
-  }
 };
 
 } // namespace

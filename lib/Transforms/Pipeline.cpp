@@ -43,7 +43,7 @@ void addSimulation(OpPassManager &pm, const DsaPlanPipelineOptions &options) {
   simulate.traceFile = options.traceFile;
   simulate.costs = options.simulateCosts;
   simulate.checkGm = options.syncMode != DependencyScope::ReuseOnly;
-  pm.addNestedPass<func::FuncOp>(createDsaPlanSimulate(simulate));
+  pm.addPass(createDsaPlanSimulate(simulate));
 }
 
 /// The option of `names` closest to the misspelled `key`, if one is close.
@@ -145,6 +145,7 @@ void mlir::dsaplan::buildDsaPlanPipeline(
   if (options.insertSync) {
     if (options.unrollRotations)
       pm.addNestedPass<func::FuncOp>(createDsaPlanUnrollRotations());
+    pm.addPass(createDsaPlanSettleCalls());
     DsaPlanInsertSyncOptions sync;
     sync.mode = options.syncMode;
     sync.pruneBudget = options.syncPruneBudget;
@@ -168,7 +169,7 @@ void mlir::dsaplan::registerDsaPlanPipeline() {
       "dsa-plan",
       "Place every on-chip tile at a fixed offset: lift-control-flow, import, "
       "rotate-carried, multi-buffer, compute-lifetimes, assign-offsets, "
-      "materialize, insert-sync, verify-sync",
+      "materialize, settle-calls, insert-sync, verify-sync",
       [](OpPassManager &pm, StringRef text,
          function_ref<LogicalResult(const Twine &)> errorHandler) {
         DsaPlanPipelineOptions options;

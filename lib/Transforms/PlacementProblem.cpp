@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DsaPlan/Transforms/PlacementProblem.h"
-#include "ReportFiles.h"
+#include "DsaPlan/Support/ReportFiles.h"
 
 #include "DsaPlan/Analysis/BufferLifetimes.h"
 #include "DsaPlan/Analysis/MemoryAccess.h"
@@ -46,6 +46,7 @@ public:
   ProblemBuilder(const TargetDescription &target) : target(target) {}
   LogicalResult addAlloc(AllocOp alloc);
   LogicalResult addConstraint(Operation *op);
+  void addInPlacePair(const InPlacePair &pair);
   /// Colocated buffers share bytes, so they must never be live together.
   LogicalResult checkColocatable(Operation *op, size_t first, size_t second);
   PlacementProblem take() { return std::move(result); }
@@ -134,6 +135,32 @@ LogicalResult ProblemBuilder::addConstraint(Operation *op) {
   return success();
 }
 
+/// An in-place op's output takes exactly its dying input's offset: the two
+/// are colocated when the input's range ends where the output's begins (the
+/// lifetimes end the in-place read at the op's read point). Tiles that stay
+/// live together are disjoint anyway; so are tiles the user separated, and
+/// two that are both pinned keep their pins (the verifier checks them).
+///
+///   %a: live [5, 7)   linalg.exp {dsaplan.in_place} ins(%a) outs(%b)
+///   %b: live [7, 10)  -> colocated: %b starts exactly where %a starts
+void ProblemBuilder::addInPlacePair(const InPlacePair &pair) {
+  auto input = bufferIndex.find(pair.input);
+  auto output = bufferIndex.find(pair.output);
+  if (input == bufferIndex.end() || output == bufferIndex.end())
+    return;
+  size_t a = input->second, b = output->second;
+  const std::vector<solver::Buffer> &buffers = result.problem.buffers;
+  if (buffers[a].pool != buffers[b].pool ||
+      solver::liveRangesOverlap(buffers[a].live, buffers[b].live) ||
+      (buffers[a].pinnedOffset && buffers[b].pinnedOffset))
+    return;
+  for (const solver::Separation &separation : result.problem.separations)
+    if ((separation.first == a && separation.second == b) ||
+        (separation.first == b && separation.second == a))
+      return;
+  result.problem.colocations.push_back({a, b});
+}
+
 } // namespace
 
 FailureOr<PlacementProblem>
@@ -154,6 +181,10 @@ mlir::dsaplan::buildPlacementProblem(func::FuncOp func,
   });
   if (constraints.wasInterrupted())
     return failure();
+  func.walk([&](Operation *op) {
+    if (std::optional<InPlacePair> pair = getInPlacePair(op))
+      builder.addInPlacePair(*pair);
+  });
   return builder.take();
 }
 

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The pass around lib/Sync/Simulator: options in, diagnostics out. The
+// The pass around lib/Sync/Simulate: options in, diagnostics out. The
 // simulator returns its findings rather than emitting them, so that the
 // findings of several runs are reported once each, in the order found:
 //
@@ -13,10 +13,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ReportFiles.h"
+#include "DsaPlan/Support/CalledFunction.h"
+#include "DsaPlan/Support/ReportFiles.h"
 
-#include "DsaPlan/Sync/Simulator.h"
-#include "DsaPlan/Sync/TraceEvents.h"
+#include "DsaPlan/Sync/Simulate/Simulator.h"
+#include "DsaPlan/Sync/Simulate/TraceEvents.h"
 #include "DsaPlan/Transforms/Passes.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -136,9 +137,7 @@ struct DsaPlanSimulatePass
   using Base::Base;
 
   void runOnOperation() override {
-    func::FuncOp func = getOperation();
-    if (func.isExternal())
-      return; // a declaration: nothing runs here
+    ModuleOp module = getOperation();
     SimulationOptions options;
     options.seed = seed;
     options.runs = runs;
@@ -146,40 +145,62 @@ struct DsaPlanSimulatePass
     options.maxWhileIterations = maxWhileIterations;
     options.checkGm = checkGm;
     options.argValues.assign(argValues.begin(), argValues.end());
+    SmallVector<func::FuncOp> entries = getEntryFunctions(module);
     std::string error;
     if (!options.costs.applyOverrides(costs, error)) {
-      func.emitError() << "dsaplan-simulate: " << error;
+      for (func::FuncOp func : entries)
+        func.emitError() << "dsaplan-simulate: " << error;
       return signalPassFailure();
     }
-    if (!traceFile.empty() && failed(checkTraceFile(func)))
-      return signalPassFailure();
     options.keepRun = !traceFile.empty() || !reportDir.empty();
+    bool failedAny = false;
+    for (func::FuncOp func : entries)
+      failedAny |= failed(simulateFunction(func, options, entries.size()));
+    markAllAnalysesPreserved();
+    if (failedAny)
+      signalPassFailure();
+  }
+
+  /// The functions a run starts from: those with a body that no function
+  /// of the module calls. A callee runs where it is called, with its
+  /// caller's bytes behind its arguments.
+  static SmallVector<func::FuncOp> getEntryFunctions(ModuleOp module) {
+    llvm::DenseSet<Operation *> called;
+    module.walk([&](CallOpInterface call) {
+      if (func::FuncOp callee = getCalledFunction(call))
+        called.insert(callee);
+    });
+    SmallVector<func::FuncOp> entries;
+    for (func::FuncOp func : module.getOps<func::FuncOp>())
+      if (!func.isExternal() && !called.contains(func))
+        entries.push_back(func);
+    return entries;
+  }
+
+  LogicalResult simulateFunction(func::FuncOp func,
+                                 const SimulationOptions &options,
+                                 size_t entries) {
+    if (!traceFile.empty() && failed(checkTraceFile(func, entries)))
+      return failure();
     SimulationResult result = simulate(func, options);
     for (const SimulationFinding &finding : result.findings)
       emitFinding(finding);
     recordStatistics(result);
     if (summary)
       emitSummary(func, result);
-    markAllAnalysesPreserved();
     if (failed(writeFiles(func, result)) || result.failed())
-      signalPassFailure();
+      return failure();
+    return success();
   }
 
-  /// Without `{func}` the path names one file: with several functions
-  /// (run in parallel) they would overwrite each other.
-  LogicalResult checkTraceFile(func::FuncOp func) {
-    if (StringRef(traceFile).contains("{func}"))
-      return success();
-    auto module = func->getParentOfType<ModuleOp>();
-    if (!module)
-      return success();
-    auto bodies = llvm::count_if(module.getOps<func::FuncOp>(),
-                                 [](func::FuncOp f) { return !f.isExternal(); });
-    if (bodies <= 1)
+  /// Without `{func}` the path names one file: with several entry
+  /// functions they would overwrite each other.
+  LogicalResult checkTraceFile(func::FuncOp func, size_t entries) {
+    if (StringRef(traceFile).contains("{func}") || entries <= 1)
       return success();
     return func.emitError()
            << "dsaplan-simulate: trace-file '" << traceFile
-           << "' would be written by each of the " << bodies
+           << "' would be written by each of the " << entries
            << " functions of the module; put {func} in the path";
   }
 

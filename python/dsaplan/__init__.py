@@ -121,6 +121,13 @@ def _read_problem(problem):
 def _solve_options(options):
     """dsa-solve's options from keyword arguments; capacity may be a number,
     a {pool: bytes} dict or a list of "POOL=BYTES"."""
+    for key in options:
+        if key.replace("_", "-") in _dsaplan.anytime_option_names():
+            raise TypeError(
+                f"solve() does not take '{key}': time_limit, progress and "
+                "progress_interval are dsa-solve's (they need a clock and "
+                "signals, which the solver library does not use); bound the "
+                "search with node_budget and cost_node_budget")
     _check_names("solve", options, _dsaplan.driver_option_names())
     out = []
     for name, key, value in _option_items(options):

@@ -42,6 +42,41 @@ func.func @alloc_index_elements() {
 
 // -----
 
+// Sizes at the edge: the byte size of 2^61 f32 elements overflowed 64 bits
+// (and the tile was then reported as one that cannot be placed); a 2-D
+// shape overflows the element count itself.
+func.func @alloc_too_large() {
+  // expected-error @+1 {{'dsaplan.alloc' op type 'memref<2305843009213693952xf32, #dsaplan.space<ub>>' is larger than 1099511627776 bytes (2^40), the most a tile may have}}
+  %a = dsaplan.alloc : memref<2305843009213693952xf32, #dsaplan.space<ub>>
+  return
+}
+
+// -----
+
+func.func @alloc_element_count_overflows() {
+  // expected-error @+1 {{'dsaplan.alloc' op type 'memref<4294967296x4294967296xi8, #dsaplan.space<ub>>' is larger than 1099511627776 bytes (2^40)}}
+  %a = dsaplan.alloc : memref<4294967296x4294967296xi8, #dsaplan.space<ub>>
+  return
+}
+
+// -----
+
+func.func @alloc_offset_too_large() {
+  // expected-error @+1 {{'dsaplan.alloc' op offset 9223372036854775807 is above 1099511627776 bytes (2^40)}}
+  %a = dsaplan.alloc {offset = 9223372036854775807 : i64} : memref<16xf32, #dsaplan.space<ub>>
+  return
+}
+
+// -----
+
+func.func @alloc_alignment_too_large() {
+  // expected-error @+1 {{'dsaplan.alloc' op alignment 4611686018427387904 is above 1099511627776 bytes (2^40)}}
+  %a = dsaplan.alloc {alignment = 4611686018427387904 : i64} : memref<16xf32, #dsaplan.space<ub>>
+  return
+}
+
+// -----
+
 func.func @alloc_alignment_not_power_of_two() {
   // expected-error @+1 {{'dsaplan.alloc' op alignment 48 is not a power of two}}
   %a = dsaplan.alloc {alignment = 48 : i64} : memref<16xf32, #dsaplan.space<ub>>

@@ -18,7 +18,7 @@
 // WAITS-LABEL: func.func @load_after_vector
 // WAITS: %a = dsaplan.alloc {live = #dsaplan.live<0 to 4>, name = "a", offset = 4096 : i64}
 // WAITS: %b = dsaplan.alloc {live = #dsaplan.live<5 to 8>, name = "b", offset = 0 : i64}
-// REMARK: remark: @load_after_vector ub: 2 buffers, peak 8192 B, {{.*}}, reuse cost 0 (bound 0, 0 penalised pairs share bytes)
+// REMARK: remark: @load_after_vector ub: 2 buffers, reuse cost 0 (optimal, bound 0, 0 penalised pairs share bytes); peak 8192 B (not minimised, least 4096 B), capacity 188416 B usable
 // PEAK-LABEL: func.func @load_after_vector
 // PEAK: %a = dsaplan.alloc {live = #dsaplan.live<0 to 4>, name = "a", offset = 0 : i64}
 // PEAK: %b = dsaplan.alloc {live = #dsaplan.live<5 to 8>, name = "b", offset = 0 : i64}
@@ -41,10 +41,13 @@ func.func @load_after_vector(%gm: memref<1024xf32>) {
 // WAITS-LABEL: func.func @no_room
 // WAITS: %x = dsaplan.alloc {live = #dsaplan.live<0 to 4>, name = "x", offset = 0 : i64}
 // WAITS: %y = dsaplan.alloc {live = #dsaplan.live<5 to 8>, name = "y", offset = 0 : i64}
-// REMARK: remark: @no_room l0a: 2 buffers, peak 49152 B, {{.*}}, reuse cost 200 (bound 200, 1 penalised pairs share bytes)
+// REMARK: remark: @no_room l0a: 2 buffers, reuse cost 200 (optimal, bound 200, 1 penalised pairs share bytes); peak 49152 B (not minimised, least {{[0-9]+}} B)
 // JSON: "id": "l0a"
 // JSON: "peak": 49152
-// JSON: "reuse_cost": 200,
+// JSON: "status": "optimal",
+// JSON: "reuse_cost_status": "optimal",
+// JSON-NEXT: "peak_status": "not minimised",
+// JSON-NEXT: "reuse_cost": 200,
 // JSON-NEXT: "reuse_cost_bound": 200,
 // JSON-NEXT: "shared_penalised_pairs": 1,
 // PEAK-LABEL: func.func @no_room
@@ -70,7 +73,7 @@ func.func @no_room(%gm: memref<24576xf16, #dsaplan.space<l1>>) {
 // WAITS: %big = dsaplan.alloc {live = #dsaplan.live<0 to 4>, name = "big", offset = 0 : i64}
 // WAITS: %short = dsaplan.alloc {live = #dsaplan.live<0 to 4>, name = "short", offset = 32768 : i64}
 // WAITS: %late = dsaplan.alloc {live = #dsaplan.live<5 to 8>, name = "late", offset = 32768 : i64}
-// REMARK: remark: @longer_wait_kept_apart l0a: 3 buffers, peak 65536 B, {{.*}}, reuse cost 12 (bound 12, 1 penalised pairs share bytes)
+// REMARK: remark: @longer_wait_kept_apart l0a: 3 buffers, reuse cost 12 (optimal, bound 12, 1 penalised pairs share bytes); peak 65536 B (not minimised, least {{[0-9]+}} B)
 func.func @longer_wait_kept_apart(%l1: memref<16384xf16, #dsaplan.space<l1>>, %small: memref<512xf16, #dsaplan.space<l1>>) {
   %big = dsaplan.alloc {name = "big", live = #dsaplan.live<0 to 4>} : memref<16384xf16, #dsaplan.space<l0a>>      // [0, 32768)
   %short = dsaplan.alloc {name = "short", live = #dsaplan.live<0 to 4>} : memref<16384xf16, #dsaplan.space<l0a>>  // [32768, 65536)

@@ -2,8 +2,9 @@
 
 // Buffers that escape are live over the whole function, with a remark.
 
-func.func private @consume(memref<64xf32, #dsaplan.space<ub>>)
+func.func private @consume(memref<64xf32, #dsaplan.space<ub>>) -> memref<64xf32, #dsaplan.space<ub>>
 
+// A call that returns a memref may hand the tile back: live to the end.
 // CHECK-LABEL: func.func @escapes_through_call
 // CHECK: %a = dsaplan.alloc {live = #dsaplan.live<0 to 10>, name = "a"}
 // CHECK: %b = dsaplan.alloc {live = #dsaplan.live<5 to 6>, name = "b"}
@@ -14,7 +15,24 @@ func.func @escapes_through_call(%gm: memref<64xf32>) {
   memref.copy %gm, %b {dsaplan.pipe = #dsaplan.pipe<mte2>}                // op 2
       : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
   // expected-note @below {{used here}}
-  func.call @consume(%a) : (memref<64xf32, #dsaplan.space<ub>>) -> ()    // op 3
+  %r = func.call @consume(%a) : (memref<64xf32, #dsaplan.space<ub>>) -> memref<64xf32, #dsaplan.space<ub>> // op 3
+  return                                                                  // op 4
+}
+
+// -----
+
+func.func private @borrow(memref<64xf32, #dsaplan.space<ub>>)
+
+// A call without memref results borrows the tile for the call only: %a is
+// read and written at the call's points 6 and 7 and dies there, no remark.
+// CHECK-LABEL: func.func @borrowed_by_call
+// CHECK: %a = dsaplan.alloc {live = #dsaplan.live<3 to 8>, name = "a"}
+func.func @borrowed_by_call(%gm: memref<64xf32>) {
+  %a = dsaplan.alloc {name = "a"} : memref<64xf32, #dsaplan.space<ub>>    // op 0
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>}                // op 1: writes a at 3
+      : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index                                          // op 2
+  func.call @borrow(%a) : (memref<64xf32, #dsaplan.space<ub>>) -> ()     // op 3: points 6, 7
   return                                                                  // op 4
 }
 

@@ -10,7 +10,6 @@
 // whole tile on that pipe: mte2 -> v before it, a v barrier after it (the
 // exp reads what the call may have written), v -> mte3 before the store.
 
-// CHECK: remark: 'a' escapes through 'func.call': kept live over the whole function
 // CHECK: remark: call to @helper has unknown memory effects: taken to read and write all its dsaplan memrefs on pipe v
 // CHECK-LABEL: func.func private @helper(memref<256xf32, #dsaplan.space<ub>>)
 // CHECK-LABEL: func.func @k

@@ -86,7 +86,7 @@
 // FILES-NEXT: k.ub.svg
 // IMPORTED: dsaplan.alloc {{{.*}}offset = 0 : i64}
 
-// expected-remark @below {{@k ub: 1 buffers, peak 1024 B, lower bound 1024 B, capacity 188416 B usable, optimal}}
+// expected-remark @below {{@k ub: 1 buffers, reuse cost 0 (optimal, bound 0, 0 penalised pairs share bytes); peak 1024 B (not minimised, least 1024 B), capacity 188416 B usable}}
 func.func @k(%gm: memref<256xf32>, %out: memref<256xf32>) {
   // expected-remark @above {{@k: 1 flag pairs (0 around loops, 0 eager, 0 set late for want of an event id; before pruning, 0 moved to another id and 0 handshakes added so that no set overruns its flag, 0 barrier_all for want of a safe event id), 0 barriers for 1 conflicting pairs; 0 dropped as implied by the others}}
   // expected-remark @above {{@k: simulated 1 run, worst seed 1: makespan}}

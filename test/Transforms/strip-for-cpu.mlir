@@ -1,13 +1,14 @@
 // RUN: dsa-opt %s -split-input-file -dsaplan-strip-for-cpu | FileCheck %s
 
-// The pipeline's output: the arena becomes a plain byte buffer, the tiles
-// stay views of it at their offsets, the syncs and every dsaplan attribute
-// go, and no type keeps a dsaplan space.
+// The pipeline's output: the arena becomes the module's byte buffer of its
+// space, the tiles stay views of it at their offsets, the syncs and every
+// dsaplan attribute go, and no type keeps a dsaplan space.
 
 // CHECK-LABEL: module {
+// CHECK-NEXT:  memref.global "private" @__dsaplan_ub : memref<196608xi8> = dense<0> {alignment = 64 : i64}
 // CHECK-LABEL: func.func @placed
 // CHECK-SAME:    (%[[GM:.*]]: memref<64xf32>, %[[OUT:.*]]: memref<64xf32>)
-// CHECK-NEXT:    %[[UB:.*]] = memref.alloc() {name = "ub"} : memref<196608xi8>
+// CHECK-NEXT:    %[[UB:.*]] = memref.get_global @__dsaplan_ub : memref<196608xi8>
 // CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[A:.*]] = memref.view %[[UB]][%[[C0]]][] : memref<196608xi8> to memref<64xf32>
 // CHECK-NEXT:    %[[C256:.*]] = arith.constant 256 : index
@@ -34,6 +35,84 @@ module attributes {dsaplan.target = #dsaplan.target<"ascend910b">} {
     dsaplan.set_flag <v -> mte3>, 0
     dsaplan.wait_flag <v -> mte3>, 0
     memref.copy %b, %out {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<64xf32, #dsaplan.space<ub>> to memref<64xf32>
+    return
+  }
+}
+
+// -----
+
+// One buffer per space for the whole module, as on the core: the caller's
+// and the callee's arenas of UB are the same bytes (a callee tile placed
+// over a caller tile live across the call clobbers it on the CPU too); L1
+// gets its own buffer. A symbol of the module already named like the
+// buffer keeps its name.
+
+// CHECK-LABEL: module {
+// CHECK-NEXT:  memref.global "private" @__dsaplan_l1 : memref<524288xi8> = dense<0> {alignment = 64 : i64}
+// CHECK-NEXT:  memref.global "private" @[[UBG:__dsaplan_ub_[0-9]+]] : memref<196608xi8> = dense<0> {alignment = 64 : i64}
+// CHECK-NEXT:  func.func private @__dsaplan_ub()
+// CHECK-LABEL: func.func private @callee
+// CHECK-NEXT:    %[[UB:.*]] = memref.get_global @[[UBG]] : memref<196608xi8>
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    memref.view %[[UB]][%[[C0]]][] : memref<196608xi8> to memref<64xf32>
+// CHECK-LABEL: func.func @caller
+// CHECK-NEXT:    %[[UB2:.*]] = memref.get_global @[[UBG]] : memref<196608xi8>
+// CHECK-NEXT:    %[[L1:.*]] = memref.get_global @__dsaplan_l1 : memref<524288xi8>
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    memref.view %[[UB2]][%[[C0]]][] : memref<196608xi8> to memref<64xf32>
+// CHECK-NEXT:    memref.view %[[L1]][%[[C0]]][] : memref<524288xi8> to memref<64xf32>
+// CHECK-NEXT:    call @callee(%{{.*}}) : (memref<64xf32>) -> ()
+// CHECK-NOT:   memref.global
+module attributes {dsaplan.target = #dsaplan.target<"ascend910b">} {
+  func.func private @__dsaplan_ub()
+  func.func private @callee(%gm: memref<64xf32>) {
+    %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+    %c0 = arith.constant 0 : index
+    %t = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+    memref.copy %gm, %t {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
+    return
+  }
+  func.func @caller(%gm: memref<64xf32>) {
+    %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+    %l1 = dsaplan.arena <l1> : memref<524288xi8, #dsaplan.space<l1>>
+    %c0 = arith.constant 0 : index
+    %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+    %b = memref.view %l1[%c0][] : memref<524288xi8, #dsaplan.space<l1>> to memref<64xf32, #dsaplan.space<l1>>
+    func.call @callee(%gm) {dsaplan.pipe = #dsaplan.pipe<mte2>} : (memref<64xf32>) -> ()
+    memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
+    memref.copy %gm, %b {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32, #dsaplan.space<l1>>
+    return
+  }
+}
+
+// -----
+
+// A function with a target of its own and a smaller UB: its arena is the
+// first bytes of the module's buffer, which is as large as the largest.
+
+// CHECK-LABEL: module {
+// CHECK-NEXT:  memref.global "private" @__dsaplan_ub : memref<196608xi8> = dense<0> {alignment = 64 : i64}
+// CHECK-LABEL: func.func @small
+// CHECK-NEXT:    %[[G:.*]] = memref.get_global @__dsaplan_ub : memref<196608xi8>
+// CHECK-NEXT:    %[[UB:.*]] = memref.reinterpret_cast %[[G]] to offset: [0], sizes: [65536], strides: [1] : memref<196608xi8> to memref<65536xi8>
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    memref.view %[[UB]][%[[C0]]][] : memref<65536xi8> to memref<64xf32>
+// CHECK-LABEL: func.func @large
+// CHECK-NEXT:    memref.get_global @__dsaplan_ub : memref<196608xi8>
+// CHECK-NEXT:    arith.constant
+module attributes {dsaplan.target = #dsaplan.target<"ascend910b">} {
+  func.func @small(%gm: memref<64xf32>) attributes {dsaplan.target = #dsaplan.target<"ascend910b", {ub = {capacity = 65536}}>} {
+    %ub = dsaplan.arena <ub> : memref<65536xi8, #dsaplan.space<ub>>
+    %c0 = arith.constant 0 : index
+    %t = memref.view %ub[%c0][] : memref<65536xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+    memref.copy %gm, %t {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
+    return
+  }
+  func.func @large(%gm: memref<64xf32>) {
+    %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+    %c0 = arith.constant 0 : index
+    %t = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+    memref.copy %gm, %t {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
     return
   }
 }

@@ -24,6 +24,9 @@ For each input file:
   3. Both modules are lowered with mlir-opt to the LLVM dialect (written as
      bytecode) and run with mlir-runner, one process per module (all kernels
      and seeds of a file in one run).
+     With --digest, each run prints a 64-bit digest of every memref argument
+     instead (for large arguments, whose printing would cost more than the
+     run), and the runs whose digests differ run again, alone and in full.
   4. The dumps are compared: one line per kernel, a summary
      `N kernels, M runs, K differences`; exit 1 on a difference (naming the
      function, the argument, the seed and the first differing element), 2 on
@@ -333,6 +336,62 @@ def print_function(arg):
     return lines
 
 
+def digest_function(arg):
+    """@digest_<type>(%m) -> i64: a 64-bit digest of the elements' bits and
+    their positions (the sum over the elements of a mix of the linear
+    index and the bits, so one changed element always changes it)."""
+    rank = len(arg.shape)
+    amap = identity_map(rank)
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    iters = ", ".join(['"reduction"'] * rank)
+    lines = [f"  func.func private @{PREFIX}_digest_{arg.key}(%m: {arg.type}) -> i64 {{",
+             "    %acc = memref.alloca() : memref<i64>",
+             "    %zero = arith.constant 0 : i64",
+             "    memref.store %zero, %acc[] : memref<i64>",
+             f"    linalg.generic {{indexing_maps = [{amap}, affine_map<({dims}) -> ()>], "
+             f"iterator_types = [{iters}]}} ins(%m : {arg.type}) outs(%acc : memref<i64>) {{",
+             f"    ^bb0(%in: {arg.elt}, %out: i64):",
+             "    %lin0 = arith.constant 0 : index"]
+    stride = 1
+    strides = []
+    for d in reversed(arg.shape):
+        strides.insert(0, stride)
+        stride *= d
+    lin = "%lin0"
+    for i, s in enumerate(strides):
+        lines += [f"    %i{i} = linalg.index {i} : index",
+                  f"    %s{i} = arith.constant {s} : index",
+                  f"    %p{i} = arith.muli %i{i}, %s{i} : index",
+                  f"    %lin{i + 1} = arith.addi {lin}, %p{i} : index"]
+        lin = f"%lin{i + 1}"
+    value = to_bits(arg.elt, "%in", "i64", lines)
+    lines += [
+        f"    %l = arith.index_cast {lin} : index to i64",
+        # splitmix64's constants: an odd multiplier for the position, the
+        # finaliser's two multipliers and shifts for the mix.
+        "    %k1 = arith.constant -7046029254386353131 : i64",
+        "    %k2 = arith.constant -4658895280553007687 : i64",
+        "    %k3 = arith.constant -7723592293110705685 : i64",
+        "    %c31 = arith.constant 31 : i64",
+        "    %c27 = arith.constant 27 : i64",
+        "    %c33 = arith.constant 33 : i64",
+        "    %x0 = arith.muli %l, %k1 : i64",
+        f"    %x1 = arith.addi %x0, {value} : i64",
+        "    %x2 = arith.shrui %x1, %c31 : i64",
+        "    %x3 = arith.xori %x1, %x2 : i64",
+        "    %x4 = arith.muli %x3, %k2 : i64",
+        "    %x5 = arith.shrui %x4, %c27 : i64",
+        "    %x6 = arith.xori %x4, %x5 : i64",
+        "    %x7 = arith.muli %x6, %k3 : i64",
+        "    %x8 = arith.shrui %x7, %c33 : i64",
+        "    %x9 = arith.xori %x7, %x8 : i64",
+        "    %sum = arith.addi %out, %x9 : i64",
+        "    linalg.yield %sum : i64", "    }",
+        "    %d = memref.load %acc[] : memref<i64>",
+        "    return %d : i64", "  }"]
+    return lines
+
+
 def scalar_value(t, index, i1_count, lines):
     """Appends ops computing scalar argument number `index` from %seed."""
     name = f"%a{index}"
@@ -356,8 +415,10 @@ def scalar_value(t, index, i1_count, lines):
     return name
 
 
-def run_function(number, name, args):
-    """@run_<n>(%seed): allocate, fill, call, print, free."""
+def run_function(number, name, args, digest):
+    """@run_<n>(%seed): allocate, fill, call, print, free. With `digest`,
+    the run prints one memref of the memref arguments' digests instead of
+    the arguments."""
     lines = [f"  func.func private @{PREFIX}_run_{number}(%seed: i32) {{"]
     operands, i1_count = [], 0
     for i, a in enumerate(args):
@@ -371,33 +432,46 @@ def run_function(number, name, args):
             i1_count += a == "i1"
     types = ", ".join(a.type if isinstance(a, MemRefArg) else a for a in args)
     lines.append(f"    func.call @{name}({', '.join(operands)}) : ({types}) -> ()")
-    for i, a in enumerate(args):
-        if isinstance(a, MemRefArg):
-            lines += [f"    func.call @{PREFIX}_print_{a.key}(%a{i}) : ({a.type}) -> ()",
-                      f"    memref.dealloc %a{i} : {a.type}"]
+    memrefs = [(i, a) for i, a in enumerate(args) if isinstance(a, MemRefArg)]
+    if digest:
+        dtype = f"memref<{len(memrefs)}xi64>"
+        lines.append(f"    %digests = memref.alloc() : {dtype}")
+        for slot, (i, a) in enumerate(memrefs):
+            lines += [f"    %d{i} = func.call @{PREFIX}_digest_{a.key}(%a{i}) : ({a.type}) -> i64",
+                      f"    %slot{i} = arith.constant {slot} : index",
+                      f"    memref.store %d{i}, %digests[%slot{i}] : {dtype}"]
+        lines += [f"    %du = memref.cast %digests : {dtype} to memref<*xi64>",
+                  "    func.call @printMemrefI64(%du) : (memref<*xi64>) -> ()",
+                  f"    memref.dealloc %digests : {dtype}"]
+    for i, a in memrefs:
+        if not digest:
+            lines.append(f"    func.call @{PREFIX}_print_{a.key}(%a{i}) : ({a.type}) -> ()")
+        lines.append(f"    memref.dealloc %a{i} : {a.type}")
     lines += ["    return", "  }"]
     return lines
 
 
-def harness(kernels, seeds):
+def harness(kernels, runs, digest=False):
     """The functions appended to each module: helpers per memref type, one
-    run function per kernel, and @main calling them for every seed."""
+    run function per kernel, and @main calling them for each (kernel
+    number, seed) of `runs`, in that order."""
     lines = ["  func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}",
              "  func.func private @printMemrefI64(memref<*xi64>) attributes {llvm.emit_c_interface}"]
     helpers = {}
     for _, args in kernels:
         for a in args:
             if isinstance(a, MemRefArg) and a.key not in helpers:
-                helpers[a.key] = fill_function(a) + print_function(a)
+                helpers[a.key] = fill_function(a) + (
+                    digest_function(a) if digest else print_function(a))
     for key in sorted(helpers):
         lines += helpers[key]
     for number, (name, args) in enumerate(kernels):
-        lines += run_function(number, name, args)
+        lines += run_function(number, name, args, digest)
     lines.append("  func.func @main() {")
-    for seed in seeds:
+    for seed in sorted({seed for _, seed in runs}):
         lines.append(f"    %seed{seed} = arith.constant {seed} : i32")
-        for number in range(len(kernels)):
-            lines.append(f"    func.call @{PREFIX}_run_{number}(%seed{seed}) : (i32) -> ()")
+    for number, seed in runs:
+        lines.append(f"    func.call @{PREFIX}_run_{number}(%seed{seed}) : (i32) -> ()")
     lines += ["    return", "  }"]
     return "\n".join(lines) + "\n"
 
@@ -414,7 +488,13 @@ def append_to_module(module_text, extra):
 # Running and comparing
 # --------------------------------------------------------------------------
 
-def execute(module_text, tools, work, tag):
+# Before the lowering of a module whose @main calls only some kernels (the
+# runs again in full of --digest): every function @main does not reach goes,
+# so the lowering and the runner's compilation cost what those kernels cost.
+PRUNE = ["--symbol-privatize=exclude=main", "--symbol-dce"]
+
+
+def execute(module_text, tools, work, tag, prune=False):
     path = os.path.join(work, f"{tag}.mlir")
     with open(path, "w") as f:
         f.write(module_text)
@@ -422,7 +502,8 @@ def execute(module_text, tools, work, tag):
     # input, and printing and parsing it as text took a fifth of the time
     # the lowering and the run take together.
     llvm_path = os.path.join(work, f"{tag}.llvm.mlirbc")
-    run([tools.mlir_opt, path] + LOWERING + ["--emit-bytecode", "-o", llvm_path],
+    run([tools.mlir_opt, path] + (PRUNE if prune else []) + LOWERING
+        + ["--emit-bytecode", "-o", llvm_path],
         f"lowering the {tag} module")
     return run([tools.mlir_runner, llvm_path, "-e", "main", "-entry-point-result=void",
                 "-shared-libs=" + ",".join(tools.libs)], f"running the {tag} module")
@@ -462,11 +543,17 @@ def as_element(bits, elt):
     return str(bits)
 
 
-def compare(kernels, seeds, before, after):
-    """Per kernel: the first difference (a message) or None; and the number
-    of runs compared."""
-    manifest = [(k, s, i, a) for s in seeds for k, (_, args) in enumerate(kernels)
-                for i, a in enumerate(args) if isinstance(a, MemRefArg)]
+def all_runs(kernels, seeds):
+    """Every kernel on every seed, seed by seed: the (kernel number, seed)
+    pairs @main calls."""
+    return [(k, seed) for seed in seeds for k in range(len(kernels))]
+
+
+def compare(kernels, runs, before, after):
+    """Per kernel: the first difference (a message) or None, from the full
+    dumps of `runs`."""
+    manifest = [(k, s, i, a) for k, s in runs
+                for i, a in enumerate(kernels[k][1]) if isinstance(a, MemRefArg)]
     for tag, dumps in (("before", before), ("after", after)):
         if len(dumps) != len(manifest):
             raise DiffError("the %s run printed %d memrefs, expected %d"
@@ -487,12 +574,36 @@ def compare(kernels, seeds, before, after):
     return first
 
 
+def differing_runs(kernels, runs, before, after):
+    """From the digest dumps of `runs` (one memref of digests per run):
+    {kernel number: the first of its runs whose digests differ}."""
+    for tag, dumps in (("before", before), ("after", after)):
+        if len(dumps) != len(runs):
+            raise DiffError("the %s run printed %d digests, expected %d"
+                            % (tag, len(dumps), len(runs)))
+    first = {}
+    for (k, seed), b, a in zip(runs, before, after):
+        if b != a and k not in first:
+            first[k] = (k, seed)
+    return first
+
+
 class Tools:
     def __init__(self, opts):
         self.dsa_opt = find_tool(opts.dsa_opt, ["dsa-opt"])
         self.mlir_opt = find_tool(opts.mlir_opt, ["mlir-opt", "mlir-opt-22"])
         self.mlir_runner = find_tool(opts.mlir_runner, ["mlir-runner", "mlir-runner-22"])
         self.libs = find_runner_libs(opts.runner_lib_dir, self.mlir_runner)
+
+
+def run_both(before, after, extra, tools, work, prune=False):
+    """The dumps of the before and after modules with the harness `extra`,
+    lowered and run side by side (the two are independent)."""
+    os.makedirs(work, exist_ok=True)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = [pool.submit(execute, append_to_module(text, extra), tools, work, tag, prune)
+                for text, tag in ((before, "before"), (after, "after"))]
+        return [parse_dumps(r.result()) for r in runs]
 
 
 def check_file(path, opts, tools, work):
@@ -519,13 +630,27 @@ def check_file(path, opts, tools, work):
             kernels.append((name, args))
     if not kernels:
         return 0, 0, 0, skipped
-    extra = harness(kernels, opts.seed_list)
-    # The two modules are independent: lower and run them side by side.
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = [pool.submit(execute, append_to_module(text, extra), tools, work, tag)
-                for text, tag in ((before, "before"), (after, "after"))]
-        out_before, out_after = (parse_dumps(r.result()) for r in runs)
-    first = compare(kernels, opts.seed_list, out_before, out_after)
+    runs = all_runs(kernels, opts.seed_list)
+    out_before, out_after = run_both(before, after, harness(kernels, runs, opts.digest),
+                                     tools, work)
+    if not opts.digest:
+        first = compare(kernels, runs, out_before, out_after)
+    else:
+        # Digests first; the runs whose digests differ run again in full,
+        # alone, which names the first differing element as without
+        # --digest. A kernel never reads a byte it did not write, so a run
+        # alone computes what it computed among the others.
+        suspects = differing_runs(kernels, runs, out_before, out_after)
+        first = {}
+        if suspects:
+            again = [suspects[k] for k in sorted(suspects)]
+            full_before, full_after = run_both(before, after, harness(kernels, again),
+                                               tools, os.path.join(work, "again"), prune=True)
+            first = compare(kernels, again, full_before, full_after)
+            for k, seed in again:
+                first.setdefault(k, "seed %d: the digests differ, but the run alone gives "
+                                    "identical arguments (a read of bytes the kernel did "
+                                    "not write?)" % seed)
     for k, (name, args) in enumerate(kernels):
         if k in first:
             print("FAIL %s: %s" % (name, first[k]))
@@ -554,6 +679,11 @@ def parse_args(argv):
                              "(one input only)")
     parser.add_argument("--seeds", type=int, default=4,
                         help="run every kernel with seeds 0..N-1 (default 4)")
+    parser.add_argument("--digest", action="store_true",
+                        help="compare a 64-bit digest of each memref argument instead of "
+                             "printing every element (for kernels with large arguments); a "
+                             "run whose digests differ runs again in full, so a difference "
+                             "is reported as without it")
     parser.add_argument("--work-dir", help="keep the generated modules here")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="print only differences, skips and the summary")

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Anytime.h"
 #include "CommandLine.h"
 
 #include "DsaPlan/Solver/Driver.h"
@@ -21,6 +22,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -28,6 +30,7 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <unistd.h>
 
 #ifndef DSAPLAN_VERSION
 #define DSAPLAN_VERSION "unknown"
@@ -57,9 +60,18 @@ const std::vector<dsaplan::cli::OptionSpec> &optionSpecs() {
        "search nodes per pool for every algorithm that searches"},
       {"cost-node-budget", 0, true, "N",
        "branch-and-bound nodes per pool for the reuse cost (default "
-       "100000)"},
+       "250000)"},
       {"minimize-capacity", 0, false, "",
        "spend the whole budget on the smallest peak"},
+      {"time-limit", 0, true, "SECONDS",
+       "stop searching after SECONDS (wall clock) and keep the best found; "
+       "off by default (budgets are nodes, so results are deterministic)"},
+      {"progress", 0, true, "WHEN",
+       "per-pool progress on stderr: auto (when stderr is a terminal; the "
+       "default), always or never"},
+      {"progress-interval", 0, true, "SECONDS",
+       "the first progress line after SECONDS, then at most one per SECONDS "
+       "(default 1)"},
       {"output", 'o', true, "FILE", "write the solution (- for stdout)"},
       {"stats-json", 0, true, "FILE", "write per-pool statistics as JSON"},
       {"svg", 0, true, "FILE",
@@ -84,9 +96,15 @@ void printHelp() {
       "'pool choice:' line then says how many assignments were tried, and\n"
       "the solution names each buffer's pool.\n\noptions:\n%s\n"
       "algorithms: %s\n\n"
-      "pool status (last word of each pool line):\n"
-      "  optimal      placed within capacity, peak equals a proven lower bound\n"
-      "  feasible     placed within capacity, optimality not proven\n"
+      "pool status (last word of each pool line), of the pool's objective:\n"
+      "  optimal      placed within capacity, and the objective proved minimal:\n"
+      "               the peak equals a proven lower bound, or, for a problem\n"
+      "               whose objective is the reuse cost, the reuse cost does\n"
+      "               (the peak then only has to fit: the line under the pool\n"
+      "               gives each objective its own status, e.g. 'reuse cost 0\n"
+      "               (optimal, bound 0, ...); peak 163904 B (not minimised,\n"
+      "               least 98304 B)')\n"
+      "  feasible     placed within capacity, the objective not proved minimal\n"
       "  infeasible   proved: no valid placement exists (the next line gives\n"
       "               the certificate, or says the search was exhaustive)\n"
       "  gave-up      no placement within capacity found and none proved\n"
@@ -99,7 +117,13 @@ void printHelp() {
       "  2  bad usage, unreadable or malformed input, or a write failure\n"
       "  3  no pool infeasible, but some pool gave up\n"
       "  4  internal error: the independent validator rejected the solver's\n"
-      "     placement or reuse cost (a bug; please report it)\n",
+      "     placement or reuse cost (a bug; please report it)\n"
+      "  130, 143  stopped by SIGINT (Ctrl-C) or SIGTERM: the searches ended\n"
+      "     early, each pool keeps its best placement and a status that says\n"
+      "     only what was proved, and the solution is written when every pool\n"
+      "     is placed (a second signal ends the process at once)\n\n"
+      "--time-limit stops the searches the same way but exits 0, 1 or 3 as\n"
+      "after a spent node budget; a line 'stopped: ...' says that it did.\n",
       dsaplan::cli::describeOptions(optionSpecs()).c_str(), algorithmNames());
 }
 
@@ -340,14 +364,13 @@ bool printReuseCost(FILE *out, const Problem &problem,
   if (problem.objective != Objective::ReuseCost || !isPlaced(r.status))
     return true;
   ReuseCostCount count = reuseCostOf(problem, solution.offsets, r.pool);
-  std::fprintf(out, "  reuse cost %lld  bound %lld  gap %lld  shared penalised pairs %zu  "
-              "cost nodes %llu  %s\n",
-              static_cast<long long>(count.cost),
-              static_cast<long long>(r.reuseCostBound),
-              static_cast<long long>(count.cost - r.reuseCostBound),
-              count.sharedPairs,
-              static_cast<unsigned long long>(r.reuseCostNodes),
-              count.cost <= r.reuseCostBound ? "proven" : "not proven");
+  std::string detail =
+      "gap " + std::to_string(count.cost - r.reuseCostBound) + ", " +
+      std::to_string(count.sharedPairs) + " penalised pairs share bytes, " +
+      std::to_string(r.reuseCostNodes) + " cost nodes";
+  std::fprintf(out, "  %s\n",
+               objectiveSummary(r, problem.objective, count.cost, detail)
+                   .c_str());
   if (count.cost == r.reuseCost)
     return true;
   std::fprintf(stderr,
@@ -362,11 +385,16 @@ bool printReuseCost(FILE *out, const Problem &problem,
 std::string statsJson(const Problem &problem, const Solution &solution,
                       const Arguments &args, double seconds) {
   std::ostringstream os;
+  int signal = dsaplan::cli::stopSignal();
+  const char *stopped = !solution.stopped   ? "null"
+                        : signal == SIGINT  ? "\"SIGINT\""
+                        : signal == SIGTERM ? "\"SIGTERM\""
+                                            : "\"time-limit\"";
   // docs/schemas/solve-stats.json is the schema of this version.
   os << "{\n  \"schema_version\": 1,\n  \"input\": " << jsonString(args.input)
      << ",\n  \"algorithm\": \""
      << algorithmName(args.driver.solve.algorithm) << "\",\n  \"seconds\": " << seconds
-     << ",\n  \"pools\": [";
+     << ",\n  \"stopped\": " << stopped << ",\n  \"pools\": [";
   for (size_t i = 0; i < solution.pools.size(); ++i) {
     const PoolResult &r = solution.pools[i];
     os << (i ? ",\n" : "\n") << "    {\"pool\": "
@@ -374,6 +402,11 @@ std::string statsJson(const Problem &problem, const Solution &solution,
        << ", \"peak\": " << r.peak << ", \"lower_bound\": " << r.lowerBound
        << ", \"nodes\": " << r.nodes << ", \"status\": \""
        << poolStatusName(r.status) << "\"";
+    // Under the reuse-cost objective `status` is the cost's: the peak only
+    // had to fit.
+    if (problem.objective == Objective::ReuseCost && isPlaced(r.status))
+      os << ", \"reuse_cost_status\": \"" << poolStatusName(r.status)
+         << "\", \"peak_status\": \"not minimised\"";
     if (r.status == PoolStatus::Infeasible)
       os << ", \"proof\": \"" << infeasibilityProofName(r.proof) << "\"";
     if (problem.objective == Objective::ReuseCost)
@@ -413,6 +446,54 @@ bool writeReports(const Arguments &args, const Problem &problem,
   return ok;
 }
 
+/// Sets up the anytime side of the solve: the stop handlers, the time
+/// limit and the progress printer. Returns 0, or the exit status after a
+/// failure to arm the timer.
+int startAnytime(Arguments &args, const Problem &problem,
+                 std::chrono::steady_clock::time_point start) {
+  DriverOptions &driver = args.driver;
+  dsaplan::cli::installStopHandlers();
+  driver.solve.stop = &dsaplan::cli::stopFlag();
+  if (driver.timeLimit > 0 && !dsaplan::cli::armTimeLimit(driver.timeLimit)) {
+    std::fprintf(stderr, "dsa-solve: cannot arm the --time-limit timer: %s\n",
+                 std::strerror(errno));
+    return kBadInput;
+  }
+  if (driver.progress == "always" ||
+      (driver.progress == "auto" && isatty(fileno(stderr))))
+    driver.solve.progress = dsaplan::cli::progressPrinter(
+        stderr, driver.progressInterval, start,
+        [&problem](size_t pool) { return problem.pools[pool].id; });
+  return 0;
+}
+
+/// The line that says the searches were cut short, by what, and what was
+/// kept.
+void printStopped(FILE *out, const Arguments &args, const Problem &problem,
+                  const Solution &solution, int status, double seconds) {
+  int signal = dsaplan::cli::stopSignal();
+  std::string cause = signal == SIGINT    ? "interrupted (SIGINT)"
+                      : signal == SIGTERM ? "terminated (SIGTERM)"
+                                          : "time limit reached";
+  std::fprintf(out,
+               "stopped: %s after %.3f s; the searches ended early, so each "
+               "status says only what was proved before\n",
+               cause.c_str(), seconds);
+  if (args.output.empty())
+    return;
+  if (status == kPlaced) {
+    std::fprintf(out, "stopped: the best placement found is written to %s\n",
+                 args.output.c_str());
+    return;
+  }
+  for (const PoolResult &r : solution.pools)
+    if (!isPlaced(r.status))
+      std::fprintf(out,
+                   "stopped: nothing written to %s: pool %s is not placed "
+                   "within capacity\n",
+                   args.output.c_str(), problem.pools[r.pool].id.c_str());
+}
+
 /// 0 when every pool is placed; else 1 when one is proved infeasible, 3
 /// when one gave up.
 int solveStatus(const Solution &solution) {
@@ -439,6 +520,8 @@ int main(int argc, char **argv) {
     return checkSolution(args, given, csv);
 
   auto start = std::chrono::steady_clock::now();
+  if (int status = startAnytime(args, given, start))
+    return status;
   Solution solution = solve(given, args.driver.solve);
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start).count();
@@ -477,11 +560,18 @@ int main(int argc, char **argv) {
       return kInternalError;
     }
   int status = solveStatus(solution);
+  if (solution.stopped)
+    printStopped(out, args, problem, solution, status, seconds);
   if (!args.output.empty() && status == kPlaced &&
       !writeFile(args.output, csv ? writeMiniMallocCsv(problem, solution.offsets)
                                   : writeSchemaV1Solution(problem, solution.offsets)))
     return kBadInput;
   if (!writeReports(args, problem, solution, seconds))
     return kBadInput;
-  return status;
+  // Stopped by the user: the shell's convention, 128 + the signal (a signal
+  // after the searches ended changed nothing).
+  int signal = dsaplan::cli::stopSignal();
+  return solution.stopped && (signal == SIGINT || signal == SIGTERM)
+             ? 128 + signal
+             : status;
 }

@@ -32,49 +32,6 @@ void expectValid(const Problem &problem, const Solution &solution,
 
 /// Five buffers where first-fit by decreasing size wastes space: the optimum
 /// (12) equals the bytes live at points 3 and 5, first fit needs more.
-/// A perfect packing: the rectangle of `height` bytes over `[0, horizon)`
-/// cut, again and again, across time or across addresses at pseudo-random
-/// points, until `pieces` buffers remain. Every point of time is exactly
-/// full, so the lower bound `height` is the optimum, and greedy placement
-/// rarely finds it.
-Problem perfectPacking(uint64_t seed, size_t pieces, int64_t horizon,
-                       int64_t height) {
-  struct Piece {
-    int64_t begin, end, low, high;
-  };
-  std::vector<Piece> parts = {{0, horizon, 0, height}};
-  uint64_t state = seed;
-  auto below = [&](int64_t bound) {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<int64_t>((state >> 33) % static_cast<uint64_t>(bound));
-  };
-  while (parts.size() < pieces) {
-    // Cut the largest piece that can still be cut.
-    size_t pick = 0;
-    for (size_t i = 1; i < parts.size(); ++i)
-      if ((parts[i].end - parts[i].begin) * (parts[i].high - parts[i].low) >
-          (parts[pick].end - parts[pick].begin) *
-              (parts[pick].high - parts[pick].low))
-        pick = i;
-    Piece piece = parts[pick];
-    bool acrossTime = below(2) == 0 ? piece.end - piece.begin > 1
-                                    : piece.high - piece.low <= 1;
-    Piece second = piece;
-    if (acrossTime) {
-      int64_t cut = piece.begin + 1 + below(piece.end - piece.begin - 1);
-      parts[pick].end = second.begin = cut;
-    } else {
-      int64_t cut = piece.low + 1 + below(piece.high - piece.low - 1);
-      parts[pick].high = second.low = cut;
-    }
-    parts.push_back(second);
-  }
-  ProblemBuilder builder(height);
-  for (const Piece &piece : parts)
-    builder.add(piece.high - piece.low, {{piece.begin, piece.end}});
-  return builder.problem;
-}
-
 Problem firstFitTrap() {
   ProblemBuilder builder(1024);
   builder.add(5, {{5, 7}});

@@ -183,6 +183,80 @@ TEST(ReuseCost, CliqueBoundProvesWithoutSearch) {
   EXPECT_EQ(result.nodes, 0u);
 }
 
+TEST(ReuseCost, NeighbourhoodsLowerWhatTheGreedyLeavesInLargeGroups) {
+  // Random pools of 90 items at the capacity of their peak placement, one
+  // group too large for the exact search (over 64 items): the greedy's
+  // placement, then large neighbourhoods re-placed exactly with the
+  // budget. They never raise the cost, every placement stays valid, and on
+  // most pools they lower it (by 10 to 50 % with 100,000 nodes when this
+  // test was written).
+  using namespace dsaplan::solver::detail;
+  std::mt19937 random(2727);
+  auto pick = [&](int low, int high) {
+    return std::uniform_int_distribution<int>(low, high)(random);
+  };
+  int lowered = 0;
+  for (int round = 0; round < 6; ++round) {
+    ProblemBuilder builder(1, kUnit);
+    for (int b = 0; b < 90; ++b) {
+      int lower = pick(0, 60);
+      builder.add(pick(1, 8) * kUnit, {{lower, lower + pick(1, 12)}});
+    }
+    for (size_t a = 0; a < 90; ++a)
+      for (size_t b = a + 1; b < 90; ++b)
+        if (pick(0, 1) == 0)
+          builder.problem.reusePenalties.push_back({a, b, 1, "cross_pipe"});
+    builder.problem.objective = Objective::Peak;
+    // As tight as the peak placement found (as DSA-RP's MiniMalloc
+    // instances: their first-fit peak).
+    builder.problem.pools[0].capacity = 1 << 30;
+    Solution peak = solve(builder.problem);
+    builder.problem.pools[0].capacity = peak.pools[0].peak;
+    builder.problem.objective = Objective::ReuseCost;
+    PoolInstance instance = buildPoolInstance(builder.problem, 0);
+    CostInstance costs = buildCostInstance(builder.problem, instance);
+    ItemOffsets start(instance.items.size());
+    for (size_t i = 0; i < instance.items.size(); ++i)
+      start[i] = peak.offsets[instance.items[i].members.front()];
+    CostResult greedyOnly = minimizeReuseCost(costs, start, /*nodeBudget=*/0);
+    CostResult searched = minimizeReuseCost(costs, start, 30'000);
+    EXPECT_LE(searched.cost, greedyOnly.cost) << "round " << round;
+    lowered += searched.cost < greedyOnly.cost;
+    Placement offsets(builder.problem.buffers.size());
+    for (size_t i = 0; i < instance.items.size(); ++i)
+      for (size_t member : instance.items[i].members)
+        offsets[member] = searched.offsets[i];
+    EXPECT_TRUE(validate(builder.problem, offsets).empty()) << "round " << round;
+    EXPECT_EQ(reuseCostOf(builder.problem, offsets, 0).cost, searched.cost);
+  }
+  EXPECT_GE(lowered, 4);
+}
+
+TEST(ReuseCost, TuranBoundCountsTheSharingPairs) {
+  // Six 64-byte buffers at different times, pairwise penalised, in 160
+  // bytes: no three fit apart, so the pairs apart form a graph without a
+  // triangle, at most 9 of the 15 (Turan): 6 pairs share bytes, as in the
+  // optimum (three stacked at 0, three at 96). The byte count alone says 4
+  // (192 B too many, each pair saving at most 64 B).
+  using namespace dsaplan::solver::detail;
+  ProblemBuilder builder(5 * kUnit, kUnit);
+  std::vector<size_t> buffers;
+  for (int64_t t = 0; t < 6; ++t)
+    buffers.push_back(builder.add(2 * kUnit, {{t, t + 1}}));
+  for (size_t a = 0; a < buffers.size(); ++a)
+    for (size_t b = a + 1; b < buffers.size(); ++b)
+      builder.problem.reusePenalties.push_back(
+          {buffers[a], buffers[b], 1, "cross_pipe"});
+  builder.problem.objective = Objective::ReuseCost;
+  PoolInstance instance = buildPoolInstance(builder.problem, 0);
+  CostInstance costs = buildCostInstance(builder.problem, instance);
+  ItemOffsets allAtZero(instance.items.size(), 0);
+  CostResult result = minimizeReuseCost(costs, allAtZero, /*nodeBudget=*/0);
+  EXPECT_EQ(result.cost, 6);
+  EXPECT_EQ(result.bound, 6);
+  EXPECT_EQ(result.nodes, 0u);
+}
+
 TEST(ReuseCost, PeakObjectiveIgnoresPenalties) {
   ProblemBuilder builder(4 * kUnit, kUnit);
   size_t a = builder.add(2 * kUnit, {{0, 2}});

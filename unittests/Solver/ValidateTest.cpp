@@ -87,6 +87,45 @@ TEST(Validate, OutOfCapacity) {
   EXPECT_TRUE(mentions(violation.message, "64")) << violation.message;
 }
 
+TEST(Validate, OffsetsBeyondTheByteLimitAreOutOfCapacityNotOverflows) {
+  // Offsets near INT64_MAX: offset + size would overflow (a sanitizer trips
+  // on it); each is out of capacity, and no pair is compared with it.
+  ProblemBuilder builder(64);
+  builder.add(16, {{0, 4}});
+  builder.add(16, {{0, 4}});
+  builder.problem.reusePenalties.push_back({0, 1, 1, "cross_pipe"});
+  Placement far = {INT64_MAX - 8, INT64_MAX - 8};
+  std::vector<Violation> violations = validate(builder.problem, far);
+  EXPECT_EQ(kindsOf(violations),
+            (std::vector<Kind>{Kind::OutOfCapacity, Kind::OutOfCapacity}))
+      << describe(violations);
+  EXPECT_EQ(reuseCostOf(builder.problem, far, 0).cost, 0);
+}
+
+TEST(CheckProblem, NumbersBeyondTheBoundsAreNamed) {
+  ProblemBuilder builder(kMaxBytes + 1);
+  builder.add(kMaxBytes + 1, {{-kMaxPoint - 1, 4}});
+  builder.problem.reusePenalties.push_back({0, 0, kMaxCost + 1, "x"});
+  std::vector<std::string> errors = checkProblem(builder.problem);
+  std::string all;
+  for (const std::string &error : errors)
+    all += error + "\n";
+  EXPECT_TRUE(mentions(all, "pool 0: capacity 1099511627777 is above the "
+                            "limit 2^40"))
+      << all;
+  EXPECT_TRUE(mentions(all, "size 1099511627777 is above the limit 2^40"))
+      << all;
+  EXPECT_TRUE(mentions(all, "live interval [-1099511627777, 4) reaches beyond"))
+      << all;
+  EXPECT_TRUE(mentions(all, "reuse penalty 0: cost 4294967297 is above the "
+                            "limit 2^32"))
+      << all;
+  // At the bounds: no complaint about the numbers.
+  ProblemBuilder edge(kMaxBytes);
+  edge.add(kMaxBytes, {{-kMaxPoint, kMaxPoint}});
+  EXPECT_TRUE(checkProblem(edge.problem).empty());
+}
+
 TEST(Validate, InReservedRange) {
   ProblemBuilder builder(256);
   builder.reserve(64, 128);

@@ -18,9 +18,12 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir {
+class BufferViewFlowAnalysis;
+
 namespace dsaplan {
 
 /// Two points per op, numbered in pre-order over the ops nested in a root:
@@ -66,6 +69,37 @@ private:
 /// Whether `op` repeats its regions: a LoopLikeOpInterface, or a
 /// RegionBranchOpInterface with a loop (scf.for, scf.while).
 bool isLoopOp(Operation *op);
+
+/// The operands of an op marked `dsaplan.in_place` that may share a start
+/// address: the hardware lets a vector instruction's source and destination
+/// be the same bytes (same start, same element layout) or disjoint, never a
+/// partial overlap (Ascend C's address-overlap rule). So only a read-only
+/// input and a written output that are whole tiles (dsaplan.alloc results)
+/// of one memref type form a pair; the input's read then ends at the op's
+/// read point and the placement colocates the two when the input dies there.
+///
+///   linalg.exp {dsaplan.in_place} ins(%a : memref<256xf32>)
+///                                 outs(%b : memref<256xf32>)  // a pair
+///   linalg.copy {dsaplan.in_place} ins(%h : memref<256xf16>)
+///                                  outs(%f : memref<256xf32>) // none: a
+///                                       // cast, the tiles stay disjoint
+///
+/// Other inputs of the op are co-live with its outputs, as without the
+/// attribute. The first eligible (input, output) pair in operand order wins.
+struct InPlacePair {
+  AllocOp input;
+  AllocOp output;
+};
+std::optional<InPlacePair> getInPlacePair(Operation *op);
+
+/// The values that may hold `root`'s bytes: `aliases`' (views, region-branch
+/// values: scf.if results, loop iter_args), closed under the results that
+/// getAliasSources says name their operand's bytes without being views to
+/// MLIR (memref.transpose):
+///
+///   %t = memref.transpose %a ...   // no ViewLikeOpInterface, no effects
+///   linalg.add ins(%t, ...)        // an access of %a
+SmallVector<Value> resolveAliases(BufferViewFlowAnalysis &aliases, Value root);
 
 /// A half-open interval of program points.
 struct PointInterval {

@@ -118,7 +118,8 @@ bool isNoAliasArgument(Value arg);
 /// Whether `op` is an access of its own to memory, the ops syncs order: it
 /// touches a dsaplan tile or global memory (touchesSyncedMemory) and is
 /// neither a sync, a placement hint, an allocation, nor an op that only
-/// forwards memrefs (region branches, terminators).
+/// forwards memrefs (region branches, terminators), nor a call that
+/// dsaplan-settle-calls drained on both sides.
 bool isAccessCandidate(Operation *op);
 
 /// The memrefs `value` may be a view of: the source of a ViewLikeOpInterface

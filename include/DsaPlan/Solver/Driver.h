@@ -34,14 +34,27 @@ struct DriverOptions {
   std::vector<std::pair<std::string, int64_t>> poolCapacities;
   /// How the capacity option is spelled in messages about capacities.
   std::string capacitySpelling = "--capacity";
+  /// Anytime control (anytimeOptionNames), carried out by the front end:
+  /// the library reads no clock and takes no signal. The time limit in
+  /// seconds (0: none); when progress goes to stderr ("auto": when it is a
+  /// terminal, "always", "never"), and the seconds between two lines.
+  double timeLimit = 0;
+  std::string progress = "auto";
+  double progressInterval = 1;
 };
 
-/// The names applyDriverOption takes: capacity, algorithm, node-budget,
-/// cost-node-budget, minimize-capacity.
+/// The names applyDriverOption takes for any front end: capacity,
+/// algorithm, node-budget, cost-node-budget, minimize-capacity.
 const std::vector<std::string> &driverOptionNames();
 
-/// Applies option `name` (one of driverOptionNames) with `value` ("" for the
-/// flag minimize-capacity; "true"/"false" are accepted for it too).
+/// The names applyDriverOption also takes for a front end that has a clock
+/// and signals (dsa-solve): time-limit, progress, progress-interval. The
+/// Python module refuses them.
+const std::vector<std::string> &anytimeOptionNames();
+
+/// Applies option `name` (one of driverOptionNames or anytimeOptionNames)
+/// with `value` ("" for the flag minimize-capacity; "true"/"false" are
+/// accepted for it too).
 /// Returns "" on success, else why not, naming the option as `spelled`
 /// ("--node-budget" on a command line, "node_budget" in Python).
 std::string applyDriverOption(const std::string &name,
@@ -66,7 +79,8 @@ struct LoadedProblem {
 /// (JSON starts with '{').
 bool isMiniMallocCsv(const std::string &path, const std::string &text);
 
-/// The capacity in a MiniMalloc file name, e.g. A.1048576.csv; 0 if none.
+/// The capacity in a MiniMalloc file name, e.g. A.1048576.csv; 0 if none
+/// (or too many digits for 64 bits: checkProblem bounds the rest).
 int64_t capacityFromName(const std::string &path);
 
 /// Reads `text` (schema-v1 JSON or MiniMalloc CSV, see isMiniMallocCsv;

@@ -144,6 +144,19 @@ struct Problem {
   DocumentInfo document;
 };
 
+/// The bounds checkProblem holds every number of a problem to: far beyond
+/// any memory or program, and small enough that no sum or product the
+/// solver forms (a pool's summed sizes, a size times a lifetime, the summed
+/// penalties) overflows 64 bits. Byte counts (sizes, capacities,
+/// alignments, pinned offsets, reserved-range bounds) lie in [0, kMaxBytes]
+/// (1 TiB); program points in [-kMaxPoint, kMaxPoint]; each penalty cost in
+/// [0, kMaxCost]; per pool, the sizes plus alignments of the buffers, and
+/// over the problem the penalty costs, sum to at most kMaxTotal.
+inline constexpr int64_t kMaxBytes = int64_t(1) << 40;
+inline constexpr int64_t kMaxPoint = int64_t(1) << 40;
+inline constexpr int64_t kMaxCost = int64_t(1) << 32;
+inline constexpr int64_t kMaxTotal = int64_t(1) << 60;
+
 /// Offsets indexed like Problem::buffers; kUnplaced where no offset exists.
 inline constexpr int64_t kUnplaced = -1;
 using Placement = std::vector<int64_t>;

@@ -84,13 +84,25 @@ std::string writeMemoryMapSvg(const Problem &problem,
                               const std::string &title,
                               const MemoryMapExtras &extras = {});
 
+/// Each objective of a placed pool with its own status, for messages. Under
+/// Objective::ReuseCost, PoolResult::status speaks of the reuse cost, and the
+/// peak only had to fit: "reuse cost 0 (optimal, bound 0); peak 163904 B
+/// (not minimised, least 98304 B)", `costDetail` (if any) after the bound.
+/// Under Objective::Peak: "peak 2048 B (optimal, least 2048 B)".
+/// `reuseCost` is the cost as counted (the validator's recount).
+std::string objectiveSummary(const PoolResult &result, Objective objective,
+                             int64_t reuseCost,
+                             const std::string &costDetail = "");
+
 /// The `schema_version` of the placement report; docs/schemas/placement.json
 /// is its schema. Raised when a field changes meaning or goes away, not
 /// when one is added.
 constexpr int kReportSchemaVersion = 1;
 
 /// A JSON report of every pool: buffers with offsets and live ranges, peak,
-/// lower bound, status and nodes.
+/// lower bound, status and nodes. `status` is the status of the pool's
+/// objective; under Objective::ReuseCost also `reuse_cost_status` (the same)
+/// and `peak_status` ("not minimised": the peak only had to fit).
 std::string writeReportJson(const Problem &problem, const Placement &placement,
                             const std::vector<PoolResult> &results,
                             const std::string &instance);

@@ -15,6 +15,8 @@
 
 #include "DsaPlan/Solver/Problem.h"
 
+#include <atomic>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,6 +38,22 @@ const char *algorithmName(Algorithm algorithm);
 /// All names accepted by parseAlgorithm, comma-separated, for help texts.
 const char *algorithmNames();
 
+/// How far the solver has got with one pool, for a progress display
+/// (SolveOptions::progress).
+struct SolveProgress {
+  /// What the search works on: the peak (a fit, or the smallest peak), or,
+  /// once the pool fits, its reuse cost (Objective::ReuseCost).
+  enum class Phase { Peak, ReuseCost };
+  size_t pool = 0;
+  Phase phase = Phase::Peak;
+  /// The best peak (Phase::Peak) or reuse cost found so far; -1: none yet.
+  int64_t incumbent = -1;
+  /// A proven lower bound on the same.
+  int64_t bound = 0;
+  /// Search nodes spent on this pool so far (both phases).
+  uint64_t nodes = 0;
+};
+
 struct SolveOptions {
   Algorithm algorithm = Algorithm::Auto;
   /// Search nodes per pool for every algorithm that searches: the exact
@@ -50,11 +68,25 @@ struct SolveOptions {
   bool minimizeCapacity = false;
   /// Branch-and-bound nodes per pool for the reuse cost (pools of problems
   /// whose objective is Objective::ReuseCost), after the greedy.
-  uint64_t reuseCostNodeBudget = 100'000;
+  uint64_t reuseCostNodeBudget = 250'000;
   /// Pool assignments tried when buffers allow several pools: all of them
   /// when there are at most this many, else a descent from the first
   /// allowed pools that evaluates at most this many.
   uint64_t assignmentBudget = 256;
+  /// Anytime control, opt-in (null: off). Once `*stop` is true, every search
+  /// ends at its next node as if its budget were spent: each pool keeps the
+  /// best placement found so far (the heuristics still run, so every pool
+  /// has one), and its status says only what was proved before (a pool that
+  /// fits is Feasible unless already proved Optimal; one that does not is
+  /// GaveUp, never Infeasible without a proof). The results then depend on
+  /// when the flag was set; while it stays false they are deterministic. A
+  /// signal handler may set it (the flag is lock-free).
+  const std::atomic<bool> *stop = nullptr;
+  /// Called on the solving thread at the start of each phase of a pool's
+  /// search and every kProgressNodes nodes of it (throttling by time is the
+  /// caller's business: the solver reads no clock).
+  std::function<void(const SolveProgress &)> progress;
+  static constexpr uint64_t kProgressNodes = 1 << 14;
 };
 
 /// What is known about a pool after solving: one of four honest answers.
@@ -109,6 +141,8 @@ struct PoolResult {
   int64_t reuseCostBound = 0;
   size_t sharedPenaltyPairs = 0;
   uint64_t reuseCostNodes = 0;
+  /// Whether SolveOptions::stop cut a search of this pool short.
+  bool stopped = false;
 };
 
 /// Whether a pool has a placement within capacity (Optimal or Feasible).
@@ -130,6 +164,8 @@ struct Solution {
   size_t poolChoices = 0;
   uint64_t assignmentsTried = 0;
   bool allAssignmentsTried = true;
+  /// Whether SolveOptions::stop cut some search short.
+  bool stopped = false;
 };
 
 /// Places every pool of `problem`, choosing a pool for every buffer that

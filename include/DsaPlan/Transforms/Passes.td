@@ -140,7 +140,7 @@ def DsaPlanRotateCarried
 def DsaPlanMultiBuffer : Pass<"dsaplan-multi-buffer", "::mlir::func::FuncOp"> {
   let summary = "Give tiles allocated in a loop body several rotating slots";
   let description = [{
-    A `dsaplan.alloc` directly in an `scf.for` body with
+    A `dsaplan.alloc` in an `scf.for` body with
     `dsaplan.buffers = N` (1 to 4) becomes N allocations before the loop,
     rotated through new iter_args, so that iteration i uses slot i mod N:
 
@@ -162,6 +162,38 @@ def DsaPlanMultiBuffer : Pass<"dsaplan-multi-buffer", "::mlir::func::FuncOp"> {
     The slots are live over the whole loop; `dsaplan-unroll-rotations`
     later unrolls the ring so that each slot gets its own flags and MTE2
     fills slot i+1 while V computes on slot i.
+
+    The tile may be allocated in a region of an `scf.if`,
+    `scf.index_switch` or `scf.execute_region` nested in the body (a
+    branch that runs at most once per iteration, as in FlashAttention's
+    causal block skip): its slots are hoisted out of the branch to before
+    the loop in the same way, and rotate once per iteration whether or not
+    the branch runs. A branch that yields the tile (or a view of it)
+    passes it on within the iteration: its result is one more name of the
+    slot, and the pipes of the ops that use it count for `"auto"`:
+
+    <!-- fragment -->
+    ```mlir
+    scf.for %kv = %c0 to %n step %c1 {
+      %k = scf.if %visible -> (memref<64x128xf16, #dsaplan.space<ub>>) {
+        %t = dsaplan.alloc {name = "k", dsaplan.buffers = 2 : i64} : memref<64x128xf16, #dsaplan.space<ub>>
+        ...               // MTE2 loads %t
+        scf.yield %t : memref<64x128xf16, #dsaplan.space<ub>>
+      } else { ... }
+      ...                 // V reads %k
+    }
+    // becomes
+    %k0 = dsaplan.alloc {name = "k.0"} : memref<64x128xf16, #dsaplan.space<ub>>
+    %k1 = dsaplan.alloc {name = "k.1"} : memref<64x128xf16, #dsaplan.space<ub>>
+    %r:2 = scf.for %kv = %c0 to %n step %c1 iter_args(%s0 = %k0, %s1 = %k1) -> (...) {
+      %k = scf.if %visible -> (...) {
+        ...               // MTE2 loads %s0
+        scf.yield %s0 : memref<64x128xf16, #dsaplan.space<ub>>
+      } else { ... }
+      ...
+      scf.yield %s1, %s0 : ...
+    }
+    ```
 
     With `dsaplan.buffers = "auto"` the pass chooses: one slot for a tile
     that a single pipe touches in the loop (a second slot buys no overlap),
@@ -185,8 +217,16 @@ def DsaPlanMultiBuffer : Pass<"dsaplan-multi-buffer", "::mlir::func::FuncOp"> {
     With `summary=true` a remark on each "auto" tile gives the choice and
     why.
 
-    A tile that is yielded to the next iteration, or not directly in an
-    `scf.for` body, cannot rotate: an error says so.
+    A tile cannot rotate when no `scf.for` body holds it (through the
+    branches above only: a tile in an `scf.while` body, or in the region
+    of another op, stays where it is), or when the loop carries it to the
+    next iteration: a value that may hold it reaches the loop's
+    `scf.yield` (`dsaplan-rotate-carried`, before this pass in
+    `--dsa-plan`, gives such a tile its slots). A depth above one is then
+    an error naming the tile, its size and space, and the reason (the op
+    in the way, or the iter_arg that carries it); `"auto"` and a depth of
+    one keep one slot, and with `summary=true` the remark says why. So
+    `"auto"` never refuses a kernel that plans with one slot.
   }];
   let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect",
                            "::mlir::scf::SCFDialect"];
@@ -499,6 +539,43 @@ def DsaPlanUnrollRotations
   ];
 }
 
+def DsaPlanSettleCalls : Pass<"dsaplan-settle-calls", "::mlir::ModuleOp"> {
+  let summary = "Drain every pipe around calls to functions planned on their own";
+  let description = [{
+    A core has one set of pipes and one set of event flags for the whole
+    module, while `dsaplan-insert-sync` plans each function on its own. So a
+    call to a function of the module that touches memory is settled: a
+    `dsaplan.barrier_all` before it (every earlier access of the caller has
+    finished, so the callee starts on idle pipes) and one after it (every
+    access of the callee has finished before the caller goes on), and the
+    call is marked `dsaplan.settled`. `dsaplan-insert-sync` then takes the
+    call for no access of its own and orders nothing across it, so no flag of
+    the caller is in flight while the callee runs, and each function's event
+    ids are its own.
+
+    <!-- fragment -->
+    ```mlir
+    dsaplan.barrier_all
+    func.call @helper(%a, %b) {dsaplan.settled} : (...) -> ()
+    dsaplan.barrier_all
+    ```
+
+    `dsaplan-verify-sync` does not trust the mark: it takes a settled call
+    for an access of every pipe to every byte, and checks that no flag is in
+    flight at it. Calls to declarations (no body) are left alone: their
+    `dsaplan.pipe` says on which pipe the callee's accesses run. Recursion
+    is refused, as by `dsaplan-assign-offsets`.
+
+    This is the correct, not the fastest, composition: a call inside a loop
+    drains the pipes every iteration. Planning a callee inside its callers
+    would keep them overlapped.
+  }];
+  let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect"];
+  let statistics = [
+    Statistic<"numSettledCalls", "settled-calls", "Calls drained on both sides">
+  ];
+}
+
 def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
   let summary = "Order conflicting accesses of different pipes by byte ranges";
   let description = [{
@@ -668,6 +745,9 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     Statistic<"numBarriers", "barriers", "pipe_barrier ops inserted">,
     Statistic<"numBarriersAll", "barrier-all",
               "Syncs that became barrier_all for want of a safe event id">,
+    Statistic<"numParkedFlags", "parked-flags",
+              "Flags in flight at a settled call, consumed before it and "
+              "raised again after it">,
     Statistic<"numConflicts", "conflicting-pairs",
               "Ordered pairs of conflicting ops (one flag pair each, naively)">
   ];
@@ -711,7 +791,7 @@ def DsaPlanVerifySync : Pass<"dsaplan-verify-sync", "::mlir::func::FuncOp"> {
   ];
 }
 
-def DsaPlanSimulate : Pass<"dsaplan-simulate", "::mlir::func::FuncOp"> {
+def DsaPlanSimulate : Pass<"dsaplan-simulate", "::mlir::ModuleOp"> {
   let summary = "Run a synchronised kernel pipe by pipe and report races, "
                 "lost signals and hangs";
   let description = [{
@@ -776,7 +856,7 @@ def DsaPlanSimulate : Pass<"dsaplan-simulate", "::mlir::func::FuncOp"> {
     flags set; the serial time (the sum of the ops' durations); the dataflow
     ideal (the same ops and durations rescheduled so that each waits only
     for the earlier ops whose bytes it conflicts with, on in-order pipes,
-    without flags or barriers: `lib/Sync/IdealSchedule.cpp`, independent of
+    without flags or barriers: `lib/Sync/Simulate/IdealSchedule.cpp`, independent of
     the sync passes) and the ratios between the three; and per loop, the
     cycles of work its ops did against the cycles it spanned (its overlap).
     `report-dir` writes the same as `<function>.timing.json`, and the worst
@@ -848,9 +928,17 @@ def DsaPlanStripForCpu : Pass<"dsaplan-strip-for-cpu", "::mlir::ModuleOp"> {
     - `dsaplan.set_flag`, `dsaplan.wait_flag`, `dsaplan.pipe_barrier`,
       `dsaplan.barrier_all`, `dsaplan.separate` and `dsaplan.colocate` are erased (on a CPU running
       the kernel in program order every access is already ordered).
-    - `dsaplan.arena` becomes a `memref.alloc` of its `i8` type, so the
-      placed tiles stay views of one buffer at their offsets and a wrong
-      placement clobbers on the CPU as it would on the chip.
+    - Every function's `dsaplan.arena` of a space becomes a
+      `memref.get_global` of one module-level buffer of that space: a
+      private, mutable `memref.global` of the arena's `i8` type (named
+      `@__dsaplan_<space>`, zero-initialised once, 64-byte aligned; the
+      largest arena's size if a function has a target of its own, the
+      smaller arenas a `memref.reinterpret_cast` of its first bytes). The
+      placed tiles stay views of it at their offsets, and every function
+      sees the same bytes, as every function on a core shares its one UB,
+      L1, ...: a wrong placement clobbers on the CPU as it would on the
+      chip, across calls too (a callee tile over a caller tile live across
+      the call).
     - `dsaplan.alloc` becomes a `memref.alloc` (keeping its alignment), so
       the pass also accepts the pipeline's input after `dsaplan-import`.
     - Discardable attributes named `dsaplan.*` (`dsaplan.pipe`,
@@ -867,7 +955,9 @@ def DsaPlanStripForCpu : Pass<"dsaplan-strip-for-cpu", "::mlir::ModuleOp"> {
         to memref<32x32xf32, #dsaplan.space<ub>>
     dsaplan.wait_flag <mte2 -> v>, 0
     // becomes
-    %ub = memref.alloc() : memref<196608xi8>
+    memref.global "private" @__dsaplan_ub : memref<196608xi8> = dense<0> {alignment = 64 : i64}
+    ...
+    %ub = memref.get_global @__dsaplan_ub : memref<196608xi8>
     %a = memref.view %ub[%c4096][] : memref<196608xi8> to memref<32x32xf32>
     ```
 
@@ -879,7 +969,11 @@ def DsaPlanStripForCpu : Pass<"dsaplan-strip-for-cpu", "::mlir::ModuleOp"> {
     Statistic<"numErasedSyncs", "erased-syncs",
               "set_flag/wait_flag/pipe_barrier/barrier_all ops erased">,
     Statistic<"numAllocs", "allocs",
-              "dsaplan.arena and dsaplan.alloc ops turned into memref.alloc">
+              "dsaplan.alloc ops turned into memref.alloc">,
+    Statistic<"numArenas", "arenas",
+              "dsaplan.arena ops turned into memref.get_global">,
+    Statistic<"numGlobals", "globals",
+              "module-level buffers created (one per space and module)">
   ];
 }
 

@@ -187,7 +187,7 @@ LogicalResult DsaPlanDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a #dsaplan.target<...> attribute";
     return success();
   }
-  if (name == getInPlaceAttrName()) {
+  if (name == getInPlaceAttrName() || name == getSettledAttrName()) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a unit attribute";
     return success();

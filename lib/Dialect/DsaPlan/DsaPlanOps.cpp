@@ -81,9 +81,32 @@ void AllocOp::getAsmResultNames(function_ref<void(Value, StringRef)> setName) {
 
 MemorySpace AllocOp::getSpace() { return *getMemorySpace(getType()); }
 
+namespace {
+/// The most bytes a tile, an alignment or an offset may have: the byte
+/// limit of the solver (kMaxBytes in Solver/Problem.h, 1 TiB), far beyond
+/// any on-chip memory, so that sizes and ends never overflow.
+constexpr uint64_t kMaxTileBytes = uint64_t(1) << 40;
+
+/// The bytes of a static `type`, or nullopt beyond kMaxTileBytes (the
+/// element count alone may overflow 64 bits).
+std::optional<uint64_t> checkedSizeInBytes(MemRefType type) {
+  uint64_t bits = type.getElementTypeBitWidth();
+  for (int64_t dim : type.getShape())
+    if (dim < 0 || __builtin_mul_overflow(bits, static_cast<uint64_t>(dim),
+                                          &bits))
+      return std::nullopt;
+  uint64_t bytes = bits / 8 + (bits % 8 != 0);
+  if (bytes > kMaxTileBytes)
+    return std::nullopt;
+  return bytes;
+}
+} // namespace
+
 int64_t AllocOp::getSizeInBytes() {
-  MemRefType type = getType();
-  return (type.getNumElements() * type.getElementTypeBitWidth() + 7) / 8;
+  // The verifier has bounded it; an unverified op gets the limit, never an
+  // overflowed product.
+  return static_cast<int64_t>(
+      checkedSizeInBytes(getType()).value_or(kMaxTileBytes));
 }
 
 int64_t AllocOp::getEffectiveAlignment() {
@@ -115,6 +138,10 @@ LogicalResult AllocOp::verify() {
   if (!type.getElementType().isIntOrFloat())
     return emitOpError() << "element type " << type.getElementType()
                          << " has no fixed size in bytes";
+  if (!checkedSizeInBytes(type))
+    return emitOpError() << "type " << type << " is larger than "
+                         << kMaxTileBytes
+                         << " bytes (2^40), the most a tile may have";
 
   TargetDescription target = TargetDescription::getForOp(*this);
   const SpaceDescription &desc = target.getSpace(*space);
@@ -123,12 +150,18 @@ LogicalResult AllocOp::verify() {
     if (!llvm::isPowerOf2_64(*alignment))
       return emitOpError() << "alignment " << *alignment
                            << " is not a power of two";
+    if (*alignment > kMaxTileBytes)
+      return emitOpError() << "alignment " << *alignment << " is above "
+                           << kMaxTileBytes << " bytes (2^40)";
     if (static_cast<int64_t>(*alignment) < desc.alignment)
       return emitOpError() << "alignment " << *alignment
                            << " is below the minimum alignment "
                            << desc.alignment << " of space " << spaceName;
   }
   if (std::optional<uint64_t> offset = getOffset()) {
+    if (*offset > kMaxTileBytes)
+      return emitOpError() << "offset " << *offset << " is above "
+                           << kMaxTileBytes << " bytes (2^40)";
     int64_t alignment = getEffectiveAlignment();
     if (static_cast<int64_t>(*offset) % alignment)
       return emitOpError() << "offset " << *offset

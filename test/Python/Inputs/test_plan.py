@@ -76,8 +76,9 @@ class PlanTest(unittest.TestCase):
         self.assertTrue(any(s["op"] == "set_flag"
                             for s in reports["syncs"]["syncs"]))
         remarks = [d for d in result["diagnostics"] if d["severity"] == "remark"]
-        self.assertTrue(any("@k ub: 2 buffers, peak 2048 B" in d["message"]
-                            for d in remarks))
+        self.assertTrue(any("@k ub: 2 buffers, reuse cost 0 (optimal, bound "
+                            "0, 0 penalised pairs share bytes); peak 2048 B"
+                            in d["message"] for d in remarks))
         self.assertEqual(remarks[0]["file"], "k.mlir")
 
     def test_options_and_determinism(self):

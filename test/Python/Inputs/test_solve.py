@@ -83,6 +83,13 @@ class SolveTest(unittest.TestCase):
         self.assertIn("solve() got an unexpected keyword argument 'node_budgt' "
                       "(did you mean 'node_budget'?); its options: algorithm, "
                       "capacity, cost_node_budget", str(caught.exception))
+        # dsa-solve's anytime options are refused, not ignored.
+        for option in ("time_limit", "progress", "progress_interval"):
+            with self.assertRaises(TypeError) as caught:
+                dsaplan.solve(two_tiles(4096), **{option: 1})
+            self.assertIn(f"solve() does not take '{option}': time_limit, "
+                          "progress and progress_interval are dsa-solve's",
+                          str(caught.exception))
 
     def test_capacity_per_pool(self):
         result = dsaplan.solve(solver_input("small.json"),

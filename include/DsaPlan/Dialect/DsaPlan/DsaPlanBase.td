@@ -47,6 +47,11 @@ def DsaPlan_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getInPlaceAttrName() {
       return ::llvm::StringLiteral("dsaplan.in_place");
     }
+    /// Name of the unit attribute on a call that dsaplan-settle-calls
+    /// drained on both sides: the callee is synchronised on its own.
+    static constexpr ::llvm::StringLiteral getSettledAttrName() {
+      return ::llvm::StringLiteral("dsaplan.settled");
+    }
     /// Name of the attribute giving an allocation's number of slots.
     static constexpr ::llvm::StringLiteral getBuffersAttrName() {
       return ::llvm::StringLiteral("dsaplan.buffers");

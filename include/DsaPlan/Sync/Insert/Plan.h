@@ -1,0 +1,210 @@
+//===- Plan.h - What dsaplan-insert-sync decides, job by job ----*- C++ -*-===//
+//
+// Part of dsaplan. The inserter's jobs (lib/Sync/Insert).
+//
+//===----------------------------------------------------------------------===//
+//
+// dsaplan-insert-sync runs as a chain of jobs, each in its own file, each
+// handing the next a plain result:
+//
+//   Requirements.cpp  accesses and their dependencies, as requirements
+//                         of the blocks and loops that hold them
+//   Cover.cpp         which flag pairs and barriers meet them (what every
+//                         pipe knows at each gap; pairs around loop back
+//                         edges, one per slot of a rotating buffer)
+//   EventIds.cpp      an event id for each pair, clear of the ids the
+//                         input's own syncs have in flight
+//   Codegen.cpp       the set_flag/wait_flag/pipe_barrier ops, each
+//                         decision a group
+//   Pruning.cpp       one-bit flag repair and pruning of the groups
+//   Pictures.cpp      reports
+//
+// Every container here is keyed or ordered by program position, never by
+// pointer, so that the result does not depend on the heap layout.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSAPLAN_SYNC_INSERT_PLAN_H
+#define DSAPLAN_SYNC_INSERT_PLAN_H
+
+#include "DsaPlan/Analysis/MemoryAccess.h"
+#include "DsaPlan/Analysis/SyncDependencies.h"
+#include "DsaPlan/Sync/Insert/Pruning.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <map>
+#include <tuple>
+#include <vector>
+
+namespace mlir {
+namespace dsaplan {
+namespace sync {
+
+constexpr unsigned kNumPipes = 7;
+
+inline unsigned pipeIndex(Pipe pipe) { return static_cast<unsigned>(pipe); }
+
+/// Pipes that issue an instruction without waiting for the previous one to
+/// finish, so that a same-pipe dependency needs a pipe_barrier.
+inline bool needsBarrier(Pipe pipe) { return pipe != Pipe::s; }
+
+/// A gap of a block: gap g is just before the block's op number g.
+using Gap = unsigned;
+
+/// The function's ops numbered in pre-order, and each block's ops by index,
+/// as they were before any sync was inserted. Blocks get ids in pre-order
+/// too: keys of blocks and loops are these numbers.
+class ProgramOrder {
+public:
+  explicit ProgramOrder(func::FuncOp func);
+
+  /// Pre-order position of `op`, and the last position inside it.
+  int64_t position(Operation *op) const { return preorder.lookup(op); }
+  int64_t endPosition(Operation *op) const { return preorderEnd.lookup(op); }
+  unsigned blockId(Block *block) const { return blockIds.lookup(block); }
+  Block *blockWithId(unsigned id) const { return blocks[id]; }
+  /// The op at `position`.
+  Operation *opAt(int64_t position) const { return ops[position]; }
+
+  unsigned indexInBlock(Operation *op) const { return blockIndex.lookup(op); }
+  /// The ops of `block` by index.
+  ArrayRef<Operation *> opsOf(Block *block) const {
+    return blockOps.find(block)->second;
+  }
+  /// A gap as a position between pre-order positions.
+  double linearGap(Block *block, Gap gap) const;
+
+private:
+  DenseMap<Operation *, int64_t> preorder, preorderEnd;
+  std::vector<Operation *> ops;
+  DenseMap<Block *, unsigned> blockIds;
+  std::vector<Block *> blocks;
+  DenseMap<Operation *, unsigned> blockIndex;
+  DenseMap<Block *, std::vector<Operation *>> blockOps;
+};
+
+/// The access of pipe `src` at op `after` of a block must finish before the
+/// access of pipe `dst` at op `before` starts. Forward: after < before, both
+/// in one execution of the block; around a back edge: `after` in one
+/// iteration of the loop body and `before` in the next.
+struct Requirement {
+  unsigned after, before;
+  Pipe src, dst;
+  /// Consumers first, and for one consumer the latest producer first: its
+  /// set carries the most knowledge.
+  bool operator<(const Requirement &o) const {
+    return std::make_tuple(before, -static_cast<int64_t>(after), src, dst) <
+           std::make_tuple(o.before, -static_cast<int64_t>(o.after), o.src,
+                           o.dst);
+  }
+  bool operator==(const Requirement &o) const {
+    return after == o.after && before == o.before && src == o.src &&
+           dst == o.dst;
+  }
+};
+
+/// Job 1: the accesses of a function and what must be ordered.
+struct SyncRequirements {
+  SmallVector<PipeAccess> accesses;
+  DenseMap<Operation *, unsigned> accessIndex;
+  /// Bit p set: the op is, or holds, an access of pipe p.
+  DenseMap<Operation *, unsigned> pipesOf;
+  std::vector<SyncDependency> dependencies;
+  /// Forward requirements by block id, around back edges by the loop's
+  /// position (scf.for).
+  std::map<unsigned, SmallVector<Requirement>> forward;
+  std::map<int64_t, SmallVector<Requirement>> backEdge;
+  /// Fallback for loops other than scf.for and for the regions of one op
+  /// that run one after the other: a set and its wait (or a barrier) right
+  /// after the op; one per op and pair of pipes orders the op before
+  /// everything later on the waiting pipe. In order of discovery.
+  llvm::SetVector<std::tuple<Operation *, Pipe, Pipe>> eager;
+};
+
+/// Collects the accesses of `func` (an error on each op that touches dsaplan
+/// memory without a pipe) and the requirements of its dependencies.
+LogicalResult collectSyncRequirements(func::FuncOp func, DependencyScope scope,
+                                      const ProgramOrder &order,
+                                      SyncRequirements &requirements);
+
+/// A flag pair (or, with set == wait, a barrier) the cover decided.
+/// `rank` is the order of decisions: at one gap, the sets of later waits
+/// come first, then waits and barriers in the order of decision, a set
+/// whose wait is at the same gap just before it, as the cover assumed.
+struct FlagPair {
+  Gap set, wait;
+  unsigned rank = 0;
+};
+
+/// Job 2: the flag pairs and barriers that meet the requirements.
+struct SyncDecisions {
+  /// By (block id, src, dst).
+  std::map<std::tuple<unsigned, Pipe, Pipe>, SmallVector<FlagPair>> pairs;
+  /// By (block id, pipe).
+  std::map<std::pair<unsigned, Pipe>, SmallVector<FlagPair>> barriers;
+  /// Around the back edge of a loop, by (loop position, src, dst): set
+  /// before the loop and after its producer in the body, waited before the
+  /// consumer in the body and after the loop.
+  std::map<std::tuple<int64_t, Pipe, Pipe>, SmallVector<FlagPair, 1>>
+      loopPairs;
+};
+
+SyncDecisions coverSyncRequirements(func::FuncOp func,
+                                    const ProgramOrder &order,
+                                    const SyncRequirements &requirements);
+
+/// Job 3: a pair with its event id, ready to be created.
+struct PlannedPair {
+  Block *block;
+  Gap set, wait;
+  Operation *loop; // for a loop pair
+  Pipe src, dst;
+  int64_t id; // -1: no event id is free, a barrier_all at the wait instead
+  unsigned rank;
+};
+struct PlannedBarrier {
+  Block *block;
+  Gap gap;
+  Pipe pipe;
+  unsigned rank;
+};
+struct PlannedEager {
+  Operation *after;
+  Pipe src, dst;
+  int64_t id; // -1: a barrier (src == dst), or a barrier_all for want of an id
+};
+struct SyncPlan {
+  SmallVector<PlannedPair> pairs;
+  SmallVector<PlannedBarrier> barriers;
+  SmallVector<PlannedEager> eager;
+  /// Flag pairs whose set moved down to their wait for want of an event id.
+  unsigned numLateSets = 0;
+};
+
+/// Gives every decided pair an event id, never one that a pair of the input
+/// (or another decided pair) has in flight over the same stretch of the
+/// function; a pair that finds none is left with id -1, to become a
+/// barrier_all (the hardware's last resort, PIPE_ALL) at its wait.
+SyncPlan assignEventIds(func::FuncOp func, const ProgramOrder &order,
+                        const SyncDecisions &decisions,
+                        const SyncRequirements &requirements);
+
+/// Job 4: the ops.
+enum class SyncKind { Pair, LoopPair, EagerPair, Barrier, BarrierAll };
+struct InsertedSyncs {
+  std::vector<SyncGroup> groups;
+  std::vector<SyncKind> kinds;
+};
+
+/// Creates the syncs of `plan` in `func`, each pair or barrier a group.
+InsertedSyncs createSyncOps(func::FuncOp func, const ProgramOrder &order,
+                            const SyncPlan &plan);
+
+} // namespace sync
+} // namespace dsaplan
+} // namespace mlir
+
+#endif // DSAPLAN_SYNC_INSERT_PLAN_H

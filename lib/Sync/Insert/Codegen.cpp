@@ -1,0 +1,198 @@
+//===- Codegen.cpp - The ops of the planned syncs -------------------------===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+//
+// Job 4 of dsaplan-insert-sync (Plan.h): create the set_flag, wait_flag
+// and pipe_barrier ops of the plan, each pair or barrier a group (pruning
+// keeps or drops a group whole). Each sync goes just before the op at its
+// gap; at one gap, first the sets whose waits come later (as early as
+// possible: the cover gave them what their pipe knew before the gap), then
+// waits and barriers in the order the cover decided them, a set whose wait
+// is at the same gap right before it:
+//
+//   memref.copy %gm, %a {mte2}
+//   dsaplan.set_flag <mte2 -> v>, 1     // waited at a later gap
+//   dsaplan.set_flag <mte3 -> v>, 0     // set late: its wait is here
+//   dsaplan.wait_flag <mte3 -> v>, 0
+//   linalg.exp ins(%b) outs(%c) {v}
+//
+// A loop pair's first set goes before its loop and its last wait after it;
+// an eager pair right after its producer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DsaPlan/Sync/Insert/Plan.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::dsaplan;
+using namespace mlir::dsaplan::sync;
+
+namespace {
+
+enum class SyncOpKind { Set, Wait, Barrier, BarrierAll };
+
+/// One op to create, at a gap of a block.
+struct Insertion {
+  Block *block;
+  Gap gap;
+  /// At one gap: band 0 (sets whose waits come later) before band 1, then
+  /// by rank (the order of the cover's decisions).
+  unsigned band, rank;
+  SyncOpKind kind;
+  Pipe src, dst;
+  int64_t id;
+  size_t owner; // the group
+};
+
+class SyncBuilder {
+public:
+  SyncBuilder(func::FuncOp func, const ProgramOrder &order)
+      : context(func.getContext()), order(order) {}
+
+  InsertedSyncs build(const SyncPlan &plan);
+
+private:
+  size_t newGroup(SyncKind kind) {
+    result.groups.emplace_back();
+    result.kinds.push_back(kind);
+    return result.groups.size() - 1;
+  }
+  Operation *create(OpBuilder &b, Location loc, SyncOpKind kind, Pipe src,
+                    Pipe dst, int64_t id);
+  void createAtGaps(SmallVectorImpl<Insertion> &insertions);
+  void createAroundLoop(const PlannedPair &pair, size_t group);
+  void createEager(const PlannedEager &eager);
+
+  MLIRContext *context;
+  const ProgramOrder &order;
+  InsertedSyncs result;
+};
+
+Operation *SyncBuilder::create(OpBuilder &b, Location loc, SyncOpKind kind,
+                               Pipe src, Pipe dst, int64_t id) {
+  auto pipe = [&](Pipe p) { return PipeAttr::get(context, p); };
+  switch (kind) {
+  case SyncOpKind::Set:
+    return SetFlagOp::create(b, loc, pipe(src), pipe(dst),
+                             b.getI64IntegerAttr(id));
+  case SyncOpKind::Wait:
+    return WaitFlagOp::create(b, loc, pipe(src), pipe(dst),
+                              b.getI64IntegerAttr(id));
+  case SyncOpKind::Barrier:
+    return PipeBarrierOp::create(b, loc, pipe(src));
+  case SyncOpKind::BarrierAll:
+    return BarrierAllOp::create(b, loc);
+  }
+  llvm_unreachable("unknown sync op kind");
+}
+
+void SyncBuilder::createAtGaps(SmallVectorImpl<Insertion> &insertions) {
+  llvm::sort(insertions, [&](const Insertion &a, const Insertion &b) {
+    auto at = [&](const Insertion &i) {
+      return std::make_tuple(order.position(order.opsOf(i.block)[i.gap]),
+                             i.band, i.rank, i.kind);
+    };
+    return at(a) < at(b);
+  });
+  for (const Insertion &ins : insertions) {
+    ArrayRef<Operation *> blockOps = order.opsOf(ins.block);
+    Operation *anchor = blockOps[ins.gap];
+    // A set takes the location of the op it follows, a wait or barrier that
+    // of the op it precedes, so that the IR and diagnostics point at the
+    // accesses.
+    Location loc = ins.kind == SyncOpKind::Set && ins.gap > 0
+                       ? blockOps[ins.gap - 1]->getLoc()
+                       : anchor->getLoc();
+    OpBuilder b(anchor);
+    result.groups[ins.owner].push_back(
+        create(b, loc, ins.kind, ins.src, ins.dst, ins.id));
+  }
+}
+
+void SyncBuilder::createAroundLoop(const PlannedPair &pair, size_t group) {
+  OpBuilder after(pair.loop->getBlock(), std::next(pair.loop->getIterator()));
+  if (pair.id < 0) {
+    // The drain orders the loop's last iteration before what follows it:
+    // without an id, a barrier after the loop does (no pre-set is needed).
+    result.groups[group].push_back(create(after, pair.loop->getLoc(),
+                                          SyncOpKind::BarrierAll, pair.src,
+                                          pair.dst, -1));
+    return;
+  }
+  OpBuilder before(pair.loop);
+  result.groups[group].push_back(create(before, pair.loop->getLoc(),
+                                        SyncOpKind::Set, pair.src, pair.dst,
+                                        pair.id));
+  result.groups[group].push_back(create(after, pair.loop->getLoc(),
+                                        SyncOpKind::Wait, pair.src, pair.dst,
+                                        pair.id));
+}
+
+void SyncBuilder::createEager(const PlannedEager &eager) {
+  Operation *op = eager.after;
+  OpBuilder after(op->getBlock(), std::next(op->getIterator()));
+  if (eager.src == eager.dst) {
+    result.groups[newGroup(SyncKind::Barrier)].push_back(create(
+        after, op->getLoc(), SyncOpKind::Barrier, eager.src, eager.dst, -1));
+    return;
+  }
+  if (eager.id < 0) {
+    result.groups[newGroup(SyncKind::BarrierAll)].push_back(create(
+        after, op->getLoc(), SyncOpKind::BarrierAll, eager.src, eager.dst, -1));
+    return;
+  }
+  size_t group = newGroup(SyncKind::EagerPair);
+  // The builder inserts after the op: the set first, then its wait.
+  Operation *set = create(after, op->getLoc(), SyncOpKind::Set, eager.src,
+                          eager.dst, eager.id);
+  Operation *wait = create(after, op->getLoc(), SyncOpKind::Wait, eager.src,
+                           eager.dst, eager.id);
+  result.groups[group].append({set, wait});
+}
+
+InsertedSyncs SyncBuilder::build(const SyncPlan &plan) {
+  SmallVector<Insertion> insertions;
+  SmallVector<size_t> groupOfPair;
+  for (const PlannedPair &p : plan.pairs) {
+    if (p.id < 0) {
+      // No event id: the wait's place drains every pipe instead.
+      groupOfPair.push_back(newGroup(SyncKind::BarrierAll));
+      insertions.push_back({p.block, p.wait, 1, 2 * p.rank + 1,
+                            SyncOpKind::BarrierAll, p.src, p.dst, -1,
+                            groupOfPair.back()});
+      continue;
+    }
+    size_t group = newGroup(p.loop ? SyncKind::LoopPair : SyncKind::Pair);
+    groupOfPair.push_back(group);
+    bool setAtWait = p.set == p.wait;
+    insertions.push_back({p.block, p.set, setAtWait ? 1u : 0u, 2 * p.rank,
+                          SyncOpKind::Set, p.src, p.dst, p.id, group});
+    insertions.push_back({p.block, p.wait, 1, 2 * p.rank + 1,
+                          SyncOpKind::Wait, p.src, p.dst, p.id, group});
+  }
+  for (const PlannedBarrier &p : plan.barriers)
+    insertions.push_back({p.block, p.gap, 1, 2 * p.rank + 1,
+                          SyncOpKind::Barrier, p.pipe, p.pipe, -1,
+                          newGroup(SyncKind::Barrier)});
+  createAtGaps(insertions);
+  // The loops' first set and last wait go around the loop op, after every
+  // insertion by index is done.
+  for (auto [pair, group] : llvm::zip(plan.pairs, groupOfPair))
+    if (pair.loop)
+      createAroundLoop(pair, group);
+  for (const PlannedEager &eager : plan.eager)
+    createEager(eager);
+  return std::move(result);
+}
+
+} // namespace
+
+InsertedSyncs mlir::dsaplan::sync::createSyncOps(func::FuncOp func,
+                                                 const ProgramOrder &order,
+                                                 const SyncPlan &plan) {
+  return SyncBuilder(func, order).build(plan);
+}

@@ -1,0 +1,412 @@
+//===- Cover.cpp - Flag pairs that meet the sync requirements -------------===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+//
+// Job 2 of dsaplan-insert-sync (Plan.h): meet the requirements by
+// walking each block forward with what every pipe knows to have finished
+// (a vector clock per pipe, as gaps of the block). A requirement that is
+// already known, through syncs of the input or ones decided earlier, gets
+// nothing; otherwise a set right after the producer and a wait right before
+// the consumer (or a barrier):
+//
+//   memref.copy %gm, %a {mte2}     // op 0
+//   memref.copy %gm, %b {mte2}     // op 1
+//                                  // set <mte2 -> v> (after op 1)
+//   linalg.exp ins(%a) outs(%c) {v}
+//   linalg.exp ins(%b) outs(%d) {v}
+//
+// One pair at gap 2 meets both {0 -> 2} and {1 -> 3}: the set after op 1
+// hands V what MTE2 finished up to op 1. The walk is block-local: chains
+// through the branches of a nested scf.if, or through single ops inside a
+// nested loop, escape it (pruning makes up for what that costs).
+//
+// An scf.for body is walked a second time as the next iteration; a
+// requirement around the back edge that nothing orders gets a loop pair:
+// set after its producer (and before the loop, for the first iteration),
+// waited before its consumer (and after the loop, for the last). Each
+// producer the next iteration needs first gets its own pair, so that with
+// a rotating buffer unrolled, a load into slot s waits only for slot s's
+// last reader.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DsaPlan/Sync/Insert/Plan.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <array>
+
+using namespace mlir;
+using namespace mlir::dsaplan;
+using namespace mlir::dsaplan::sync;
+
+namespace {
+
+/// Loop pairs of one loop and pipe pair (each holds an event id over the
+/// whole loop, and nested loops need ids too).
+constexpr size_t kMaxLoopPairs = 4;
+
+//===----------------------------------------------------------------------===//
+// Knowledge: what each pipe knows to have finished
+//===----------------------------------------------------------------------===//
+
+/// Knowledge is a prefix of a pipe's instruction stream: a set_flag hands
+/// over everything its pipe issued before it, a barrier makes everything its
+/// pipe issued before it finished. For each pipe p, a Clock entry is g + 1
+/// when p's stream is known finished up to gap g of the current execution of
+/// the block (which takes in all that p issued before: outside the block
+/// and, in a loop body, in earlier iterations), and 0 when nothing of the
+/// current execution is known.
+using Clock = std::array<int32_t, kNumPipes>;
+
+/// What a set_flag hands to its wait. `previous` (in a loop body): entry g
+/// when the stream is known finished up to gap g of the previous iteration.
+struct Payload {
+  Clock current{}, previous{};
+
+  /// The same knowledge, one iteration later.
+  Payload nextIteration() const {
+    Payload next;
+    for (unsigned p = 0; p < kNumPipes; ++p)
+      next.previous[p] = std::max(current[p] - 1, 0);
+    return next;
+  }
+};
+
+/// What each pipe knows at a gap of a block.
+struct Knowledge {
+  std::array<Payload, kNumPipes> of{};
+
+  /// Whether `dst` knows that the access of `src` at `op` finished: in the
+  /// current execution of the block, or in the previous iteration (which
+  /// anything known of the current one covers).
+  bool knows(Pipe dst, Pipe src, unsigned op, bool previousIteration) const {
+    const Payload &k = of[pipeIndex(dst)];
+    int32_t current = k.current[pipeIndex(src)];
+    if (!previousIteration)
+      return current > static_cast<int32_t>(op) + 1;
+    return current >= 1 || k.previous[pipeIndex(src)] > static_cast<int32_t>(op);
+  }
+  /// A set_flag on `pipe` at `gap`: what the pipe knows and its own stream
+  /// up to the gap.
+  Payload capture(Pipe pipe, Gap gap) const {
+    Payload payload = of[pipeIndex(pipe)];
+    int32_t &own = payload.current[pipeIndex(pipe)];
+    own = std::max<int32_t>(own, gap + 1);
+    return payload;
+  }
+  void receive(Pipe pipe, const Payload &payload) {
+    Payload &k = of[pipeIndex(pipe)];
+    for (unsigned p = 0; p < kNumPipes; ++p) {
+      k.current[p] = std::max(k.current[p], payload.current[p]);
+      k.previous[p] = std::max(k.previous[p], payload.previous[p]);
+    }
+  }
+  /// pipe_barrier on `pipe` at `gap`.
+  void barrier(Pipe pipe, Gap gap) {
+    int32_t &own = of[pipeIndex(pipe)].current[pipeIndex(pipe)];
+    own = std::max<int32_t>(own, gap + 1);
+  }
+  /// barrier_all at `gap`: every pipe knows every stream up to the gap.
+  void barrierAll(Gap gap) {
+    for (Payload &k : of)
+      for (int32_t &known : k.current)
+        known = std::max<int32_t>(known, gap + 1);
+  }
+  /// The state at the start of the next iteration of a loop body.
+  Knowledge nextIteration() const {
+    Knowledge next;
+    for (unsigned q = 0; q < kNumPipes; ++q)
+      next.of[q] = of[q].nextIteration();
+    return next;
+  }
+};
+
+
+/// A wait or barrier the cover put at a gap of a block (sets need no entry:
+/// they change nobody's knowledge until their wait).
+struct Inserted {
+  Pipe src, dst;
+  Gap set;
+  bool barrier;
+};
+
+using LoopKey = std::tuple<int64_t, Pipe, Pipe>;
+using InputFlags = std::map<std::tuple<Pipe, Pipe, int64_t>, Payload>;
+
+class SyncCover {
+public:
+  SyncCover(const ProgramOrder &order, const SyncRequirements &requirements)
+      : order(order), requirements(requirements) {}
+
+  SyncDecisions run(func::FuncOp func) {
+    coverBlock(&func.getBody().front());
+    return std::move(decisions);
+  }
+
+private:
+  Knowledge coverBlock(Block *block);
+  void meetForward(Block *block, const Requirement &req, Gap gap,
+                   Knowledge &knowledge, ArrayRef<Knowledge> history,
+                   SmallVectorImpl<Inserted> &inserted);
+  void coverBackEdges(Block *body, Operation *loop, const Knowledge &atEnd,
+                      ArrayRef<Knowledge> firstHistory,
+                      ArrayRef<SmallVector<Inserted, 2>> inserted);
+  Gap placeLoopPair(LoopKey key, const Requirement &req, Gap wait);
+  void stepOver(Operation *op, Gap gap, Knowledge &knowledge,
+                InputFlags &flags, bool coverNested);
+  /// The index of the last op of `block` that is or holds an access of
+  /// `pipe`, or -1.
+  int32_t lastIndexOf(Block *block, unsigned pipe);
+
+  const ProgramOrder &order;
+  const SyncRequirements &requirements;
+  SyncDecisions decisions;
+  unsigned numDecisions = 0;
+  /// For each loop pair: the pipes all of whose accesses in the body its
+  /// set follows (what the wait after the loop learns about the loop).
+  std::map<LoopKey, SmallVector<unsigned, 1>> drainCovers;
+  /// For an op with regions: bit r of entry q set when, at the end of every
+  /// block of the op, q knows that the block's accesses of pipe r finished.
+  DenseMap<Operation *, std::array<unsigned, kNumPipes>> exitCovers;
+};
+
+
+/// Walks `block` forward, meeting its forward requirements; then, for an
+/// scf.for body, walks it once more as the next iteration for the
+/// requirements around the back edge. Returns what the pipes know at its
+/// end.
+Knowledge SyncCover::coverBlock(Block *block) {
+  ArrayRef<Operation *> blockOps = order.opsOf(block);
+  Gap end = blockOps.size();
+  auto found = requirements.forward.find(order.blockId(block));
+  ArrayRef<Requirement> reqs;
+  if (found != requirements.forward.end())
+    reqs = found->second;
+  std::vector<Knowledge> history(end + 1);
+  std::vector<SmallVector<Inserted, 2>> inserted(end + 1);
+  InputFlags flags;
+  Knowledge knowledge;
+  size_t next = 0;
+  for (Gap gap = 0; gap <= end; ++gap) {
+    history[gap] = knowledge;
+    for (; next < reqs.size() && reqs[next].before == gap; ++next)
+      meetForward(block, reqs[next], gap, knowledge, history, inserted[gap]);
+    if (gap < end)
+      stepOver(blockOps[gap], gap, knowledge, flags, /*coverNested=*/true);
+  }
+  Operation *parent = block->getParentOp();
+  if (isa<scf::ForOp>(parent) &&
+      requirements.backEdge.count(order.position(parent)))
+    coverBackEdges(block, parent, knowledge, history, inserted);
+  return knowledge;
+}
+
+void SyncCover::meetForward(Block *block, const Requirement &req, Gap gap,
+                              Knowledge &knowledge,
+                              ArrayRef<Knowledge> history,
+                              SmallVectorImpl<Inserted> &inserted) {
+  if (knowledge.knows(req.dst, req.src, req.after, /*previous=*/false))
+    return;
+  if (req.src == req.dst) {
+    decisions.barriers[{order.blockId(block), req.src}].push_back({gap, gap, numDecisions++});
+    knowledge.barrier(req.src, gap);
+    inserted.push_back({req.src, req.dst, gap, /*barrier=*/true});
+    return;
+  }
+  // The set right after the producer; a set at this very gap follows the
+  // waits made so far.
+  Gap set = req.after + 1;
+  const Knowledge &atSet = set == gap ? knowledge : history[set];
+  Payload payload = atSet.capture(req.src, set);
+  decisions.pairs[{order.blockId(block), req.src, req.dst}].push_back({set, gap, numDecisions++});
+  knowledge.receive(req.dst, payload);
+  inserted.push_back({req.src, req.dst, set, /*barrier=*/false});
+}
+
+/// What one op does to the knowledge: syncs of the input, and around a
+/// nested loop its own flag pairs (set before it, waited after it).
+void SyncCover::stepOver(
+    Operation *op, Gap gap, Knowledge &knowledge,
+    InputFlags &flags, bool coverNested) {
+  if (auto set = dyn_cast<SetFlagOp>(op)) {
+    flags[{set.getSrc(), set.getDst(), set.getEvent()}] =
+        knowledge.capture(set.getSrc(), gap);
+    return;
+  }
+  if (auto wait = dyn_cast<WaitFlagOp>(op)) {
+    auto it = flags.find({wait.getSrc(), wait.getDst(), wait.getEvent()});
+    if (it != flags.end()) {
+      knowledge.receive(wait.getDst(), it->second);
+      flags.erase(it);
+    }
+    return;
+  }
+  if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
+    knowledge.barrier(barrier.getPipe(), gap);
+    return;
+  }
+  if (isa<BarrierAllOp>(op)) {
+    knowledge.barrierAll(gap);
+    return;
+  }
+  if (op->getNumRegions() == 0 || requirements.accessIndex.count(op))
+    return;
+  // What the pipes knew before the op: a loop's drain pair hands over what
+  // its pipe knew at its set, before the loop or inside it, never what the
+  // pipe learns from the loop's exit.
+  const Knowledge beforeOp = knowledge;
+  // Syncs inside the op order what is inside it: a pipe that knows, at the
+  // end of each of its blocks, that all of the block's accesses of a pipe
+  // finished, knows it after the op (a branch or a loop that does not run
+  // has none to wait for).
+  if (coverNested) {
+    std::array<unsigned, kNumPipes> covers;
+    covers.fill((1u << kNumPipes) - 1);
+    for (Region &region : op->getRegions())
+      for (Block &nested : region) {
+        Knowledge atEnd = coverBlock(&nested);
+        for (unsigned q = 0; q < kNumPipes; ++q)
+          for (unsigned r = 0; r < kNumPipes; ++r)
+            if (atEnd.of[q].current[r] < lastIndexOf(&nested, r) + 2)
+              covers[q] &= ~(1u << r);
+      }
+    exitCovers[op] = covers;
+  }
+  // Where the op may run no block (a loop, an scf.if without else), that
+  // path keeps only what was known before it.
+  auto ifOp = dyn_cast<scf::IfOp>(op);
+  bool mayRunNoBlock = !(ifOp && !ifOp.getElseRegion().empty()) &&
+                       !isa<scf::IndexSwitchOp, scf::ExecuteRegionOp>(op);
+  const std::array<unsigned, kNumPipes> &covers = exitCovers[op];
+  for (unsigned q = 0; q < kNumPipes; ++q)
+    for (unsigned r = 0; r < kNumPipes; ++r) {
+      int32_t &known = knowledge.of[q].current[r];
+      if ((covers[q] >> r & 1) &&
+          (!mayRunNoBlock || known >= static_cast<int32_t>(gap) + 1))
+        known = std::max<int32_t>(known, gap + 2);
+    }
+  if (!isa<scf::ForOp>(op))
+    return;
+  // The wait after the loop receives the set before it (zero iterations)
+  // or the body's last set, which follows every access of the pipes it
+  // covers: then those accesses of the loop are known finished too.
+  for (unsigned src = 0; src < kNumPipes; ++src)
+    for (unsigned dst = 0; dst < kNumPipes; ++dst) {
+      LoopKey key{order.position(op), static_cast<Pipe>(src),
+                  static_cast<Pipe>(dst)};
+      auto covered = drainCovers.find(key);
+      if (covered == drainCovers.end())
+        continue;
+      for (unsigned covers : covered->second) {
+        Payload payload = beforeOp.capture(static_cast<Pipe>(src), gap);
+        for (unsigned r = 0; r < kNumPipes; ++r)
+          if ((covers >> r & 1) &&
+              payload.current[r] >= static_cast<int32_t>(gap) + 1)
+            payload.current[r] = gap + 2;
+        knowledge.receive(static_cast<Pipe>(dst), payload);
+      }
+    }
+}
+
+int32_t SyncCover::lastIndexOf(Block *block, unsigned pipe) {
+  ArrayRef<Operation *> blockOps = order.opsOf(block);
+  for (int32_t i = blockOps.size() - 1; i >= 0; --i)
+    if (requirements.pipesOf.lookup(blockOps[i]) >> pipe & 1)
+      return i;
+  return -1;
+}
+
+/// The body as the next iteration: the first walk's knowledge at its end is
+/// about the previous iteration now. Inserted syncs of the first walk run
+/// again; a back-edge requirement nothing orders gets the loop's pair of
+/// its pipes (set after the last producer, waited before the first
+/// consumer; set before the loop for the first iteration, waited after it
+/// for the last) or a barrier before the consumer.
+void SyncCover::coverBackEdges(Block *body, Operation *loop,
+                                 const Knowledge &atEnd,
+                                 ArrayRef<Knowledge> firstHistory,
+                                 ArrayRef<SmallVector<Inserted, 2>> inserted) {
+  ArrayRef<Operation *> blockOps = order.opsOf(body);
+  Gap end = blockOps.size();
+  ArrayRef<Requirement> reqs =
+      requirements.backEdge.find(order.position(loop))->second;
+  std::vector<Knowledge> history(end + 1);
+  InputFlags flags;
+  Knowledge knowledge = atEnd.nextIteration();
+  size_t next = 0;
+  for (Gap gap = 0; gap <= end; ++gap) {
+    history[gap] = knowledge;
+    for (const Inserted &ins : inserted[gap]) {
+      if (ins.barrier)
+        knowledge.barrier(ins.src, gap);
+      else
+        knowledge.receive(ins.dst, (ins.set == gap ? knowledge : history[ins.set])
+                                       .capture(ins.src, ins.set));
+    }
+    for (; next < reqs.size() && reqs[next].before == gap; ++next) {
+      const Requirement &req = reqs[next];
+      if (knowledge.knows(req.dst, req.src, req.after, /*previous=*/true))
+        continue;
+      if (req.src == req.dst) {
+        decisions.barriers[{order.blockId(body), req.src}].push_back({gap, gap, numDecisions++});
+        knowledge.barrier(req.src, gap);
+        continue;
+      }
+      // The set of the previous iteration hands over what the producer
+      // knew then, as knowledge of the previous iteration.
+      Gap set = placeLoopPair({order.position(loop), req.src, req.dst}, req, gap);
+      knowledge.receive(req.dst, firstHistory[set]
+                                     .capture(req.src, set)
+                                     .nextIteration());
+    }
+    if (gap < end)
+      stepOver(blockOps[gap], gap, knowledge, flags, /*coverNested=*/false);
+  }
+  for (auto &[key, pairs] : decisions.loopPairs) {
+    if (std::get<0>(key) != order.position(loop))
+      continue;
+    SmallVector<unsigned, 1> &covered = drainCovers[key];
+    covered.clear();
+    for (const FlagPair &pair : pairs) {
+      Payload atSet =
+          firstHistory[pair.set].capture(std::get<1>(key), pair.set);
+      unsigned covers = 0;
+      for (unsigned r = 0; r < kNumPipes; ++r)
+        if (atSet.current[r] >= lastIndexOf(body, r) + 2)
+          covers |= 1u << r;
+      covered.push_back(covers);
+    }
+  }
+}
+
+/// A loop pair whose set follows `req`'s producer and whose wait is at
+/// `wait`; returns the set's gap. Each producer that the next iteration's
+/// first unmet consumer needs gets its own pair, so a consumer waits for
+/// the producer it needs and not for the last one of the body: with a
+/// rotating buffer unrolled (dsaplan-unroll-rotations), iteration i+1's
+/// load into slot s waits only for slot s's last reader. Past kMaxLoopPairs
+/// pairs, the last pair's set moves down to cover `req` too (each pair
+/// holds an event id for the whole loop).
+Gap SyncCover::placeLoopPair(LoopKey key, const Requirement &req, Gap wait) {
+  SmallVector<FlagPair, 1> &pairs = decisions.loopPairs[key];
+  Gap set = req.after + 1;
+  if (pairs.size() < kMaxLoopPairs) {
+    pairs.push_back({set, wait, numDecisions++});
+    return set;
+  }
+  pairs.back().set = std::max(pairs.back().set, set);
+  return pairs.back().set;
+}
+
+
+} // namespace
+
+SyncDecisions
+mlir::dsaplan::sync::coverSyncRequirements(func::FuncOp func,
+                                           const ProgramOrder &order,
+                                           const SyncRequirements &requirements) {
+  return SyncCover(order, requirements).run(func);
+}

@@ -1,0 +1,178 @@
+//===- Requirements.cpp - What dsaplan-insert-sync must order -------------===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+//
+// Job 1 of dsaplan-insert-sync (Plan.h): collect the accesses of every op
+// that touches dsaplan memory, with its pipe and byte ranges (MemoryAccess
+// analysis), find their dependencies (SyncDependencies analysis), and file
+// each as a requirement of the innermost block holding both ops (forward)
+// or of the body of the loop it crosses (back edge):
+//
+//   %t = ...                         // block B, op 0
+//   memref.copy %gm, %t {mte2}       // op 1
+//   scf.for ... {                    // op 2: body L
+//     linalg.exp ins(%t) {v}         //   op 0 of L
+//   }
+//
+// gives B the forward requirement {after 1, before 2, mte2 -> v}. A
+// dependency between two regions of one op that run one after the other
+// (scf.while's "before" and "do") has no gap of its block between them and
+// around the back edge of a loop other than scf.for no gap either: those
+// become eager pairs right after the producer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DsaPlan/Sync/Insert/Plan.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::dsaplan;
+using namespace mlir::dsaplan::sync;
+
+namespace {
+
+/// The callee of a call, for diagnostics.
+std::string calleeName(CallOpInterface call) {
+  if (auto symbol = call ? dyn_cast_if_present<SymbolRefAttr>(
+                               call.getCallableForCallee())
+                         : SymbolRefAttr())
+    return "@" + symbol.getLeafReference().getValue().str();
+  return "an indirect callee";
+}
+
+/// The accesses of `op` on its pipe, or an error when it has none.
+FailureOr<std::optional<PipeAccess>> accessOf(Operation *op) {
+  bool unknownEffects = false;
+  SmallVector<MemoryAccess, 4> accesses = getMemoryAccesses(op, unknownEffects);
+  if (accesses.empty())
+    return std::optional<PipeAccess>(); // views, casts: no access of their own
+  std::optional<Pipe> pipe = getOpPipe(op);
+  auto call = dyn_cast<CallOpInterface>(op);
+  if (!pipe && call) {
+    // What the callee runs, on which pipes, and whether it syncs its own
+    // accesses is unknown here: no pipe to order the call on is sound.
+    op->emitError() << "call to " << calleeName(call)
+                    << " passes a dsaplan tile or GM buffer but has no pipe "
+                       "(give the call the dsaplan.pipe its accesses run on)";
+    return failure();
+  }
+  if (!pipe) {
+    op->emitError() << "'" << op->getName()
+                    << "' touches a dsaplan memory space or global memory "
+                       "but has no pipe (a dsaplan.pipe attribute or "
+                       "PipeOpInterface)";
+    return failure();
+  }
+  if (unknownEffects && call)
+    op->emitRemark() << "call to " << calleeName(call)
+                     << " has unknown memory effects: taken to read and "
+                        "write all its dsaplan memrefs on pipe "
+                     << stringifyPipe(*pipe);
+  else if (unknownEffects)
+    op->emitWarning() << "'" << op->getName()
+                      << "' has unknown memory effects: taken to read and "
+                         "write all its dsaplan memrefs";
+  return std::optional<PipeAccess>(PipeAccess{op, *pipe, std::move(accesses)});
+}
+
+/// The innermost block holding both ops.
+Block *commonBlock(Operation *a, Operation *b) {
+  for (Block *block = a->getBlock(); block;
+       block = block->getParentOp() ? block->getParentOp()->getBlock()
+                                    : nullptr)
+    if (block->findAncestorOpInBlock(*b))
+      return block;
+  return nullptr;
+}
+
+void requireForward(const ProgramOrder &order, SyncRequirements &result,
+                    Operation *from, Operation *to, Pipe src, Pipe dst) {
+  Block *block = commonBlock(from, to);
+  Operation *fromAncestor = block->findAncestorOpInBlock(*from);
+  Operation *toAncestor = block->findAncestorOpInBlock(*to);
+  // Two regions of one op that run one after the other, such as the
+  // "before" and "do" regions of an scf.while: no gap of `block` lies
+  // between the two accesses.
+  if (fromAncestor == toAncestor) {
+    result.eager.insert({from, src, dst});
+    return;
+  }
+  result.forward[order.blockId(block)].push_back(
+      {order.indexInBlock(fromAncestor), order.indexInBlock(toAncestor), src,
+       dst});
+}
+
+void requireAcrossIterations(const ProgramOrder &order,
+                             SyncRequirements &result, Operation *loop,
+                             Operation *from, Operation *to, Pipe src,
+                             Pipe dst) {
+  auto forOp = dyn_cast<scf::ForOp>(loop);
+  if (!forOp) {
+    result.eager.insert({from, src, dst}); // scf.while and other loops
+    return;
+  }
+  Block *body = forOp.getBody();
+  result.backEdge[order.position(loop)].push_back(
+      {order.indexInBlock(body->findAncestorOpInBlock(*from)),
+       order.indexInBlock(body->findAncestorOpInBlock(*to)), src, dst});
+}
+
+template <typename Key>
+void sortAndUnique(std::map<Key, SmallVector<Requirement>> &byScope) {
+  for (auto &[scope, reqs] : byScope) {
+    llvm::sort(reqs);
+    reqs.erase(std::unique(reqs.begin(), reqs.end()), reqs.end());
+  }
+}
+
+} // namespace
+
+LogicalResult mlir::dsaplan::sync::collectSyncRequirements(
+    func::FuncOp func, DependencyScope scope, const ProgramOrder &order,
+    SyncRequirements &result) {
+  bool ok = true;
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == func || !isAccessCandidate(op))
+      return WalkResult::advance();
+    FailureOr<std::optional<PipeAccess>> access = accessOf(op);
+    if (failed(access)) {
+      ok = false;
+      return WalkResult::skip();
+    }
+    if (!*access)
+      return WalkResult::advance();
+    if (failed(verifyPipeReach(**access))) {
+      ok = false;
+      return WalkResult::skip();
+    }
+    result.accessIndex[op] = result.accesses.size();
+    for (Operation *at = op; at && at != func; at = at->getParentOp())
+      result.pipesOf[at] |= 1u << pipeIndex((*access)->pipe);
+    result.accesses.push_back(std::move(**access));
+    // The regions of an access (a linalg body) belong to the access.
+    return WalkResult::skip();
+  });
+  if (!ok)
+    return failure();
+  result.dependencies = findSyncDependencies(func, result.accesses, scope);
+  if (failed(verifySameCore(result.accesses, result.dependencies)))
+    return failure();
+  for (const SyncDependency &dep : result.dependencies) {
+    const PipeAccess &x = result.accesses[dep.earlier];
+    const PipeAccess &y = result.accesses[dep.later];
+    if (x.pipe == y.pipe && !needsBarrier(x.pipe))
+      continue; // an in-order pipe orders its own accesses
+    if (dep.loop)
+      requireAcrossIterations(order, result, dep.loop, x.op, y.op, x.pipe,
+                              y.pipe);
+    else
+      requireForward(order, result, x.op, y.op, x.pipe, y.pipe);
+  }
+  sortAndUnique(result.forward);
+  sortAndUnique(result.backEdge);
+  return success();
+}
