@@ -10,7 +10,12 @@ LLVM_PREFIX=/usr/lib/llvm-22
 PACKAGES=(cmake ninja-build g++ python3 ccache
           libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
           libgtest-dev nlohmann-json3-dev libbenchmark-dev libxml2-utils
-          librsvg2-bin)
+          librsvg2-bin pybind11-dev python3-dev python3-jsonschema)
+
+# The Python module is built for Debian's interpreter, the one its packages
+# (python3-dev, pybind11-dev, python3-jsonschema) serve, not for whichever
+# python3 comes first on PATH (a pyenv shim, say).
+DSAPLAN_PYTHON=/usr/bin/python3
 
 install_missing_packages() {
   local missing=()
@@ -48,7 +53,8 @@ configure_and_build() {
       ${SANITIZE_FLAGS:+"-DCMAKE_SHARED_LINKER_FLAGS=$SANITIZE_FLAGS"} \
       -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
       -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
-      -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" >/dev/null
+      -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
+      -DPython3_EXECUTABLE="$DSAPLAN_PYTHON" >/dev/null
   fi
   echo "== building"
   # Two jobs: MLIR translation units need ~1 GiB each and the machine has 2 cores.

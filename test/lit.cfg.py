@@ -22,7 +22,17 @@ llvm_config.use_default_substitutions()
 config.substitutions.append(("%corpus", config.dsaplan_corpus_dir))
 config.substitutions.append(("%examples",
                              os.path.join(config.dsaplan_src_root, "examples")))
-config.substitutions.append(("%python", "python3"))
+# One interpreter for every script: the one the Python module is built for
+# (Debian's /usr/bin/python3 with scripts/setup.sh; it has jsonschema, which
+# the report checks validate with). %pydsaplan also finds the module.
+config.substitutions.append(("%pydsaplan", "env PYTHONPATH=%s %s" % (
+    config.dsaplan_python_module_dir, config.dsaplan_python)))
+config.substitutions.append(("%python", config.dsaplan_python))
+if config.dsaplan_python_module_dir:
+    config.available_features.add("python-module")
+else:
+    lit_config.warning("the dsaplan Python module is not built (no Python "
+                       "headers or pybind11): its tests will not run")
 config.substitutions.append(("%dsaplan_obj_root", config.dsaplan_obj_root))
 config.substitutions.append(("%dsaplan_src_root", config.dsaplan_src_root))
 config.substitutions.append(("%dsaplan_tools_dir", config.dsaplan_tools_dir))
@@ -35,7 +45,8 @@ config.substitutions.append((
     if config.cxx_compiler_launcher else ""))
 
 tool_dirs = [config.dsaplan_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["dsa-opt", "dsa-solve"], tool_dirs)
+llvm_config.add_tool_substitutions(["dsa-opt-test", "dsa-opt", "dsa-solve"],
+                                   tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 # Tests that read the shared corpus say so with `REQUIRES: corpus`; when the

@@ -256,6 +256,16 @@ def measure(dsa_opt, dsa_solve, path, objective, tmp, random_runs):
             "random": randoms}
 
 
+def check_schemas(directory):
+    """Every report under `directory` validates against its schema."""
+    sys.path.insert(0, os.path.join(ROOT, "test", "Transforms", "Inputs"))
+    from check_schemas import files, kind_of, validate
+    for path in files([directory]):
+        report = json.load(open(path))
+        if kind_of(report, path):
+            validate(report, where=path)
+
+
 def fewest_seen(row):
     """The fewest flag pairs of any placement tried for this row: the
     objective's own, the disjoint one and the random ones."""
@@ -317,6 +327,9 @@ def main():
     parser.add_argument("--random", type=int, default=0, metavar="N",
                         help="also count the flag pairs of N random valid placements "
                              "per kernel and objective (seeded)")
+    parser.add_argument("--check-schemas", action="store_true",
+                        help="validate every report written against docs/schemas "
+                             "(needs jsonschema; the tests ask for it)")
     parser.add_argument("files", nargs="*")
     args = parser.parse_args()
     dsa_solve = args.dsa_solve or os.path.join(os.path.dirname(args.dsa_opt), "dsa-solve")
@@ -332,6 +345,8 @@ def main():
         with tempfile.TemporaryDirectory() as tmp:
             rows = {o: measure(args.dsa_opt, dsa_solve, path, o, tmp, args.random)
                     for o in ("peak", "waits")}
+            if args.check_schemas:
+                check_schemas(tmp)
         results.append((name, rows))
         for objective, row in rows.items():
             print(f"| {name} | {objective} | {row['pairs']} | {row['ops']} | {row['same tile']} | "

@@ -587,7 +587,9 @@ std::string dsaplan::solver::writeReportJson(
     }
     pools.back()["buffers"] = std::move(buffers);
   }
-  Json report = {{"instance", instance}, {"pools", std::move(pools)}};
+  Json report = {{"schema_version", kReportSchemaVersion},
+                 {"instance", instance},
+                 {"pools", std::move(pools)}};
   return report.dump(2) + "\n";
 }
 
@@ -629,6 +631,9 @@ std::string dsaplan::solver::readReportJson(const std::string &text,
   results.clear();
   try {
     nlohmann::json report = nlohmann::json::parse(text);
+    if (report.value("schema_version", 0) != kReportSchemaVersion)
+      return "schema_version: only version " +
+             std::to_string(kReportSchemaVersion) + " is supported";
     problem.document.instance = report.at("instance").get<std::string>();
     for (const nlohmann::json &entry : report.at("pools")) {
       Pool pool;

@@ -10,10 +10,11 @@
 #include "DsaPlan/Solver/Report.h"
 #include "DsaPlan/Solver/Solve.h"
 #include "DsaPlan/Solver/Validate.h"
-#include "DsaPlan/Transforms/Passes.h"
-#include "DsaPlan/Transforms/PlacementProblem.h"
 #include "DsaPlan/Support/ReportFiles.h"
 #include "DsaPlan/Sync/Insert/Pictures.h"
+#include "DsaPlan/Transforms/Passes.h"
+#include "DsaPlan/Transforms/PlacementProblem.h"
+#include "DsaPlan/Transforms/PlanOutcome.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/FileSystem.h"
@@ -95,6 +96,12 @@ void emitNotPlaced(func::FuncOp func, const TargetDescription &target,
          << " B, above the tiles its callers keep live across its calls; ";
     usable -= frameBase;
   }
+  // Drivers tell "does not fit" from other errors by this tag (dsa-opt's
+  // exit status, the Python module's exception).
+  tagPlacementFailure(*diag.getUnderlyingDiagnostic(),
+                      pool.proof == solver::InfeasibilityProof::None
+                          ? PlacementFailure::GaveUp
+                          : PlacementFailure::Infeasible);
   switch (pool.proof) {
   case solver::InfeasibilityProof::Certificate:
     diag << "infeasible (certificate: " << pool.certificate.size()

@@ -152,7 +152,9 @@ struct DsaPlanInsertSyncPass
       entry["location"] = locationText(op->getLoc());
       syncs.push_back(std::move(entry));
     });
-    llvm::json::Object report{{"function", getOperation().getSymName()},
+    // docs/schemas/syncs.json is the schema of this version.
+    llvm::json::Object report{{"schema_version", 1},
+                              {"function", getOperation().getSymName()},
                               {"syncs", std::move(syncs)}};
     std::string text;
     llvm::raw_string_ostream os(text);

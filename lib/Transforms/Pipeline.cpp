@@ -7,8 +7,23 @@
 #include "DsaPlan/Transforms/Pipeline.h"
 #include "DsaPlan/Transforms/Passes.h"
 
+#include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::dsaplan;
@@ -31,7 +46,72 @@ void addSimulation(OpPassManager &pm, const DsaPlanPipelineOptions &options) {
   pm.addPass(createDsaPlanSimulate(simulate));
 }
 
+/// The option of `names` closest to the misspelled `key`, if one is close.
+std::string closestOption(StringRef key, ArrayRef<std::string> names) {
+  std::string best;
+  unsigned bestDistance = std::max<unsigned>(2, key.size() / 3) + 1;
+  for (const std::string &name : names) {
+    unsigned distance = key.edit_distance(name);
+    if (distance < bestDistance) {
+      best = name;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/// What the pass-options parser said about `text`, in the pipeline's terms:
+/// MLIR names itself ("<Pass-Options-Parser>: no such option algoritm"), and
+/// says nothing here about a refused value (llvm::cl has printed why on
+/// stderr).
+std::string describeOptionError(StringRef text, StringRef parserText) {
+  StringRef message = parserText.trim();
+  message.consume_front("<Pass-Options-Parser>: ");
+  if (message.empty())
+    return ("--dsa-plan=\"" + text + "\": a value is refused").str();
+  if (!message.consume_front("no such option "))
+    return ("--dsa-plan: " + message).str();
+  SmallVector<std::string> names = getDsaPlanPipelineOptionNames();
+  std::string error = ("--dsa-plan has no option '" + message + "'").str();
+  std::string closest = closestOption(message, names);
+  if (!closest.empty())
+    error += " (did you mean '" + closest + "'?)";
+  return error + "; its options: " + llvm::join(names, ", ");
+}
+
 } // namespace
+
+SmallVector<std::string> mlir::dsaplan::getDsaPlanPipelineOptionNames() {
+  // PassOptions lists its options only by printing them: {a=1 b=x ...}.
+  std::string printed;
+  llvm::raw_string_ostream os(printed);
+  DsaPlanPipelineOptions().print(os);
+  SmallVector<StringRef> entries;
+  StringRef(printed).trim("{}").split(entries, ' ', -1, false);
+  SmallVector<std::string> names;
+  for (StringRef entry : entries)
+    names.push_back(entry.split('=').first.str());
+  llvm::sort(names);
+  return names;
+}
+
+LogicalResult mlir::dsaplan::parseDsaPlanPipelineOptions(
+    StringRef text, DsaPlanPipelineOptions &options, std::string &error) {
+  std::string parserText;
+  llvm::raw_string_ostream os(parserText);
+  if (succeeded(options.parseFromString(text, os)))
+    return success();
+  error = describeOptionError(text, parserText);
+  return failure();
+}
+
+void mlir::dsaplan::registerDsaPlanDialects(DialectRegistry &registry) {
+  registry.insert<DsaPlanDialect, affine::AffineDialect, arith::ArithDialect,
+                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
+                  func::FuncDialect, linalg::LinalgDialect,
+                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+                  ub::UBDialect, vector::VectorDialect>();
+}
 
 void mlir::dsaplan::buildDsaPlanPipeline(
     OpPassManager &pm, const DsaPlanPipelineOptions &options) {
@@ -83,12 +163,23 @@ void mlir::dsaplan::buildDsaPlanPipeline(
 }
 
 void mlir::dsaplan::registerDsaPlanPipeline() {
-  PassPipelineRegistration<DsaPlanPipelineOptions>(
+  // PassPipelineRegistration, with the options parsed by
+  // parseDsaPlanPipelineOptions for its messages.
+  registerPassPipeline(
       "dsa-plan",
       "Place every on-chip tile at a fixed offset: lift-control-flow, import, "
       "rotate-carried, multi-buffer, compute-lifetimes, assign-offsets, "
       "materialize, settle-calls, insert-sync, verify-sync",
-      [](OpPassManager &pm, const DsaPlanPipelineOptions &options) {
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        DsaPlanPipelineOptions options;
+        std::string error;
+        if (failed(parseDsaPlanPipelineOptions(text, options, error)))
+          return errorHandler(error);
         buildDsaPlanPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optionsHandler) {
+        optionsHandler(DsaPlanPipelineOptions());
       });
 }

@@ -20,8 +20,10 @@
 #include "DsaPlan/Sync/Simulate/TraceEvents.h"
 #include "DsaPlan/Transforms/Passes.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir {
@@ -110,7 +112,9 @@ std::string timingReport(func::FuncOp func, const SimulationResult &result) {
                                                   .getStringRef()},
                                        {"serial", loop.serial},
                                        {"span", loop.span}});
+  // docs/schemas/timing.json is the schema of this version.
   llvm::json::Object report{
+      {"schema_version", 1},
       {"function", func.getSymName()},
       {"runs", result.runs},
       {"seed", static_cast<int64_t>(worst.seed)},
@@ -216,7 +220,15 @@ struct DsaPlanSimulatePass
     std::string path = traceFile;
     for (size_t at; (at = path.find("{func}")) != std::string::npos;)
       path.replace(at, 6, func.getSymName().str());
+    // Like report-dir, the path's missing directories are created.
+    StringRef parent = llvm::sys::path::parent_path(path);
     std::error_code ec;
+    if (!parent.empty())
+      ec = llvm::sys::fs::create_directories(parent);
+    if (ec)
+      return func.emitError() << "dsaplan-simulate: cannot create the "
+                              << "directory '" << parent << "' of '" << path
+                              << "': " << ec.message();
     llvm::raw_fd_ostream file(path, ec);
     if (ec)
       return func.emitError() << "dsaplan-simulate: cannot write '" << path

@@ -1,4 +1,4 @@
-// RUN: dsa-opt %s -split-input-file -test-dsaplan-sync-dependencies -verify-diagnostics -o /dev/null
+// RUN: dsa-opt-test %s -split-input-file -test-dsaplan-sync-dependencies -verify-diagnostics -o /dev/null
 
 // What each access must wait for, by bytes: a 4 KiB table [0, 4096) and a
 // 32-byte row inside it [1024, 1056). The row's load depends on the table's

@@ -20,6 +20,7 @@
 // SEARCH:      "status": "infeasible",
 // SEARCH-NEXT: "proof": "exhaustive-search"
 // RUN: FileCheck %s --check-prefix=PLACED < %t/auto/tight.json
+// RUN: %python %S/Inputs/check_schemas.py %t
 // PLACED:      "peak": 480,
 // PLACED-NEXT: "lower_bound": 480,
 // PLACED-NEXT: "status": "optimal",

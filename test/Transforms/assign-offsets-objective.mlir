@@ -4,6 +4,7 @@
 // RUN: not dsa-opt %s -dsaplan-assign-offsets="objective=fast" 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: dsa-opt %s -split-input-file -dsaplan-assign-offsets="report-dir=%t" -o /dev/null
+// RUN: %python %S/Inputs/check_schemas.py %t
 // RUN: FileCheck %s --check-prefix=JSON < %t/no_room.json
 
 // objective=waits (the default): once a space fits, tiles touched by

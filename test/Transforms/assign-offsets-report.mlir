@@ -6,6 +6,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: dsa-opt %examples/gather.mlir --dsaplan-import --dsaplan-compute-lifetimes --dsaplan-assign-offsets="objective=peak report-dir=%t" -o %t/placed.mlir
 // RUN: %python %S/Inputs/check_report.py %t gather_scale %t/placed.mlir | FileCheck %s
+// RUN: %python %S/Inputs/check_schemas.py %t
 // RUN: FileCheck %s --check-prefix=JSON < %t/gather_scale.json
 // RUN: FileCheck %s --check-prefix=SVG < %t/gather_scale.ub.svg
 

@@ -54,6 +54,7 @@
 // RUN: FileCheck %s --check-prefix=CHECK --implicit-check-not=report_point < %t/placed.mlir
 // Without syncs, the placement's picture stays, without arrows or marks.
 // RUN: dsa-opt %s --dsa-plan="insert-sync=false report-dir=%t/nosync" | FileCheck %s --check-prefix=NOSYNC --implicit-check-not=report_point
+// RUN: %python %S/Inputs/check_schemas.py %t/reports %t/nosync
 // RUN: FileCheck %s --check-prefix=SVG --implicit-check-not='class="sync' < %t/nosync/k.ub.svg
 // RUN: dsa-opt %s --dsa-plan="import-solution=%t/solutions/k.json keep-allocs=true" | FileCheck %s --check-prefix=IMPORTED
 

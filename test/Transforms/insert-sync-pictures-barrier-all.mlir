@@ -1,6 +1,7 @@
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: echo '{"instance": "out_of_event_ids", "pools": [{"id": "ub", "name": "ub", "capacity": 196608, "peak": 32, "lower_bound": 32, "status": "optimal", "proof": "none", "certificate": [], "nodes": 0, "buffers": [{"id": "0", "name": "t", "size": 32, "alignment": 32, "offset": 0, "live": [[19, 22]], "partial_reuse": false}]}]}' > %t/out_of_event_ids.json
+// RUN: echo '{"schema_version": 1, "instance": "out_of_event_ids", "pools": [{"id": "ub", "name": "ub", "capacity": 196608, "peak": 32, "lower_bound": 32, "status": "optimal", "proof": "none", "certificate": [], "nodes": 0, "buffers": [{"id": "0", "name": "t", "size": 32, "alignment": 32, "offset": 0, "live": [[19, 22]], "partial_reuse": false}]}]}' > %t/out_of_event_ids.json
 // RUN: dsa-opt %s -dsaplan-insert-sync="report-dir=%t" | FileCheck %s --check-prefix=IR --implicit-check-not=report_point
+// RUN: %python %S/Inputs/check_schemas.py %t
 // RUN: FileCheck %s < %t/out_of_event_ids.ub.svg
 // RUN: %python %S/Inputs/check_pictures.py %t out_of_event_ids | FileCheck %s --check-prefix=PICTURE
 

@@ -1,6 +1,7 @@
-// RUN: rm -rf %t && mkdir -p %t/empty && echo '{"instance": "unmarked", "pools": []}' > %t/empty/unmarked.json && echo '{"instance": "stale", "pools": []}' > %t/empty/stale.json
+// RUN: rm -rf %t && mkdir -p %t/empty && echo '{"schema_version": 1, "instance": "unmarked", "pools": []}' > %t/empty/unmarked.json && echo '{"schema_version": 1, "instance": "stale", "pools": []}' > %t/empty/stale.json
 // RUN: dsa-opt %s -split-input-file -dsaplan-insert-sync="report-dir=%t/empty" -verify-diagnostics
 // RUN: not dsa-opt %s -split-input-file -dsaplan-insert-sync="report-dir=%t/empty" 2>/dev/null | FileCheck %s
+// RUN: %python %S/Inputs/check_schemas.py %t/empty
 
 // The sync pictures draw on the memory maps of the placement: the access ops
 // must carry the placement's program points, and the placement report must

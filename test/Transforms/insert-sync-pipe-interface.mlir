@@ -1,5 +1,5 @@
-// RUN: dsa-opt %s -split-input-file -dsaplan-insert-sync | FileCheck %s
-// RUN: dsa-opt %s -split-input-file -dsaplan-insert-sync | dsa-opt -split-input-file -dsaplan-verify-sync
+// RUN: dsa-opt-test %s -split-input-file -dsaplan-insert-sync | FileCheck %s
+// RUN: dsa-opt-test %s -split-input-file -dsaplan-insert-sync | dsa-opt-test -split-input-file -dsaplan-verify-sync
 
 // Ops of a foreign dialect (test/lib/Dialect/Test) get their pipes from
 // PipeOpInterface external models: dsatest.load on MTE2, dsatest.exp on V,

@@ -39,6 +39,7 @@
 // The matmul's loop: its pairs around the back edge (MTE1 reads a_l1_ping,
 // the next iteration's MTE2 load writes it) are drawn to the next iteration.
 // RUN: dsa-opt %examples/matmul.mlir --dsa-plan="report-dir=%t/matmul" -o /dev/null
+// RUN: %python %S/Inputs/check_schemas.py %t
 // RUN: %python %S/Inputs/check_pictures.py %t/matmul matmul_128x128x256 | FileCheck %s --check-prefix=MATMUL
 // MATMUL-DAG: l1: 8 arrows (4 to the next iteration, 0 with an end on no tile), 0 barriers, peak 65536, lower bound 65536: ok
 // MATMUL-DAG: l0a: 4 arrows (2 to the next iteration, 0 with an end on no tile), 2 barriers, peak 32768, lower bound 32768: ok

@@ -1,4 +1,4 @@
-// RUN: dsa-opt %s -dsaplan-verify-sync -verify-diagnostics
+// RUN: dsa-opt-test %s -dsaplan-verify-sync -verify-diagnostics
 
 // The verifier reads the same interface: without syncs, the V read and the
 // MTE2 write of shared bytes are a race.

@@ -14,21 +14,21 @@
 #include "Anytime.h"
 #include "CommandLine.h"
 
+#include "DsaPlan/Solver/Driver.h"
 #include "DsaPlan/Solver/IO.h"
 #include "DsaPlan/Solver/Report.h"
 #include "DsaPlan/Solver/Solve.h"
 #include "DsaPlan/Solver/Validate.h"
 
-#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <regex>
 #include <sstream>
 #include <unistd.h>
 
@@ -46,14 +46,8 @@ constexpr int kPlaced = 0, kInfeasible = 1, kBadInput = 2, kGaveUp = 3,
 
 struct Arguments {
   std::string input, output, statsJson, svg, check;
-  /// The single-number --capacity (one-pool inputs), and the per-pool ones.
-  int64_t capacity = 0;
-  std::vector<std::pair<std::string, int64_t>> poolCapacities;
-  SolveOptions options;
-  /// --time-limit (0: none), --progress and --progress-interval.
-  double timeLimit = 0;
-  std::string progress = "auto";
-  double progressInterval = 1;
+  /// The solving options and capacities (shared with the Python module).
+  DriverOptions driver;
 };
 
 const std::vector<dsaplan::cli::OptionSpec> &optionSpecs() {
@@ -156,13 +150,24 @@ bool readFile(const std::string &path, std::string &text) {
   return true;
 }
 
-/// Writes `text` to `path` ("-": standard output); on failure prints why.
+/// Writes `text` to `path` ("-": standard output), creating its directory;
+/// on failure prints why.
 bool writeFile(const std::string &path, const std::string &text) {
   if (path == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);
     if (std::fflush(stdout) == 0 && !std::ferror(stdout))
       return true;
   } else {
+    // Like report-dir, an output path's missing directories are created.
+    std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    std::error_code ec;
+    if (!parent.empty())
+      std::filesystem::create_directories(parent, ec);
+    if (ec) {
+      std::fprintf(stderr, "dsa-solve: %s: cannot create the directory '%s': %s\n",
+                   path.c_str(), parent.c_str(), ec.message().c_str());
+      return false;
+    }
     std::ofstream file(path, std::ios::binary);
     file << text;
     file.close();
@@ -180,94 +185,6 @@ int usageError(const std::string &message) {
                "(dsa-solve --help for more)\n",
                message.c_str());
   return kBadInput;
-}
-
-/// A finite, non-negative decimal number of seconds.
-bool parseSeconds(const std::string &text, double &value) {
-  char *end = nullptr;
-  errno = 0;
-  double parsed = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end || errno == ERANGE || !(parsed >= 0) ||
-      parsed > 1e9)
-    return false;
-  value = parsed;
-  return true;
-}
-
-bool parseInteger(const std::string &text, int64_t &value) {
-  char *end = nullptr;
-  errno = 0;
-  long long parsed = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end || errno == ERANGE)
-    return false;
-  value = parsed;
-  return true;
-}
-
-/// Takes one --capacity value: BYTES or POOL=BYTES.
-bool takeCapacity(const std::string &text, Arguments &args) {
-  size_t equals = text.rfind('=');
-  int64_t bytes = 0;
-  if (!parseInteger(equals == std::string::npos ? text
-                                                : text.substr(equals + 1),
-                    bytes) ||
-      bytes <= 0)
-    return false;
-  if (equals == std::string::npos)
-    args.capacity = bytes;
-  else if (equals == 0)
-    return false;
-  else
-    args.poolCapacities.push_back({text.substr(0, equals), bytes});
-  return true;
-}
-
-/// Applies one parsed option to `args`; returns a message when it is bad.
-std::string applyOption(const dsaplan::cli::ParsedOption &option,
-                        Arguments &args) {
-  const std::string &name = option.name, &value = option.value;
-  if (name == "minimize-capacity") {
-    args.options.minimizeCapacity = true;
-  } else if (name == "capacity") {
-    if (!takeCapacity(value, args))
-      return "--capacity needs a positive integer or POOL=BYTES, not '" +
-             value + "'";
-  } else if (name == "node-budget") {
-    int64_t number = 0;
-    if (!parseInteger(value, number) || number <= 0)
-      return "--node-budget needs a positive integer, not '" + value + "'";
-    args.options.nodeBudget = static_cast<uint64_t>(number);
-  } else if (name == "cost-node-budget") {
-    int64_t number = 0;
-    if (!parseInteger(value, number) || number < 0)
-      return "--cost-node-budget needs a non-negative integer, not '" +
-             value + "'";
-    args.options.reuseCostNodeBudget = static_cast<uint64_t>(number);
-  } else if (name == "time-limit") {
-    if (!parseSeconds(value, args.timeLimit) || args.timeLimit <= 0)
-      return "--time-limit needs a positive number of seconds (at most 1e9), "
-             "not '" + value + "'";
-  } else if (name == "progress") {
-    if (value != "auto" && value != "always" && value != "never")
-      return "--progress needs auto, always or never, not '" + value + "'";
-    args.progress = value;
-  } else if (name == "progress-interval") {
-    if (!parseSeconds(value, args.progressInterval))
-      return "--progress-interval needs a non-negative number of seconds "
-             "(at most 1e9), not '" + value + "'";
-  } else if (name == "algorithm") {
-    std::optional<Algorithm> algorithm = parseAlgorithm(value);
-    if (!algorithm)
-      return "unknown --algorithm '" + value + "' (expected one of " +
-             algorithmNames() + ")";
-    args.options.algorithm = *algorithm;
-  } else {
-    (name == "output"       ? args.output
-     : name == "stats-json" ? args.statsJson
-     : name == "svg"        ? args.svg
-                            : args.check) = value;
-  }
-  return "";
 }
 
 /// Returns -1 to go on, else the exit status (after --help, --version or an
@@ -288,7 +205,16 @@ int parseArguments(int argc, char **argv, Arguments &args) {
     }
   }
   for (const dsaplan::cli::ParsedOption &option : parsed.options) {
-    std::string message = applyOption(option, args);
+    if (option.name == "output" || option.name == "stats-json" ||
+        option.name == "svg" || option.name == "check") {
+      (option.name == "output"       ? args.output
+       : option.name == "stats-json" ? args.statsJson
+       : option.name == "svg"        ? args.svg
+                                     : args.check) = option.value;
+      continue;
+    }
+    std::string message = applyDriverOption(option.name, option.value,
+                                            "--" + option.name, args.driver);
     if (!message.empty())
       return usageError(message);
   }
@@ -302,115 +228,18 @@ int parseArguments(int argc, char **argv, Arguments &args) {
   return -1;
 }
 
-/// The capacity in a MiniMalloc file name, e.g. A.1048576.csv.
-int64_t capacityFromName(const std::string &path) {
-  std::smatch match;
-  static const std::regex pattern(R"(\.([0-9]+)\.csv$)");
-  int64_t capacity = 0;
-  // Too many digits for 64 bits: no capacity here (checkProblem bounds the
-  // rest).
-  if (!std::regex_search(path, match, pattern) ||
-      !parseInteger(match[1], capacity))
-    return 0;
-  return capacity;
-}
-
-/// Whether `text` is MiniMalloc CSV: by the file name, or, for standard
-/// input, by its first character (JSON starts with '{').
-bool isCsv(const std::string &path, const std::string &text) {
-  if (path != "-")
-    return endsWith(path, ".csv");
-  size_t first = text.find_first_not_of(" \t\r\n");
-  return first != std::string::npos && text[first] != '{';
-}
-
-/// The pool `key` names: its id or its name, case-insensitively.
-std::optional<size_t> findPool(const Problem &problem, const std::string &key) {
-  auto same = [](const std::string &a, const std::string &b) {
-    return a.size() == b.size() &&
-           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-             return std::tolower(static_cast<unsigned char>(x)) ==
-                    std::tolower(static_cast<unsigned char>(y));
-           });
-  };
-  for (size_t p = 0; p < problem.pools.size(); ++p)
-    if (same(problem.pools[p].id, key) || same(problem.pools[p].name, key))
-      return p;
-  return std::nullopt;
-}
-
-std::string poolList(const Problem &problem) {
-  std::string text;
-  for (const Pool &pool : problem.pools)
-    text += (text.empty() ? "" : ", ") + pool.id +
-            (pool.name.empty() || pool.name == pool.id ? ""
-                                                       : " (" + pool.name + ")");
-  return text;
-}
-
-/// Applies the --capacity overrides; returns false after printing why not.
-bool overrideCapacities(const Arguments &args, Problem &problem) {
-  if (args.capacity && !problem.pools.empty()) {
-    if (problem.pools.size() > 1) {
-      std::fprintf(stderr,
-                   "dsa-solve: %s: --capacity %lld is ambiguous with %zu "
-                   "pools; name one: --capacity POOL=BYTES (pools: %s)\n",
-                   args.input.c_str(), static_cast<long long>(args.capacity),
-                   problem.pools.size(), poolList(problem).c_str());
-      return false;
-    }
-    problem.pools.front().capacity = args.capacity;
-  }
-  for (const auto &[key, bytes] : args.poolCapacities) {
-    std::optional<size_t> pool = findPool(problem, key);
-    if (!pool) {
-      std::fprintf(stderr,
-                   "dsa-solve: %s: --capacity %s=%lld: no such pool (pools: "
-                   "%s)\n",
-                   args.input.c_str(), key.c_str(),
-                   static_cast<long long>(bytes), poolList(problem).c_str());
-      return false;
-    }
-    problem.pools[*pool].capacity = bytes;
-  }
-  return true;
-}
-
-int loadProblem(const Arguments &args, Problem &problem, Placement &given,
-                bool &csv) {
+int loadInput(const Arguments &args, LoadedProblem &loaded) {
   std::string text;
   if (!readFile(args.input, text))
     return kBadInput;
-  csv = isCsv(args.input, text);
-  ReadResult read;
-  if (csv) {
-    int64_t capacity = args.capacity ? args.capacity : capacityFromName(args.input);
-    if (!capacity && !args.poolCapacities.empty())
-      capacity = args.poolCapacities.front().second;
-    if (!capacity) {
-      std::fprintf(stderr, "dsa-solve: %s: no --capacity and none in the file name\n",
-                   args.input.c_str());
-      return kBadInput;
-    }
-    read = readMiniMallocCsv(text, capacity, problem, given);
-  } else {
-    read = readSchemaV1Problem(text, problem);
-  }
-  if (!read.ok) {
-    std::fprintf(stderr, "dsa-solve: %s: %s\n", args.input.c_str(),
-                 read.error.c_str());
-    return kBadInput;
-  }
-  if (!overrideCapacities(args, problem))
-    return kBadInput;
-  for (const std::string &note : read.unsupported)
-    std::fprintf(stderr, "dsa-solve: %s: warning: unsupported: %s\n",
-                 args.input.c_str(), note.c_str());
-  std::vector<std::string> problems = checkProblem(problem);
-  for (const std::string &message : problems)
+  loaded = loadProblem(args.input, text, args.driver);
+  for (const std::string &warning : loaded.warnings)
+    std::fprintf(stderr, "dsa-solve: %s: warning: %s\n", args.input.c_str(),
+                 warning.c_str());
+  for (const std::string &message : loaded.errors)
     std::fprintf(stderr, "dsa-solve: %s: %s\n", args.input.c_str(),
                  message.c_str());
-  return problems.empty() ? 0 : kBadInput;
+  return loaded.errors.empty() ? 0 : kBadInput;
 }
 
 /// The solution is in the problem's format: schema-v1 JSON for a JSON
@@ -561,8 +390,10 @@ std::string statsJson(const Problem &problem, const Solution &solution,
                         : signal == SIGINT  ? "\"SIGINT\""
                         : signal == SIGTERM ? "\"SIGTERM\""
                                             : "\"time-limit\"";
-  os << "{\n  \"input\": " << jsonString(args.input) << ",\n  \"algorithm\": \""
-     << algorithmName(args.options.algorithm) << "\",\n  \"seconds\": " << seconds
+  // docs/schemas/solve-stats.json is the schema of this version.
+  os << "{\n  \"schema_version\": 1,\n  \"input\": " << jsonString(args.input)
+     << ",\n  \"algorithm\": \""
+     << algorithmName(args.driver.solve.algorithm) << "\",\n  \"seconds\": " << seconds
      << ",\n  \"stopped\": " << stopped << ",\n  \"pools\": [";
   for (size_t i = 0; i < solution.pools.size(); ++i) {
     const PoolResult &r = solution.pools[i];
@@ -620,17 +451,18 @@ bool writeReports(const Arguments &args, const Problem &problem,
 /// failure to arm the timer.
 int startAnytime(Arguments &args, const Problem &problem,
                  std::chrono::steady_clock::time_point start) {
+  DriverOptions &driver = args.driver;
   dsaplan::cli::installStopHandlers();
-  args.options.stop = &dsaplan::cli::stopFlag();
-  if (args.timeLimit > 0 && !dsaplan::cli::armTimeLimit(args.timeLimit)) {
+  driver.solve.stop = &dsaplan::cli::stopFlag();
+  if (driver.timeLimit > 0 && !dsaplan::cli::armTimeLimit(driver.timeLimit)) {
     std::fprintf(stderr, "dsa-solve: cannot arm the --time-limit timer: %s\n",
                  std::strerror(errno));
     return kBadInput;
   }
-  if (args.progress == "always" ||
-      (args.progress == "auto" && isatty(fileno(stderr))))
-    args.options.progress = dsaplan::cli::progressPrinter(
-        stderr, args.progressInterval, start,
+  if (driver.progress == "always" ||
+      (driver.progress == "auto" && isatty(fileno(stderr))))
+    driver.solve.progress = dsaplan::cli::progressPrinter(
+        stderr, driver.progressInterval, start,
         [&problem](size_t pool) { return problem.pools[pool].id; });
   return 0;
 }
@@ -679,18 +511,18 @@ int main(int argc, char **argv) {
   Arguments args;
   if (int status = parseArguments(argc, argv, args); status >= 0)
     return status;
-  Problem given;
-  Placement givenOffsets;
-  bool csv = false;
-  if (int status = loadProblem(args, given, givenOffsets, csv))
+  LoadedProblem loaded;
+  if (int status = loadInput(args, loaded))
     return status;
+  const Problem &given = loaded.problem;
+  bool csv = loaded.csv;
   if (!args.check.empty())
     return checkSolution(args, given, csv);
 
   auto start = std::chrono::steady_clock::now();
   if (int status = startAnytime(args, given, start))
     return status;
-  Solution solution = solve(given, args.options);
+  Solution solution = solve(given, args.driver.solve);
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start).count();
   // Buffers that allow several pools are in the ones the solver chose.

@@ -56,11 +56,19 @@ TEST(ReportJson, SaysWhatIsWrong) {
   Problem read;
   Placement placement;
   std::vector<PoolResult> results;
-  EXPECT_NE(readReportJson("{\"instance\": \"k\"}", read, placement, results)
+  EXPECT_NE(readReportJson("{\"schema_version\": 1, \"instance\": \"k\"}",
+                           read, placement, results)
                 .find("pools"),
             std::string::npos);
+  EXPECT_NE(readReportJson("{\"schema_version\": 2, \"instance\": \"k\"}",
+                           read, placement, results)
+                .find("schema_version: only version 1"),
+            std::string::npos);
+  EXPECT_NE(readReportJson("{\"instance\": \"k\"}", read, placement, results)
+                .find("schema_version"),
+            std::string::npos);
   std::string error = readReportJson(
-      R"({"instance": "k", "pools": [{"id": "0", "name": "ub",
+      R"({"schema_version": 1, "instance": "k", "pools": [{"id": "0", "name": "ub",
           "capacity": 8, "peak": 0, "lower_bound": 0, "status": "great",
           "nodes": 0, "buffers": []}]})",
       read, placement, results);

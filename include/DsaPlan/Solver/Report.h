@@ -94,6 +94,11 @@ std::string objectiveSummary(const PoolResult &result, Objective objective,
                              int64_t reuseCost,
                              const std::string &costDetail = "");
 
+/// The `schema_version` of the placement report; docs/schemas/placement.json
+/// is its schema. Raised when a field changes meaning or goes away, not
+/// when one is added.
+constexpr int kReportSchemaVersion = 1;
+
 /// A JSON report of every pool: buffers with offsets and live ranges, peak,
 /// lower bound, status and nodes. `status` is the status of the pool's
 /// objective; under Objective::ReuseCost also `reuse_cost_status` (the same)

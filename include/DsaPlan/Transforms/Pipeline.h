@@ -106,6 +106,22 @@ struct DsaPlanPipelineOptions
       llvm::cl::init(false)};
 };
 
+/// Parses `--dsa-plan`'s option text ("algorithm=exact summary=true") into
+/// `options`. On failure `error` says what is wrong in the pipeline's terms:
+/// a misspelled option is named with the closest one and every option of
+/// `--dsa-plan` is listed. dsa-opt and the Python module both parse so.
+LogicalResult parseDsaPlanPipelineOptions(StringRef text,
+                                          DsaPlanPipelineOptions &options,
+                                          std::string &error);
+
+/// The names of `--dsa-plan`'s options, sorted.
+SmallVector<std::string> getDsaPlanPipelineOptionNames();
+
+/// The dialects kernels are written in (func, scf, cf, memref, arith,
+/// linalg, vector, math, affine, bufferization, ub) and dsaplan: what a
+/// driver of the pipeline registers.
+void registerDsaPlanDialects(DialectRegistry &registry);
+
 /// Adds the passes of `--dsa-plan` to `pm`, which must run on a module:
 /// lift-control-flow, import, rotate-carried, multi-buffer, compute-lifetimes, assign-offsets, materialize, and unless
 /// switched off insert-sync and verify-sync.

@@ -9,13 +9,20 @@
       repository (examples/..., docs/..., test/..., tools/..., lib/...,
       include/..., scripts/..., bench/...) names a file or directory that
       exists;
-  check_docs.py commands [--update] ROOT TOOLS WORK FILE
-      runs every ```sh block of FILE in order, each line a command run by
-      bash with pipefail, with TOOLS first on PATH, in WORK (where ROOT's examples/ is linked, so that
-      paths read as from the repository root), and compares what it prints
-      (stdout and stderr) with the ```text block that follows it, if any;
-      with --update, rewrites those blocks with what the commands print
-      instead (then read the diff).
+  check_docs.py commands [--update] [--python=PYTHON] ROOT TOOLS WORK FILE
+      runs every ```sh block of FILE in order, as one bash script with
+      errexit and pipefail (each line a command, `\\` continues one), and
+      every ```python block as a program of PYTHON, with TOOLS first on
+      PATH, in WORK (where ROOT's examples/, docs/, test/ and bench/ are
+      linked, and build/ is TOOLS' build tree, so that paths read as from
+      the repository root); compares what each block prints (stdout and
+      stderr) with the ```text block that follows it, if any; with
+      --update, rewrites those blocks with what the blocks print instead
+      (then read the diff).
+
+  check_docs.py command-files FILE_OR_DIR...
+      names the files that have sh or python blocks, so that a test can
+      say which of them it runs.
 
 Prints one summary line; exits non-zero naming the first block that fails.
 """
@@ -25,7 +32,8 @@ import re
 import subprocess
 import sys
 
-FENCE = re.compile(r"^```(\w*)\s*$")
+# The language of a fence: mlir, sh, python, c++, ...
+FENCE = re.compile(r"^```([\w+-]*)\s*$")
 PATH = re.compile(r"`((?:examples|docs|test|tools|lib|include|scripts|bench|unittests|cmake)"
                   r"/[A-Za-z0-9_./-]*[A-Za-z0-9_])`")
 LINK = re.compile(r"\]\(([^)#:\s]+)(?:#[^)]*)?\)")
@@ -93,30 +101,68 @@ def links(root, files):
     print(f"{checked} links and paths exist")
 
 
-def commands(root, tools, work, path, update=False):
+def logical_lines(text):
+    """The commands of an sh block: its lines with `\\` continuations
+    joined, without blank lines and comments."""
+    out, pending = [], ""
+    for line in text.split("\n"):
+        if line.rstrip().endswith("\\"):
+            pending += line.rstrip()[:-1] + " "
+            continue
+        line = pending + line
+        pending = ""
+        if line.strip() and not line.lstrip().startswith("#"):
+            out.append(line)
+    return out
+
+
+def run_block(lang, text, work, env, python):
+    """Runs an sh block (one bash script, stopping at the first failing
+    command) or a python block (one program, with `python`); returns
+    (commands, exit status, what it printed)."""
+    if lang == "python":
+        # The package as the README's build leaves it: build/python.
+        env = dict(env, PYTHONPATH=os.path.join(work, "build", "python"))
+        r = subprocess.run([python, "-"], input=text, cwd=work, env=env,
+                           capture_output=True, text=True)
+        return 1, r.returncode, r.stdout + r.stderr
+    lines = logical_lines(text)
+    # Each command's output in order, stdout and stderr together, as a
+    # reader sees them in a terminal.
+    script = "set -e -o pipefail\n" + "\n".join(
+        f"{{ {line}\n}} 2>&1" for line in lines)
+    r = subprocess.run(["bash", "-c", script], cwd=work, env=env,
+                       capture_output=True, text=True)
+    return len(lines), r.returncode, r.stdout + r.stderr
+
+
+def commands(root, tools, work, path, update=False, python="python3"):
+    """Runs the sh and python blocks of `path` in `work`, where the
+    repository's examples/, docs/, test/ and bench/ are linked, and build/
+    is the build tree of `tools`, so that the commands read as from the
+    repository root after the README's build."""
     updates = []
-    env = dict(os.environ, PATH=os.path.abspath(tools) + os.pathsep + os.environ.get("PATH", ""))
+    build = os.path.dirname(os.path.abspath(tools))
+    env = dict(os.environ,
+               PATH=os.path.abspath(tools) + os.pathsep + os.environ.get("PATH", ""))
     os.makedirs(work, exist_ok=True)
-    for name in ("examples",):
+    links = {name: os.path.join(root, name)
+             for name in ("examples", "docs", "test", "bench")}
+    links["build"] = build
+    for name, target in links.items():
         link = os.path.join(work, name)
         if not os.path.lexists(link):
-            os.symlink(os.path.abspath(os.path.join(root, name)), link)
+            os.symlink(os.path.abspath(target), link)
     ran = compared = 0
     items = blocks(path)
     for k, (lang, line, text, _) in enumerate(items):
-        if lang != "sh":
+        if lang not in ("sh", "python"):
             continue
-        printed = ""
-        for command in text.strip().split("\n"):
-            if not command.strip() or command.lstrip().startswith("#"):
-                continue
-            r = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=work, env=env,
-                               capture_output=True, text=True)
-            ran += 1
-            if r.returncode:
-                fail(f"{path}:{line}: `{command}` failed (exit {r.returncode}):\n"
-                     f"{r.stdout}{r.stderr}")
-            printed += r.stdout + r.stderr
+        count, status, printed = run_block(lang, text, work, env, python)
+        ran += count
+        if status:
+            fail(f"{path}:{line}: the {lang} block failed (exit {status}):\n"
+                 f"{printed}")
         if k + 1 < len(items) and items[k + 1][0] == "text":
             expected = items[k + 1][2]
             if update:
@@ -146,15 +192,29 @@ def markdown_files(paths):
     return out
 
 
+def command_files(files):
+    """The files with commands to run (sh or python blocks), one a line."""
+    for path in files:
+        if any(lang in ("sh", "python") for lang, _, _, _ in blocks(path)):
+            print(os.path.basename(path))
+
+
 def main(argv):
     if argv[1] == "mlir-blocks":
         mlir_blocks(argv[2], markdown_files(argv[3:]))
     elif argv[1] == "links":
         links(argv[2], markdown_files(argv[3:]))
-    elif argv[1] == "commands" and argv[2] == "--update":
-        commands(argv[3], argv[4], argv[5], argv[6], update=True)
+    elif argv[1] == "command-files":
+        command_files(markdown_files(argv[2:]))
     elif argv[1] == "commands":
-        commands(argv[2], argv[3], argv[4], argv[5])
+        args = argv[2:]
+        update = args[0] == "--update"
+        args = args[1:] if update else args
+        python = "python3"
+        if args[0].startswith("--python="):
+            python = args[0][len("--python="):]
+            args = args[1:]
+        commands(args[0], args[1], args[2], args[3], update, python)
     else:
         fail("unknown check " + argv[1])
 

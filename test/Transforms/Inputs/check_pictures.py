@@ -30,6 +30,7 @@ import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_report import SVG, check_svg  # noqa: E402
+from check_schemas import validate  # noqa: E402
 
 
 UNKNOWN = "(no tile)"
@@ -82,7 +83,10 @@ def check_arrows(path, root, pool, sets):
 def main():
     report_dir, function = sys.argv[1:3]
     report = json.load(open(os.path.join(report_dir, function + ".json")))
-    syncs = json.load(open(os.path.join(report_dir, function + ".syncs.json")))["syncs"]
+    validate(report, "placement", function + ".json")
+    syncs_report = json.load(open(os.path.join(report_dir, function + ".syncs.json")))
+    validate(syncs_report, "syncs", function + ".syncs.json")
+    syncs = syncs_report["syncs"]
     sets = [s for s in syncs if s["op"] == "set_flag"]
     barrier_pipes = {s["pipe"] for s in syncs if s["op"] == "pipe_barrier"}
     if any(s["op"] == "barrier_all" for s in syncs):

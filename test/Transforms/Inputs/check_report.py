@@ -11,6 +11,7 @@
 - the axes have round ticks: program points at multiples of 1, 2 or 5 times
   a power of ten, addresses at multiples of a power of two; the legend and
   the capacity, peak and lower-bound lines are there;
+- the JSON report validates against docs/schemas/placement.json;
 - every buffer of the JSON report has the offset and live range that the
   placed IR (dsaplan.alloc with live and offset, keep-allocs form) gives it.
 
@@ -22,6 +23,8 @@ import os
 import re
 import sys
 import xml.etree.ElementTree as ET
+
+from check_schemas import validate
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -111,6 +114,7 @@ def parse_ir(path):
 def main():
     report_dir, function, ir = sys.argv[1:4]
     report = json.load(open(os.path.join(report_dir, function + ".json")))
+    validate(report, "placement", function + ".json")
     placed = parse_ir(ir)
     for pool in report["pools"]:
         svg = os.path.join(report_dir, f"{function}.{pool['name']}.svg")

@@ -5,6 +5,7 @@
 
 TIMING.json is the <function>.timing.json of the same run (report-dir). The
 checks, each an assertion with a message:
+  - TIMING validates against docs/schemas/timing.json;
   - the trace's otherData and TIMING agree on makespan, serial, ideal, busy;
   - makespan is the latest end of any slice;
   - per pipe, the union of its op slices is its busy time, and the sum of
@@ -22,6 +23,8 @@ import collections
 import json
 import re
 import sys
+
+from check_schemas import validate
 
 RUN = re.compile(r"\[(\d+), (\d+)\)")
 
@@ -81,6 +84,7 @@ def ideal(ops, pipe_overlap):
 def main():
     trace = json.load(open(sys.argv[1]))
     timing = json.load(open(sys.argv[2]))
+    validate(timing, "timing", sys.argv[2])
     other = trace["otherData"]
     for key in ("makespan", "serial", "ideal", "busy"):
         if other[key] != timing[key]:

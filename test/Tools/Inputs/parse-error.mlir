@@ -1,0 +1,2 @@
+// Not MLIR: a parse error.
+func.func @k( {
