@@ -266,18 +266,12 @@ def generic_header(rank):
     return identity_map(rank), f"[{iters}]"
 
 
-def fill_function(arg):
-    """@fill_<type>(%m, %seed, %arg): small integers from a hash of the seed,
-    the argument number and the element's linear index."""
-    rank = len(arg.shape)
-    amap, iters = generic_header(rank)
-    lines = [f"  func.func private @{PREFIX}_fill_{arg.key}(%m: {arg.type}, %seed: i32, %argno: i32) {{",
-             f"    linalg.generic {{indexing_maps = [{amap}], iterator_types = {iters}}} outs(%m : {arg.type}) {{",
-             f"    ^bb0(%out: {arg.elt}):",
-             "    %lin0 = arith.constant 0 : index"]
+def linear_index(shape, lines):
+    """Appends to `lines` (inside a linalg.generic body that defined %lin0 =
+    0) the row-major linear index of the current element; returns its name."""
     stride = 1
     strides = []
-    for d in reversed(arg.shape):
+    for d in reversed(shape):
         strides.insert(0, stride)
         stride *= d
     lin = "%lin0"
@@ -287,6 +281,19 @@ def fill_function(arg):
                   f"    %p{i} = arith.muli %i{i}, %s{i} : index",
                   f"    %lin{i + 1} = arith.addi {lin}, %p{i} : index"]
         lin = f"%lin{i + 1}"
+    return lin
+
+
+def fill_function(arg):
+    """@fill_<type>(%m, %seed, %arg): small integers from a hash of the seed,
+    the argument number and the element's linear index."""
+    rank = len(arg.shape)
+    amap, iters = generic_header(rank)
+    lines = [f"  func.func private @{PREFIX}_fill_{arg.key}(%m: {arg.type}, %seed: i32, %argno: i32) {{",
+             f"    linalg.generic {{indexing_maps = [{amap}], iterator_types = {iters}}} outs(%m : {arg.type}) {{",
+             f"    ^bb0(%out: {arg.elt}):",
+             "    %lin0 = arith.constant 0 : index"]
+    lin = linear_index(arg.shape, lines)
     lines += [
         f"    %l = arith.index_cast {lin} : index to i32",
         "    %k1 = arith.constant -1640531535 : i32",
@@ -352,18 +359,7 @@ def digest_function(arg):
              f"iterator_types = [{iters}]}} ins(%m : {arg.type}) outs(%acc : memref<i64>) {{",
              f"    ^bb0(%in: {arg.elt}, %out: i64):",
              "    %lin0 = arith.constant 0 : index"]
-    stride = 1
-    strides = []
-    for d in reversed(arg.shape):
-        strides.insert(0, stride)
-        stride *= d
-    lin = "%lin0"
-    for i, s in enumerate(strides):
-        lines += [f"    %i{i} = linalg.index {i} : index",
-                  f"    %s{i} = arith.constant {s} : index",
-                  f"    %p{i} = arith.muli %i{i}, %s{i} : index",
-                  f"    %lin{i + 1} = arith.addi {lin}, %p{i} : index"]
-        lin = f"%lin{i + 1}"
+    lin = linear_index(arg.shape, lines)
     value = to_bits(arg.elt, "%in", "i64", lines)
     lines += [
         f"    %l = arith.index_cast {lin} : index to i64",
