@@ -201,14 +201,26 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
   for (size_t i = 0; i < paths.size(); ++i)
     for (unsigned p = 0; p < kNumPipes; ++p)
       notRun[i][p] = merged.executed[p].minus(paths[i].executed[p]);
+  // Copies only where a path's set must grow by what it did not run, and
+  // intersects only where the result is not already within a path's set.
   auto onEveryPath = [&](auto setsOf) {
     PipeSets result;
-    for (unsigned p = 0; p < kNumPipes; ++p)
-      for (size_t i = 0; i < paths.size(); ++i) {
-        IntervalSet onPath = setsOf(paths[i])[p];
+    for (unsigned p = 0; p < kNumPipes; ++p) {
+      result[p] = setsOf(paths[0])[p];
+      result[p].unite(notRun[0][p]);
+      for (size_t i = 1; i < paths.size(); ++i) {
+        const IntervalSet &known = setsOf(paths[i])[p];
+        if (notRun[i][p].empty()) {
+          if (!known.includes(result[p]))
+            result[p] = result[p].intersect(known);
+          continue;
+        }
+        IntervalSet onPath = known;
         onPath.unite(notRun[i][p]);
-        result[p] = i == 0 ? std::move(onPath) : result[p].intersect(onPath);
+        if (!onPath.includes(result[p]))
+          result[p] = result[p].intersect(onPath);
       }
+    }
     return result;
   };
   for (unsigned q = 0; q < kNumPipes; ++q)
