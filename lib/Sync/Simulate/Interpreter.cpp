@@ -33,10 +33,11 @@ constexpr int64_t kStepsPerEntry = 16;
 } // namespace
 
 LogicalResult simulator::buildTrace(func::FuncOp func,
+                                    const TargetDescription &target,
                                     const SimulationOptions &options,
                                     uint64_t seed, Trace &trace,
                                     std::vector<SimulationFinding> &findings) {
-  return TraceBuilder(func, options, seed, trace, findings).run();
+  return TraceBuilder(func, target, options, seed, trace, findings).run();
 }
 
 LogicalResult TraceBuilder::unsupported(Operation *op, const Twine &why) {

@@ -89,11 +89,11 @@ SmallVector<ByteRun, 1> runsOf(const View &view, int64_t rootBytes);
 /// The scalar unit of one run.
 class TraceBuilder {
 public:
-  TraceBuilder(func::FuncOp func, const SimulationOptions &options,
-               uint64_t seed, Trace &trace,
+  TraceBuilder(func::FuncOp func, const TargetDescription &target,
+               const SimulationOptions &options, uint64_t seed, Trace &trace,
                std::vector<SimulationFinding> &findings)
-      : func(func), options(options), rng(seed), trace(trace),
-        findings(findings) {}
+      : func(func), target(target), options(options), rng(seed),
+        trace(trace), findings(findings) {}
   LogicalResult run();
 
 private:
@@ -130,6 +130,7 @@ private:
   bool stopped() const { return trace.gaveUp; }
 
   func::FuncOp func;
+  const TargetDescription &target;
   const SimulationOptions &options;
   Random rng;
   Trace &trace;

@@ -32,7 +32,7 @@ namespace {
 /// Per pipe, how many of each pipe's ops are known to have finished: what
 /// is known finished is always a prefix of a pipe's ops, since a set covers
 /// all earlier ops of its pipe and a barrier all earlier ops of its own.
-using Clock = std::array<int64_t, kNumSimulatedPipes>;
+using Clock = std::array<int64_t, kNumPipes>;
 
 /// One access in the shadow of memory.
 struct Record {
@@ -112,7 +112,7 @@ private:
 ///   set on p:     captures what p knows plus all p's earlier ops;
 ///   wait on q:    q learns what the set it took captured.
 void RaceChecker::run() {
-  std::array<Clock, kNumSimulatedPipes> known{};
+  std::array<Clock, kNumPipes> known{};
   Clock issued{};
   DenseMap<int64_t, Clock> captured;
   for (int64_t entry : timeline.order) {
@@ -142,7 +142,7 @@ void RaceChecker::run() {
     case EntryKind::Wait:
       if (timeline.consumed[entry] >= 0) {
         const Clock &clock = captured[timeline.consumed[entry]];
-        for (size_t q = 0; q < kNumSimulatedPipes; ++q)
+        for (size_t q = 0; q < kNumPipes; ++q)
           known[p][q] = std::max(known[p][q], clock[q]);
       }
       break;

@@ -43,17 +43,17 @@ using namespace mlir::dsaplan::simulator;
 
 namespace {
 
-SimulationRun simulateOnce(func::FuncOp func, const SimulationOptions &options,
+SimulationRun simulateOnce(func::FuncOp func, const TargetDescription &target,
+                           const SimulationOptions &options,
                            uint64_t seed,
                            std::vector<SimulationFinding> &findings,
                            ExecutedRun &executed) {
   SimulationRun stats;
   stats.seed = seed;
   Trace trace;
-  TargetDescription target = TargetDescription::getForOp(func);
-  for (unsigned pipe = 0; pipe < kNumSimulatedPipes; ++pipe)
+  for (unsigned pipe = 0; pipe < kNumPipes; ++pipe)
     trace.inOrder[pipe] = !target.needsBarrier(static_cast<Pipe>(pipe));
-  if (failed(buildTrace(func, options, seed, trace, findings))) {
+  if (failed(buildTrace(func, target, options, seed, trace, findings))) {
     stats.errors = 1;
     return stats;
   }
@@ -104,13 +104,15 @@ bool SimulationResult::failed() const {
 SimulationResult mlir::dsaplan::simulate(func::FuncOp func,
                                          const SimulationOptions &options) {
   SimulationResult result;
+  TargetDescription target = TargetDescription::getForOp(func);
   // Membership only: the findings keep the order in which they were found.
   std::set<std::tuple<int, Operation *, Operation *>> seen;
   for (unsigned k = 0; k < std::max(1u, options.runs); ++k) {
     std::vector<SimulationFinding> findings;
     ExecutedRun executed;
     SimulationRun run =
-        simulateOnce(func, options, options.seed + k, findings, executed);
+        simulateOnce(func, target, options, options.seed + k, findings,
+                     executed);
     bool unsupported = false;
     for (SimulationFinding &finding : findings) {
       unsupported |= finding.kind == FindingKind::Unsupported;

@@ -81,7 +81,7 @@ private:
   std::vector<SimulationFinding> &findings;
   SimulationRun &stats;
   std::vector<int64_t> durations;
-  std::array<PipeState, kNumSimulatedPipes> pipes;
+  std::array<PipeState, kNumPipes> pipes;
   std::map<FlagKey, Flag> flags;
   DenseMap<int64_t, Rendezvous> rendezvous;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events;
@@ -133,7 +133,7 @@ void PipeSimulator::run(Timeline &out) {
   out.start.assign(n, -1);
   out.end.assign(n, -1);
   out.consumed.assign(n, -1);
-  for (unsigned pipe = 0; pipe < kNumSimulatedPipes; ++pipe)
+  for (unsigned pipe = 0; pipe < kNumPipes; ++pipe)
     schedule(pipe, 0);
   while (!events.empty()) {
     auto [time, kind, seq, what] = events.top();
@@ -171,11 +171,11 @@ void PipeSimulator::issueOp(PipeState &state, int64_t entry, int64_t time) {
 void PipeSimulator::arrive(PipeState &state, int64_t entry, int64_t time) {
   Rendezvous &at = rendezvous[entry];
   at.ready = std::max({at.ready, time, state.maxEnd});
-  if (++at.arrived < kNumSimulatedPipes)
+  if (++at.arrived < kNumPipes)
     return;
   timeline->start[entry] = timeline->end[entry] = at.ready;
   timeline->order.push_back(entry);
-  for (unsigned pipe = 0; pipe < kNumSimulatedPipes; ++pipe) {
+  for (unsigned pipe = 0; pipe < kNumPipes; ++pipe) {
     ++pipes[pipe].cursor;
     schedule(pipe, at.ready);
   }
@@ -269,7 +269,7 @@ void PipeSimulator::finish() {
   if (trace.gaveUp)
     return;
   llvm::DenseSet<int64_t> reportedBarriers;
-  for (unsigned pipe = 0; pipe < kNumSimulatedPipes; ++pipe) {
+  for (unsigned pipe = 0; pipe < kNumPipes; ++pipe) {
     PipeState &state = pipes[pipe];
     if (state.cursor == state.entries.size())
       continue;
@@ -284,7 +284,7 @@ void PipeSimulator::finish() {
       if (!reportedBarriers.insert(blocked).second)
         continue;
       std::string missing;
-      for (unsigned other = 0; other < kNumSimulatedPipes; ++other) {
+      for (unsigned other = 0; other < kNumPipes; ++other) {
         const PipeState &o = pipes[other];
         if (o.cursor == o.entries.size() || o.entries[o.cursor] != blocked)
           missing += (missing.empty() ? "" : ", ") + pipeName(other);

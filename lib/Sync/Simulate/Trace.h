@@ -40,7 +40,7 @@ namespace simulator {
 /// The scalar unit's pipe: it issues barrier_all.
 constexpr unsigned kScalarPipe = static_cast<unsigned>(Pipe::s);
 /// Memories: the dsaplan spaces by their enum value, GM buffers from here on.
-constexpr int kFirstGm = 16;
+constexpr int kFirstGm = static_cast<int>(kNumMemorySpaces);
 /// A byte range standing for "all of an unbounded GM buffer".
 constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::max();
 
@@ -103,7 +103,7 @@ struct Trace {
   std::vector<Entry> entries;
   /// Per pipe: whether the target runs its ops in order (no pipe_barrier
   /// needed between them).
-  std::array<bool, kNumSimulatedPipes> inOrder{};
+  std::array<bool, kNumPipes> inOrder{};
   bool gaveUp = false;
   DenseMap<int, int64_t> rootBytes;
   DenseMap<int, std::string> memoryNames;
@@ -130,10 +130,12 @@ std::string iterationText(const Entry &entry);
 /// "'linalg.exp' on pipe v in iteration 2".
 std::string describe(const Entry &entry);
 
-/// The scalar unit: interprets `func` with the choices of `seed` and fills
-/// `trace`; fails (with an Unsupported finding) at an op it cannot run.
-LogicalResult buildTrace(func::FuncOp func, const SimulationOptions &options,
-                         uint64_t seed, Trace &trace,
+/// The scalar unit: interprets `func` on `target` with the choices of
+/// `seed` and fills `trace`; fails (with an Unsupported finding) at an op it
+/// cannot run.
+LogicalResult buildTrace(func::FuncOp func, const TargetDescription &target,
+                         const SimulationOptions &options, uint64_t seed,
+                         Trace &trace,
                          std::vector<SimulationFinding> &findings);
 
 /// The pipes: runs `trace` with durations drawn from `runSeed`, fills

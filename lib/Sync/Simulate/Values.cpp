@@ -294,8 +294,7 @@ LogicalResult TraceBuilder::evalRoot(Operation &op) {
                               "dsaplan-assign-offsets first)");
     MemorySpace space = alloc.getSpace();
     int memory = static_cast<int>(space);
-    trace.rootBytes[memory] =
-        TargetDescription::getForOp(func).getSpace(space).capacity;
+    trace.rootBytes[memory] = target.getSpace(space).capacity;
     trace.memoryNames[memory] = stringifyMemorySpace(space).str();
     View view = viewOfType(type, memory);
     view.base = static_cast<int64_t>(*alloc.getOffset());

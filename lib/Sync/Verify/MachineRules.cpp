@@ -152,7 +152,6 @@ void SyncChecker::settledCall(CallOpInterface call, PathState &state) {
     diag.attachNote(flag.setOp->getLoc()) << "the set_flag";
     return;
   }
-  TargetDescription target = TargetDescription::getForOp(func);
   unsigned cores = coresOfFunction();
   // Every pipe's accesses are checked before any is filed: they are one
   // callee's, which orders them itself.
