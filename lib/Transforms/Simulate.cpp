@@ -84,7 +84,7 @@ void emitSummary(func::FuncOp func, const SimulationResult &result) {
        << (result.runs == 1 ? " run" : " runs") << ", worst seed "
        << worst.seed << ": makespan " << worst.makespan << " cycles; busy";
   bool any = false;
-  for (unsigned pipe = 0; pipe < kNumSimulatedPipes; ++pipe)
+  for (unsigned pipe = 0; pipe < kNumPipes; ++pipe)
     if (worst.busy[pipe]) {
       diag << (any ? ", " : " ") << stringifyPipe(static_cast<Pipe>(pipe))
            << " " << worst.busy[pipe];
@@ -102,7 +102,7 @@ void emitSummary(func::FuncOp func, const SimulationResult &result) {
 std::string timingReport(func::FuncOp func, const SimulationResult &result) {
   const SimulationRun &worst = result.worst;
   llvm::json::Object busy;
-  for (unsigned pipe = 0; pipe < kNumSimulatedPipes; ++pipe)
+  for (unsigned pipe = 0; pipe < kNumPipes; ++pipe)
     if (worst.busy[pipe])
       busy[stringifyPipe(static_cast<Pipe>(pipe))] = worst.busy[pipe];
   llvm::json::Array loops;

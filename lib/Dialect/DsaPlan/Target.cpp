@@ -45,8 +45,10 @@ SmallVector<ByteRange, 2> SpaceDescription::usableRanges() const {
 }
 
 std::array<MemorySpace, kNumMemorySpaces> mlir::dsaplan::allMemorySpaces() {
-  return {MemorySpace::ub,  MemorySpace::l1,  MemorySpace::l0a,
-          MemorySpace::l0b, MemorySpace::l0c, MemorySpace::bt};
+  std::array<MemorySpace, kNumMemorySpaces> spaces;
+  for (size_t i = 0; i < kNumMemorySpaces; ++i)
+    spaces[i] = static_cast<MemorySpace>(i);
+  return spaces;
 }
 
 namespace {
@@ -66,7 +68,7 @@ struct BuiltinTable {
     int64_t capacity, alignment, reservedBegin, reservedEnd;
   } rows[kNumMemorySpaces];
   // Indexed by Pipe (s, v, m, mte1, mte2, mte3, fix).
-  PipeDescription pipes[kNumPipes];
+  const std::array<PipeDescription, kNumPipes> &pipes;
   // Event ids per (src, dst) pair of pipes.
   int64_t eventIds;
 };
@@ -76,7 +78,7 @@ struct BuiltinTable {
 /// moves GM into L1 (MTE2), L1 into L0A/L0B/BT (MTE1), multiplies into L0C
 /// (M) and writes results out of L0C to GM or L1 (FIX); the vector core
 /// moves GM into UB (MTE2), computes in UB (V) and stores UB to GM (MTE3).
-constexpr PipeDescription k910bPipes[kNumPipes] = {
+constexpr std::array<PipeDescription, kNumPipes> k910bPipes = {{
     {kBothCores, kGm | kUb, kGm | kUb, false},   // s: in order, no barrier
     {kVectorCore, kUb, kUb},                     // v
     {kCubeCore, kL0a | kL0b | kBt | kL0c, kL0c}, // m: accumulates in l0c
@@ -84,13 +86,14 @@ constexpr PipeDescription k910bPipes[kNumPipes] = {
     {kBothCores, kGm, kL1 | kUb},                // mte2
     {kBothCores, kUb, kGm},                      // mte3
     {kCubeCore, kL0c, kGm | kL1},                // fix
-};
+}};
 
 /// ascend950: as 910b, and FIX may write L0C results to UB.
-constexpr PipeDescription k950Pipes[kNumPipes] = {
-    k910bPipes[0], k910bPipes[1], k910bPipes[2], k910bPipes[3],
-    k910bPipes[4], k910bPipes[5], {kCubeCore, kL0c, kGm | kL1 | kUb},
-};
+constexpr std::array<PipeDescription, kNumPipes> k950Pipes = [] {
+  std::array<PipeDescription, kNumPipes> pipes = k910bPipes;
+  pipes[static_cast<size_t>(Pipe::fix)].writes |= kUb;
+  return pipes;
+}();
 
 constexpr BuiltinTable kBuiltinTables[] = {
     {llvm::StringLiteral("ascend910b"),
@@ -100,8 +103,7 @@ constexpr BuiltinTable kBuiltinTables[] = {
       {65536, 512, 0, 0},           // l0b
       {131072, 64, 0, 0},           // l0c
       {1024, 64, 0, 0}},            // bt
-     {k910bPipes[0], k910bPipes[1], k910bPipes[2], k910bPipes[3],
-      k910bPipes[4], k910bPipes[5], k910bPipes[6]},
+     k910bPipes,
      /*eventIds=*/8},
     {llvm::StringLiteral("ascend950"),
      {{253952, 32, 245760, 253952},
@@ -110,16 +112,16 @@ constexpr BuiltinTable kBuiltinTables[] = {
       {65536, 512, 0, 0},
       {262144, 64, 0, 0},
       {4096, 64, 0, 0}},
-     {k950Pipes[0], k950Pipes[1], k950Pipes[2], k950Pipes[3], k950Pipes[4],
-      k950Pipes[5], k950Pipes[6]},
+     k950Pipes,
      /*eventIds=*/8},
 };
 
-const BuiltinTable *lookupTable(StringRef name) {
-  for (const BuiltinTable &table : kBuiltinTables)
+/// The index in kBuiltinTables of the table called `name`.
+std::optional<size_t> lookupTable(StringRef name) {
+  for (auto [index, table] : llvm::enumerate(kBuiltinTables))
     if (table.name == name)
-      return &table;
-  return nullptr;
+      return index;
+  return std::nullopt;
 }
 
 void applyOverride(SpaceDescription &space, DictionaryAttr fields) {
@@ -136,8 +138,10 @@ void applyOverride(SpaceDescription &space, DictionaryAttr fields) {
 }
 } // namespace
 
-TargetDescription::TargetDescription() {
-  const BuiltinTable &table = kBuiltinTables[0];
+TargetDescription::TargetDescription() : TargetDescription(0) {}
+
+TargetDescription::TargetDescription(size_t tableIndex) {
+  const BuiltinTable &table = kBuiltinTables[tableIndex];
   name = table.name;
   for (size_t i = 0; i < kNumMemorySpaces; ++i) {
     const BuiltinTable::Row &row = table.rows[i];
@@ -146,12 +150,12 @@ TargetDescription::TargetDescription() {
     if (row.reservedEnd > row.reservedBegin)
       spaces[i].reserved.push_back({row.reservedBegin, row.reservedEnd});
   }
-  std::copy(std::begin(table.pipes), std::end(table.pipes), pipes.begin());
+  pipes = table.pipes;
   eventIds = table.eventIds;
 }
 
 bool TargetDescription::isKnownTarget(StringRef name) {
-  return lookupTable(name) != nullptr;
+  return lookupTable(name).has_value();
 }
 
 StringRef TargetDescription::knownTargetNames() {
@@ -159,23 +163,10 @@ StringRef TargetDescription::knownTargetNames() {
 }
 
 TargetDescription TargetDescription::get(TargetAttr attr) {
-  TargetDescription target;
-  const BuiltinTable *table = lookupTable(attr.getName());
+  std::optional<size_t> table = lookupTable(attr.getName());
   if (!table) // Unverified attribute: keep the default table.
-    return target;
-  target.name = table->name;
-  for (size_t i = 0; i < kNumMemorySpaces; ++i) {
-    const BuiltinTable::Row &row = table->rows[i];
-    SpaceDescription &space = target.spaces[i];
-    space.capacity = row.capacity;
-    space.alignment = row.alignment;
-    space.reserved.clear();
-    if (row.reservedEnd > row.reservedBegin)
-      space.reserved.push_back({row.reservedBegin, row.reservedEnd});
-  }
-  std::copy(std::begin(table->pipes), std::end(table->pipes),
-            target.pipes.begin());
-  target.eventIds = table->eventIds;
+    return TargetDescription();
+  TargetDescription target(*table);
   if (DictionaryAttr overrides = attr.getOverrides())
     for (NamedAttribute entry : overrides)
       applyOverride(target.getSpace(*symbolizeMemorySpace(entry.getName())),

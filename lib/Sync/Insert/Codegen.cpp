@@ -21,6 +21,10 @@
 // A loop pair's first set goes before its loop and its last wait after it;
 // an eager pair right after its producer.
 //
+// The ops that the event-id repair (a handshake, a barrier_all) and the
+// parking at settled calls decide on are created here as well: those jobs
+// decide where, this file creates.
+//
 //===----------------------------------------------------------------------===//
 
 #include "DsaPlan/Sync/Insert/Plan.h"
@@ -195,4 +199,37 @@ InsertedSyncs mlir::dsaplan::sync::createSyncOps(func::FuncOp func,
                                                  const ProgramOrder &order,
                                                  const SyncPlan &plan) {
   return SyncBuilder(func, order).build(plan);
+}
+
+//===----------------------------------------------------------------------===//
+// Ops decided by the later jobs
+//===----------------------------------------------------------------------===//
+
+void mlir::dsaplan::sync::createHandshake(WaitFlagOp wait, int64_t event,
+                                          SyncGroup &group) {
+  OpBuilder b(wait->getBlock(), std::next(wait->getIterator()));
+  auto id = b.getI64IntegerAttr(event);
+  group.push_back(SetFlagOp::create(b, wait.getLoc(), wait.getDstAttr(),
+                                    wait.getSrcAttr(), id));
+  group.push_back(WaitFlagOp::create(b, wait.getLoc(), wait.getDstAttr(),
+                                     wait.getSrcAttr(), id));
+}
+
+Operation *mlir::dsaplan::sync::createBarrierAllBefore(Operation *op) {
+  OpBuilder b(op);
+  return BarrierAllOp::create(b, op->getLoc());
+}
+
+void mlir::dsaplan::sync::createParkedFlag(Operation *before, Operation *after,
+                                           Location loc, Pipe src, Pipe dst,
+                                           int64_t event) {
+  OpBuilder builder(before);
+  MLIRContext *context = before->getContext();
+  auto srcAttr = PipeAttr::get(context, src);
+  auto dstAttr = PipeAttr::get(context, dst);
+  WaitFlagOp::create(builder, loc, srcAttr, dstAttr,
+                     builder.getI64IntegerAttr(event));
+  builder.setInsertionPointAfter(after);
+  SetFlagOp::create(builder, loc, srcAttr, dstAttr,
+                    builder.getI64IntegerAttr(event));
 }

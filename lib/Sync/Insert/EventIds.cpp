@@ -221,28 +221,6 @@ SyncPlan mlir::dsaplan::sync::assignEventIds(
 
 namespace {
 
-/// Makes the pipes of a flag meet after `wait`: the waiting pipe sets a
-/// flag back that the setting pipe waits for at once, so that every later
-/// set of the flag runs after this wait. A set that no event id can order
-/// after the wait before it (nothing else makes its pipe wait for the
-/// waiting one) needs this:
-///
-///   scf.for ... {
-///     wait_flag <mte3 -> mte2>, 0
-///     set_flag <mte2 -> mte3>, 0     // the handshake
-///     wait_flag <mte2 -> mte3>, 0
-///     ...
-///     set_flag <mte3 -> mte2>, 0     // now after the wait above
-///   }
-void addHandshake(WaitFlagOp wait, int64_t event, SyncGroup &group) {
-  OpBuilder b(wait->getBlock(), std::next(wait->getIterator()));
-  auto id = b.getI64IntegerAttr(event); // moved by the next round if unsafe
-  group.push_back(SetFlagOp::create(b, wait.getLoc(), wait.getDstAttr(),
-                                    wait.getSrcAttr(), id));
-  group.push_back(WaitFlagOp::create(b, wait.getLoc(), wait.getDstAttr(),
-                                     wait.getSrcAttr(), id));
-}
-
 /// The flag ops of `group` between `src` and `dst` (a group holds one pair
 /// and the handshakes back after its waits).
 SmallVector<Operation *> flagOpsOf(const SyncGroup &group, Pipe src,
@@ -280,10 +258,8 @@ SmallVector<Operation *> replaceByBarrierAll(SyncGroup &group) {
   SmallVector<Operation *> erased;
   SyncGroup kept;
   for (Operation *op : group) {
-    if (isa<WaitFlagOp>(op)) {
-      OpBuilder b(op);
-      kept.push_back(BarrierAllOp::create(b, op->getLoc()));
-    }
+    if (isa<WaitFlagOp>(op))
+      kept.push_back(sync::createBarrierAllBefore(op));
     if (isa<SetFlagOp, WaitFlagOp>(op))
       erased.push_back(op);
     else
@@ -396,7 +372,7 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
                                      1);
         if (back < 0)
           continue;
-        addHandshake(waitOp, back, groups[into]);
+        sync::createHandshake(waitOp, back, groups[into]);
         for (size_t i = before; i < groups[into].size(); ++i)
           handshakeDepth[groups[into][i]] = depth + 1;
         fileGroup(into);

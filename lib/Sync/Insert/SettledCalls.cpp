@@ -6,8 +6,8 @@
 
 #include "DsaPlan/Sync/Insert/SettledCalls.h"
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
+#include "DsaPlan/Sync/Insert/Plan.h"
 
-#include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -87,15 +87,8 @@ void park(Operation *call, const Flag &flag) {
   Operation *after = call;
   if (isa_and_nonnull<BarrierAllOp>(call->getNextNode()))
     after = call->getNextNode();
-  OpBuilder builder(before);
-  MLIRContext *context = call->getContext();
-  auto src = PipeAttr::get(context, srcPipe);
-  auto dst = PipeAttr::get(context, dstPipe);
-  WaitFlagOp::create(builder, call->getLoc(), src, dst,
-                     builder.getI64IntegerAttr(event));
-  builder.setInsertionPointAfter(after);
-  SetFlagOp::create(builder, call->getLoc(), src, dst,
-                    builder.getI64IntegerAttr(event));
+  sync::createParkedFlag(before, after, call->getLoc(), srcPipe, dstPipe,
+                         event);
 }
 
 } // namespace

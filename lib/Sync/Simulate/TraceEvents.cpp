@@ -234,7 +234,7 @@ void mlir::dsaplan::writeChromeTrace(const ExecutedRun &run,
       json.attribute("ideal", stats.ideal);
       json.attribute("pipe_overlap", run.pipeOverlap);
       json.attributeObject("busy", [&] {
-        for (unsigned pipe = 0; pipe < kNumSimulatedPipes; ++pipe)
+        for (unsigned pipe = 0; pipe < kNumPipes; ++pipe)
           if (stats.busy[pipe])
             json.attribute(pipeName(pipe), stats.busy[pipe]);
       });

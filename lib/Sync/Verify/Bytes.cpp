@@ -83,9 +83,14 @@ std::optional<MemorySpace> dsaplanSpaceOf(Value value) {
   return std::nullopt;
 }
 
+/// Every byte of `space` on `target`.
+Bytes whole(MemorySpace space, const TargetDescription &target) {
+  return {static_cast<int>(space), nullptr, 0, target.getSpace(space).capacity};
+}
+
+/// Every byte of `space` on the target of `anchor`'s module.
 Bytes whole(MemorySpace space, Operation *anchor) {
-  return {static_cast<int>(space), nullptr, 0,
-          TargetDescription::getForOp(anchor).getSpace(space).capacity};
+  return whole(space, TargetDescription::getForOp(anchor));
 }
 
 Bytes bytesOfValue(Value value, MemorySpace space, Operation *anchor);
@@ -522,6 +527,6 @@ SmallVector<Touch> verify::settledCallTouches(Operation *call, Pipe pipe,
   for (MemorySpace space : allMemorySpaces())
     for (bool write : {false, true})
       if (target.canAccess(pipe, space, write))
-        touches.push_back({whole(space, call), write});
+        touches.push_back({whole(space, target), write});
   return touches;
 }

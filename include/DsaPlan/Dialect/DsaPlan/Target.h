@@ -64,7 +64,9 @@ struct SpaceDescription {
   llvm::SmallVector<ByteRange, 2> usableRanges() const;
 };
 
-inline constexpr size_t kNumMemorySpaces = 6;
+/// The number of memory spaces: the size of every array indexed by
+/// MemorySpace.
+inline constexpr size_t kNumMemorySpaces = getMaxEnumValForMemorySpace() + 1;
 
 /// The number of pipes: the size of every array indexed by Pipe.
 inline constexpr size_t kNumPipes = getMaxEnumValForPipe() + 1;
@@ -136,6 +138,9 @@ public:
   }
 
 private:
+  /// Built-in table number `table`, without overrides.
+  explicit TargetDescription(size_t table);
+
   llvm::StringRef name;
   std::array<SpaceDescription, kNumMemorySpaces> spaces;
   std::array<PipeDescription, kNumPipes> pipes;

@@ -206,6 +206,31 @@ struct InsertedSyncs {
 InsertedSyncs createSyncOps(func::FuncOp func, const ProgramOrder &order,
                             const SyncPlan &plan);
 
+/// The ops the jobs after job 4 decide on, created here too, so that
+/// Codegen.cpp stays the only code that creates ops.
+///
+/// The event-id repair's handshake: a set_flag back from `wait`'s pipe to
+/// the pipe it waited for, and its wait_flag at once, both just after
+/// `wait` with event `event` (moved by the repair's next round if unsafe);
+/// appended to `group`. The pipes of the flag meet there, so that every
+/// later set of the flag runs after this wait, which a set that no event id
+/// can order after the wait before it needs:
+///
+///   scf.for ... {
+///     wait_flag <mte3 -> mte2>, 0
+///     set_flag <mte2 -> mte3>, 0     // the handshake
+///     wait_flag <mte2 -> mte3>, 0
+///     ...
+///     set_flag <mte3 -> mte2>, 0     // now after the wait above
+///   }
+void createHandshake(WaitFlagOp wait, int64_t event, SyncGroup &group);
+/// The repair's last resort: a barrier_all just before `op`.
+Operation *createBarrierAllBefore(Operation *op);
+/// A parked flag at a settled call: the wait_flag of <src -> dst> `event`
+/// just before `before`, its set_flag just after `after`, both at `loc`.
+void createParkedFlag(Operation *before, Operation *after, Location loc,
+                      Pipe src, Pipe dst, int64_t event);
+
 /// The results of jobs 1 to 3 as text, in program positions, for the debug
 /// output between the jobs (Debug.cpp).
 void printRequirements(raw_ostream &os, const SyncRequirements &requirements);

@@ -44,9 +44,6 @@ class FuncOp;
 } // namespace func
 namespace dsaplan {
 
-/// The pipes of an AI core (s, v, m, mte1, mte2, mte3, fix): the target's.
-inline constexpr size_t kNumSimulatedPipes = kNumPipes;
-
 struct SimulationOptions {
   /// The first seed; run k uses seed + k. A seed fixes the choices of the
   /// scalar unit (unknown conditions, unknown integer arguments) and the
@@ -136,7 +133,7 @@ struct ExecutedRun {
   bool pipeOverlap = true;
   /// Per pipe: whether it runs its ops one after the other whatever
   /// pipeOverlap says (the target's pipes that need no pipe_barrier).
-  std::array<bool, kNumSimulatedPipes> inOrder{};
+  std::array<bool, kNumPipes> inOrder{};
 };
 
 /// How much a loop overlapped its pipes in one run: the sum of its ops'
@@ -158,7 +155,7 @@ struct SimulationRun {
   int64_t serial = 0;       // the sum of the ops' durations
   /// The dataflow ideal (IdealSchedule.h) of this run's ops, when computed.
   int64_t ideal = 0;
-  std::array<int64_t, kNumSimulatedPipes> busy{}; // cycles with an op running
+  std::array<int64_t, kNumPipes> busy{}; // cycles with an op running
   unsigned errors = 0;
   bool gaveUp = false;
 };
