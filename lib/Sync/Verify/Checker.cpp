@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // Shares no code with dsaplan-insert-sync (only lib/Support's plain data:
-// the interval set and the skeleton of the path-wise walk): its own byte
+// the interval set and the region walker): its own byte
 // ranges, its own notion of which ops access memory, and a happens-before
 // that follows the hardware. Every access gets a sequence number of its pipe; each pipe q
 // keeps, for every pipe p, the set of p's sequence numbers known to have
@@ -15,7 +15,7 @@
 //   wait_flag <p -> q>  adds the captured knowledge to q's;
 //   pipe_barrier <p>    makes p's own earlier instructions finished for p.
 //
-// The function is walked path-wise (PathWalk.h): scf.if along both
+// The function is walked path-wise (RegionWalk.h): scf.if along both
 // branches, loops unrolled three times and left after zero to three
 // iterations; at a merge a sequence number stays known only if it is known
 // on every path that ran it.
@@ -28,7 +28,7 @@
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
 #include "DsaPlan/Support/IntervalSet.h"
-#include "DsaPlan/Support/PathWalk.h"
+#include "DsaPlan/Support/RegionWalk.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -269,7 +269,7 @@ struct PathState {
   History history;
 };
 
-class SyncChecker {
+class SyncChecker : public RegionWalkClient<PathState> {
 public:
   SyncChecker(func::FuncOp func, const TargetDescription &target)
       : func(func), target(target) {}
@@ -277,12 +277,14 @@ public:
   bool checkStructure();
 
 private:
-  friend class PathWalker<SyncChecker, PathState>;
-  PathStep visit(Operation &op, PathState &state);
-  /// Region ops other than scf.if, scf.index_switch, scf.for and scf.while
-  /// (checkStructure refuses the loops among them) run their regions in
-  /// order; any other op with regions (a linalg op) is one access.
-  bool walksInto(Operation &op) { return isa<RegionBranchOpInterface>(op); }
+  friend class RegionWalker<SyncChecker, PathState>;
+  /// Iterations a loop is unrolled to.
+  static constexpr unsigned kLoopIterations = 3;
+  WalkStep step(Operation &op, PathState &state);
+  /// Control flow the walker follows (checkStructure refuses the loops other
+  /// than scf.for and scf.while); any other op with regions (a linalg op)
+  /// is one access.
+  bool walksInto(Operation &) { return false; }
   bool leaf(Operation &op, PathState &state);
   void access(Operation *op, Pipe pipe, PathState &state);
   void access(Operation *op, Pipe pipe, ArrayRef<Touch> touches,
@@ -654,29 +656,29 @@ void SyncChecker::waitFlag(WaitFlagOp wait, PathState &state) {
   consumer.waitOp = wait.getOperation();
 }
 
-/// One op of the walk; the structure (branches, loops) is PathWalker's.
-PathStep SyncChecker::visit(Operation &op, PathState &state) {
+/// One op of the walk; the structure (branches, loops) is RegionWalker's.
+WalkStep SyncChecker::step(Operation &op, PathState &state) {
   if (auto set = dyn_cast<SetFlagOp>(op)) {
     setFlag(set, state);
-    return PathStep::Done;
+    return WalkStep::Done;
   }
   if (auto wait = dyn_cast<WaitFlagOp>(op)) {
     waitFlag(wait, state);
-    return PathStep::Done;
+    return WalkStep::Done;
   }
   if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
     unsigned p = static_cast<unsigned>(barrier.getPipe());
     state.known[p][p].unite(state.executed[p]);
-    return PathStep::Done;
+    return WalkStep::Done;
   }
   // Every pipe drains: each knows all that every pipe ran before it.
   if (isa<BarrierAllOp>(op)) {
     for (size_t q = 0; q < kNumPipes; ++q)
       for (size_t p = 0; p < kNumPipes; ++p)
         state.known[q][p].unite(state.executed[p]);
-    return PathStep::Done;
+    return WalkStep::Done;
   }
-  return PathStep::Structure;
+  return WalkStep::Enter;
 }
 
 /// An op that is no control flow: an access if it touches shared memory.
@@ -832,8 +834,8 @@ bool SyncChecker::run(unsigned &checkedOut) {
   if (!checkStructure())
     return false;
   PathState state;
-  PathWalker<SyncChecker, PathState>(*this).walkBlock(func.getBody().front(),
-                                                      state);
+  RegionWalker<SyncChecker, PathState>(*this, kLoopIterations)
+      .walkBlock(func.getBody().front(), state);
   for (const auto &[key, flag] : state.flags) {
     failedAny = true;
     flag.setOp->emitError() << "event " << std::get<2>(key) << " of <"
