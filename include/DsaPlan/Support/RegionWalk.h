@@ -11,7 +11,7 @@
 // control flows through them, and hands the states of the paths that leave
 // an op to the client to merge:
 //
-//   getControlKind(op)    how control runs the op's regions
+//   getControlKind(op)   how control runs the op's regions
 //     OneOf              exactly one region runs, or none where the op may
 //                        leave without one (scf.if, scf.index_switch): each
 //                        from the state before the op
@@ -40,7 +40,10 @@
 //   void beginIteration(Operation &loop, unsigned iteration);
 //   void endLoop(Operation &loop);          // before the loop's merge
 //
-// A Stop (or a failed merge or leaf) ends the walk: walk() returns false.
+// A Stop (or a failed merge or leaf) ends the walk: walkBlock and walkOp
+// return false. OneOf and Loop run a region's entry block (the project
+// lifts unstructured control flow first, SupportedStructure.h); Sequence
+// and walksInto run every block in order.
 // The loop policy is the number of iterations (the path-wise checks unroll
 // three, the dependencies two: enough for iteration i+1 to meet iteration
 // i); a client that needs a loop only as a whole (a buffer live across it)
