@@ -47,26 +47,18 @@
 
 #include "DsaPlan/Analysis/BufferLifetimes.h"
 #include "DsaPlan/Analysis/MemoryAccess.h"
+#include "DsaPlan/Support/IntervalSet.h"
 
 #include "mlir/Dialect/Bufferization/Transforms/BufferViewFlowAnalysis.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
-#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::dsaplan;
-
-bool mlir::dsaplan::isLoopOp(Operation *op) {
-  if (isa<LoopLikeOpInterface>(op))
-    return true;
-  auto branch = dyn_cast<RegionBranchOpInterface>(op);
-  return branch && branch.hasLoop();
-}
 
 //===----------------------------------------------------------------------===//
 // ProgramPoints
@@ -148,11 +140,6 @@ struct Access {
   PointInterval points;
 };
 
-/// Ops whose regions run one at most, never one after another.
-bool hasExclusiveRegions(Operation *op) {
-  return isa<scf::IfOp, scf::IndexSwitchOp>(op);
-}
-
 /// A terminator that leaves the function (func.return, not scf.yield).
 bool returnsFromFunction(Operation *op) {
   return op->hasTrait<OpTrait::ReturnLike>() &&
@@ -178,8 +165,18 @@ bool onlyForwards(Operation *user, Value value) {
              SeparateOp, ColocateOp>(user);
 }
 
-/// Computes the live range of one allocation.
-class LiveRangeBuilder {
+/// Whether the buffer is live where the walk is, on this path: accessed
+/// before in the scope the walk refines, or live on entering it.
+struct LiveIn {
+  bool live = false;
+};
+
+/// Computes the live range of one allocation: a walk (RegionWalk.h) of the
+/// ops from the first access to the last, which enters the control flow
+/// whose regions may refine the range (an exclusive op's branches, the
+/// body of a loop that the buffer lives one iteration of) and takes every
+/// other op whole.
+class LiveRangeBuilder : public RegionWalkClient<LiveIn> {
 public:
   LiveRangeBuilder(const ProgramPoints &points, AllocOp alloc)
       : points(points), alloc(alloc) {}
@@ -193,12 +190,22 @@ public:
   std::optional<ConservativeUse> getEscape() const;
 
 private:
-  void addRegion(Region &region, bool liveIn, bool liveOut);
-  void addOp(Operation *op, bool liveIn, bool liveOut);
-  void add(int64_t lower, int64_t upper) {
-    if (lower < upper)
-      intervals.push_back({lower, upper});
+  friend class RegionWalker<LiveRangeBuilder, LiveIn>;
+  /// A loop is entered only when the buffer lives within one iteration.
+  static constexpr unsigned kLoopIterations = 1;
+
+  bool enterBlock(Block &block, LiveIn &state, Block::iterator &begin,
+                  Block::iterator &end);
+  WalkStep step(Operation &op, LiveIn &state);
+  std::optional<LiveIn> merge(ArrayRef<LiveIn> exits, Operation *) {
+    return LiveIn{llvm::any_of(exits, [](LiveIn in) { return in.live; })};
   }
+  /// Whether the buffer is live when control leaves `region` (accessed
+  /// after it, within the scope the walk refines).
+  bool liveOutOf(Region &region) const;
+  /// Whether the buffer is accessed after `op`, within that scope.
+  bool liveAfter(Operation *op) const;
+  void add(int64_t lower, int64_t upper) { intervals.insert(lower, upper); }
   /// Accesses whose op lies in [lower, upper), in point order.
   ArrayRef<Access> accessesIn(int64_t lower, int64_t upper) const;
   /// The op of `block` that is or contains `op`.
@@ -211,7 +218,7 @@ private:
   SmallVector<Access> accesses;
   SmallVector<ConservativeUse> escapes;
   llvm::SmallPtrSet<Operation *, 4> carryingLoops;
-  SmallVector<PointInterval, 2> intervals;
+  IntervalSet intervals;
 };
 
 void LiveRangeBuilder::addAccessesOf(Value alias) {
@@ -300,92 +307,116 @@ SmallVector<PointInterval, 2> LiveRangeBuilder::build(Region &body) {
   if (accesses.empty()) {
     // Never accessed: it still exists at its own op.
     add(points.begin(alloc), points.end(alloc));
-  } else {
-    addRegion(body, /*liveIn=*/false, /*liveOut=*/false);
+  } else if (!body.empty()) {
+    LiveIn state;
+    RegionWalker<LiveRangeBuilder, LiveIn>(*this, kLoopIterations)
+        .walkBlock(body.front(), state);
   }
-  llvm::sort(intervals, [](PointInterval a, PointInterval b) {
-    return a.lower < b.lower;
-  });
-  SmallVector<PointInterval, 2> merged;
-  for (PointInterval interval : intervals) {
-    if (!merged.empty() && interval.lower <= merged.back().upper)
-      merged.back().upper = std::max(merged.back().upper, interval.upper);
-    else
-      merged.push_back(interval);
-  }
-  return merged;
+  SmallVector<PointInterval, 2> range;
+  for (auto [lower, upper] : intervals.getIntervals())
+    range.push_back({lower, upper});
+  return range;
 }
 
-/// Adds the live part of `region`, given whether the buffer is live when the
-/// region is entered and when it is left.
-void LiveRangeBuilder::addRegion(Region &region, bool liveIn, bool liveOut) {
-  if (region.empty() || region.front().empty())
-    return;
-  int64_t begin = points.begin(&region.front().front());
-  int64_t end = points.end(&region.back().back());
-  ArrayRef<Access> inside = accessesIn(begin, end);
+bool LiveRangeBuilder::liveOutOf(Region &region) const {
+  // The function's body and a loop's body (the buffer lives within one
+  // iteration) end the scope; an exclusive op's branch ends where the op
+  // does.
+  Operation *parent = region.getParentOp();
+  if (isa<FunctionOpInterface>(parent) || isLoopOp(parent))
+    return false;
+  return liveAfter(parent);
+}
+
+bool LiveRangeBuilder::liveAfter(Operation *op) const {
+  Block *block = op->getBlock();
+  return !accessesIn(points.end(op), points.end(&block->back())).empty() ||
+         liveOutOf(*block->getParent());
+}
+
+/// Adds the parts of `block`'s region that no op of it accounts for: all
+/// of it when nothing inside accesses the buffer (live through it or not),
+/// or the region has several blocks (no order between them to rely on);
+/// else the ops before the first access (when live on entry) and after the
+/// last (when live on leaving), and leaves the ops from the first to the
+/// last to the walk.
+bool LiveRangeBuilder::enterBlock(Block &block, LiveIn &state,
+                                  Block::iterator &begin,
+                                  Block::iterator &end) {
+  if (block.empty())
+    return false;
+  Region &region = *block.getParent();
+  int64_t regionBegin = points.begin(&region.front().front());
+  int64_t regionEnd = points.end(&region.back().back());
+  ArrayRef<Access> inside = accessesIn(regionBegin, regionEnd);
+  bool liveOut = liveOutOf(region);
   if (inside.empty()) {
-    if (liveIn && liveOut)
-      add(begin, end);
-    return;
+    if (state.live && liveOut)
+      add(regionBegin, regionEnd);
+    return false;
   }
   if (!region.hasOneBlock()) {
-    // Unstructured control flow: no order between blocks to rely on.
-    add(begin, end);
-    return;
+    add(regionBegin, regionEnd);
+    return false;
   }
-  Block *block = &region.front();
-  Operation *first = ancestorIn(block, inside.front().op);
-  Operation *last = ancestorIn(block, inside.back().op);
-  if (liveIn)
-    add(begin, points.begin(first));
-  if (first == last) {
-    addOp(first, liveIn, liveOut);
-  } else {
-    addOp(first, liveIn, /*liveOut=*/true);
-    add(points.end(first), points.begin(last));
-    addOp(last, /*liveIn=*/true, liveOut);
-  }
+  Operation *first = ancestorIn(&block, inside.front().op);
+  Operation *last = ancestorIn(&block, inside.back().op);
+  if (state.live)
+    add(regionBegin, points.begin(first));
   if (liveOut)
-    add(points.end(last), end);
+    add(points.end(last), regionEnd);
+  begin = first->getIterator();
+  end = std::next(last->getIterator());
+  return true;
 }
 
-/// Adds the live part of `op`, which contains at least one access.
-void LiveRangeBuilder::addOp(Operation *op, bool liveIn, bool liveOut) {
-  int64_t begin = points.begin(op), end = points.end(op);
+/// The live part of one op between the first access of its block and the
+/// last: an op without access is live through when the buffer is live on
+/// both sides of it; an access op from its access on (or from its start,
+/// when live before it) to its last access (or its end, when live after).
+/// Control flow the buffer may be dead in part of is entered: the branches
+/// of an exclusive op, and the body of a loop that the buffer lives one
+/// iteration of.
+WalkStep LiveRangeBuilder::step(Operation &op, LiveIn &state) {
+  int64_t begin = points.begin(&op), end = points.end(&op);
+  ArrayRef<Access> own = accessesIn(begin, end);
+  if (own.empty()) {
+    if (state.live && liveAfter(&op))
+      add(begin, end);
+    return WalkStep::Done;
+  }
+  bool liveIn = state.live, liveOut = liveAfter(&op);
+  state.live = true;
   // Ops that are not control flow are leaves, even with regions (linalg).
   if (!isa<RegionBranchOpInterface>(op)) {
-    ArrayRef<Access> own = accessesIn(begin, end);
     int64_t lower = liveIn ? begin : own.front().points.lower;
     int64_t upper = liveOut ? end : own.front().points.upper;
     for (const Access &access : own)
       upper = std::max(upper, access.points.upper);
     add(lower, upper);
-    return;
+    return WalkStep::Done;
   }
   // Accesses by the op itself (not by ops nested in it) cover its own points.
   bool accessedByOp = llvm::any_of(accessesIn(begin, begin + 2),
-                                   [&](const Access &a) { return a.op == op; });
-  if (isLoopOp(op)) {
-    bool allocInside = op->isProperAncestor(alloc);
-    if (!allocInside || carryingLoops.contains(op) || accessedByOp) {
+                                   [&](const Access &a) { return a.op == &op; });
+  if (isLoopOp(&op)) {
+    if (!op.isProperAncestor(alloc) || carryingLoops.contains(&op) ||
+        accessedByOp) {
       add(begin, end);
-      return;
+      return WalkStep::Done;
     }
-    // Local to one iteration: refine inside the region holding the alloc.
-    for (Region &region : op->getRegions())
-      if (region.isAncestor(alloc->getParentRegion()))
-        addRegion(region, /*liveIn=*/false, /*liveOut=*/false);
-    return;
+    // Local to one iteration: nothing before the loop accesses it.
+    state.live = false;
+    return WalkStep::Enter;
   }
-  if (hasExclusiveRegions(op) && !accessedByOp) {
+  if (getControlKind(&op) == ControlKind::OneOf && !accessedByOp) {
     if (liveIn)
       add(begin, begin + 2);
-    for (Region &region : op->getRegions())
-      addRegion(region, liveIn, liveOut);
-    return;
+    state.live = liveIn;
+    return WalkStep::Enter;
   }
   add(begin, end);
+  return WalkStep::Done;
 }
 
 } // namespace

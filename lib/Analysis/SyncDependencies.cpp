@@ -4,12 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The shadow: per memory space, cells of bytes keyed by their first byte,
-// each with the last writers and the readers since. An access splits the
-// cells at its ends, depends on what they hold, and then (a write) replaces
-// them by one cell of its own or (a read) joins their readers. Entries carry
-// an epoch, so that the second walk of a loop body can tell the first
-// walk's accesses (the previous iteration) from its own.
+// The shadow: per memory space, a segment map (SegmentMap.h) of cells of
+// bytes, each with the last writers and the readers since; bytes no access
+// touched have no cell. An access depends on what the cells of its bytes
+// hold, and then (a write) replaces them by one cell of its own or (a read)
+// joins their readers. Entries carry an epoch, so that the second walk of a
+// loop body (RegionWalk.h) can tell the first walk's accesses (the previous
+// iteration) from its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,11 +18,13 @@
 
 #include "DsaPlan/Analysis/BufferLifetimes.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
+#include "DsaPlan/Support/RegionWalk.h"
+#include "DsaPlan/Support/SegmentMap.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -48,9 +51,15 @@ struct ShadowCell {
   }
 };
 
-/// Cells keyed by their first byte; a cell runs to the next key, the last
-/// one to the end of memory. Bytes before the first key have no history.
-using Shadow = std::map<int64_t, ShadowCell>;
+using Shadow = SegmentMap<ShadowCell>;
+
+/// Every byte a shadow may hold (GM ranges may be unbounded).
+constexpr int64_t kFirstByte = std::numeric_limits<int64_t>::min();
+constexpr int64_t kEndByte = std::numeric_limits<int64_t>::max();
+
+bool isEmptyCell(const ShadowCell &cell) {
+  return cell.writers.empty() && cell.readers.empty();
+}
 
 /// One tile per allocation, however many copies of its view the IR holds.
 /// dsaplan-unroll-rotations clones a loop body together with the views of
@@ -121,23 +130,6 @@ Value globalRootOf(const RegionKey &key) {
 }
 using ShadowState = std::map<RegionKey, Shadow>;
 
-/// Makes `pos` the first byte of a cell, which inherits the history of the
-/// cell it was part of.
-Shadow::iterator splitAt(Shadow &shadow, int64_t pos) {
-  auto it = shadow.lower_bound(pos);
-  if (it != shadow.end() && it->first == pos)
-    return it;
-  if (it == shadow.begin())
-    return shadow.emplace_hint(it, pos, ShadowCell{});
-  return shadow.emplace_hint(it, pos, std::prev(it)->second);
-}
-
-const ShadowCell &cellAt(const Shadow &shadow, int64_t pos) {
-  static const ShadowCell empty;
-  auto it = shadow.upper_bound(pos);
-  return it == shadow.begin() ? empty : std::prev(it)->second;
-}
-
 void uniteEntries(SmallVector<ShadowEntry, 2> &into,
                   ArrayRef<ShadowEntry> from) {
   for (const ShadowEntry &entry : from)
@@ -148,23 +140,15 @@ void uniteEntries(SmallVector<ShadowEntry, 2> &into,
 /// The history of either path: after an scf.if, the last writers of a byte
 /// are those of both branches.
 Shadow uniteShadows(const Shadow &a, const Shadow &b) {
-  SmallVector<int64_t> keys;
-  for (const auto &entry : a)
-    keys.push_back(entry.first);
-  for (const auto &entry : b)
-    keys.push_back(entry.first);
-  llvm::sort(keys);
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-  Shadow united;
-  const ShadowCell *previous = nullptr;
-  for (int64_t key : keys) {
-    ShadowCell cell = cellAt(a, key);
-    uniteEntries(cell.writers, cellAt(b, key).writers);
-    uniteEntries(cell.readers, cellAt(b, key).readers);
-    if (previous && *previous == cell)
-      continue;
-    previous = &(united[key] = std::move(cell));
-  }
+  Shadow united = a;
+  b.visit(kFirstByte, kEndByte,
+          [&](int64_t begin, int64_t end, const ShadowCell &cell) {
+            united.update(begin, end, [&](ShadowCell &into) {
+              uniteEntries(into.writers, cell.writers);
+              uniteEntries(into.readers, cell.readers);
+            });
+          });
+  united.coalesce(kFirstByte, kEndByte, isEmptyCell);
   return united;
 }
 
@@ -189,7 +173,7 @@ bool inScope(DependencyScope scope, Operation *earlierTile,
   return true;
 }
 
-class DependencyFinder {
+class DependencyFinder : public RegionWalkClient<ShadowState> {
 public:
   DependencyFinder(ArrayRef<PipeAccess> accesses, DependencyScope scope)
       : accesses(accesses), scope(scope), tiles(accesses, scope) {
@@ -199,7 +183,8 @@ public:
 
   std::vector<SyncDependency> run(func::FuncOp func) {
     ShadowState state;
-    walkShadowBlock(func.getBody().front(), state);
+    RegionWalker<DependencyFinder, ShadowState>(*this, kLoopIterations)
+        .walkBlock(func.getBody().front(), state);
     llvm::sort(dependencies, [](const SyncDependency &a, const SyncDependency &b) {
       return std::make_pair(a.later, a.earlier) < std::make_pair(b.later, b.earlier);
     });
@@ -207,9 +192,16 @@ public:
   }
 
 private:
-  void walkShadowBlock(Block &block, ShadowState &state);
-  void walkShadowOp(Operation &op, ShadowState &state);
-  void walkShadowLoop(Operation &loop, ShadowState &state);
+  friend class RegionWalker<DependencyFinder, ShadowState>;
+  /// A loop body is walked twice: the second walk meets the first walk's
+  /// accesses as those of the previous iteration.
+  static constexpr unsigned kLoopIterations = 2;
+
+  WalkStep step(Operation &op, ShadowState &state);
+  std::optional<ShadowState> merge(ArrayRef<ShadowState> exits,
+                                   Operation *at);
+  void beginIteration(Operation &loop, unsigned iteration);
+  void endLoop(Operation &loop);
   void recordAccess(unsigned op, const MemoryAccess &access,
                     ShadowState &state);
   void dependOnAliasingRoots(unsigned op, const MemoryAccess &access,
@@ -235,51 +227,37 @@ private:
   std::vector<SyncDependency> dependencies;
 };
 
-void DependencyFinder::walkShadowBlock(Block &block, ShadowState &state) {
-  for (Operation &op : block)
-    walkShadowOp(op, state);
-}
-
-void DependencyFinder::walkShadowOp(Operation &op, ShadowState &state) {
+WalkStep DependencyFinder::step(Operation &op, ShadowState &state) {
   auto access = accessIndex.find(&op);
-  if (access != accessIndex.end()) {
-    // Every access checks against the history before the op's own updates
-    // (an op reading and writing one tile does not depend on itself).
-    for (const MemoryAccess &a : accesses[access->second].accesses)
-      recordAccess(access->second, a, state);
-    return;
-  }
-  if (op.getNumRegions() == 0)
-    return;
-  if (isLoopOp(&op))
-    return walkShadowLoop(op, state);
-  if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
-    // Exactly one region runs (none, for an scf.if without else).
-    ShadowState entry = state;
-    bool first = true;
-    for (Region &region : op.getRegions()) {
-      if (region.empty()) {
-        uniteStates(state, entry);
-        continue;
-      }
-      ShadowState path = entry;
-      walkShadowBlock(region.front(), path);
-      if (first)
-        state = std::move(path);
-      else
-        uniteStates(state, path);
-      first = false;
-    }
-    return;
-  }
-  for (Region &region : op.getRegions())
-    for (Block &block : region)
-      walkShadowBlock(block, state);
+  if (access == accessIndex.end())
+    return op.getNumRegions() ? WalkStep::Enter : WalkStep::Done;
+  // Every access checks against the history before the op's own updates
+  // (an op reading and writing one tile does not depend on itself).
+  for (const MemoryAccess &a : accesses[access->second].accesses)
+    recordAccess(access->second, a, state);
+  return WalkStep::Done;
 }
 
-/// The body twice: the second walk meets the first walk's accesses as
-/// those of the previous iteration. After the loop, the history is that of
-/// zero iterations or of some; an scf.while leaves from the end of its
+/// The epochs of the walks of a loop body: entries of the first walk, met
+/// in the second, are the previous iteration's.
+void DependencyFinder::beginIteration(Operation &loop, unsigned iteration) {
+  if (iteration == 0) {
+    loopWalks.push_back({&loop, ++epoch, 0, false});
+    return;
+  }
+  loopWalks.back().firstEnd = ++epoch;
+  loopWalks.back().second = true;
+}
+
+void DependencyFinder::endLoop(Operation &) {
+  loopWalks.pop_back();
+  ++epoch;
+}
+
+/// The history of any path: after an scf.if, the last writers of a byte
+/// are those of both branches. After a loop, the history is that of zero
+/// iterations or of the last walk (which holds all of the first walk's that
+/// the body did not overwrite); an scf.while leaves from the end of its
 /// "before" region, never from its "do" region:
 ///
 ///   scf.while {            // runs at least once: no zero-iteration exit
@@ -288,34 +266,18 @@ void DependencyFinder::walkShadowOp(Operation &op, ShadowState &state) {
 ///   } do {
 ///     write A (mte2)       // not this one (the exit skips it on the
 ///   }                      // last iteration)
-void DependencyFinder::walkShadowLoop(Operation &loop, ShadowState &state) {
-  auto whileOp = dyn_cast<scf::WhileOp>(loop);
-  ShadowState exits = state;
-  bool exitsSet = !whileOp;
-  auto walkBody = [&] {
-    for (Region &region : loop.getRegions()) {
-      for (Block &block : region)
-        walkShadowBlock(block, state);
-      if (whileOp && &region == &whileOp.getBefore()) {
-        if (exitsSet)
-          uniteStates(exits, state);
-        else
-          exits = state;
-        exitsSet = true;
-      }
-    }
-  };
-  loopWalks.push_back({&loop, ++epoch, 0, false});
-  walkBody();
-  loopWalks.back().firstEnd = ++epoch;
-  loopWalks.back().second = true;
-  walkBody();
-  loopWalks.pop_back();
-  ++epoch;
-  if (whileOp)
-    state = std::move(exits);
-  else
-    uniteStates(state, exits);
+std::optional<ShadowState>
+DependencyFinder::merge(ArrayRef<ShadowState> exits, Operation *at) {
+  ShadowState state;
+  if (isLoopOp(at) && mayRunNoRegion(at)) {
+    state = exits.back();
+    uniteStates(state, exits.front());
+    return state;
+  }
+  state = exits.front();
+  for (const ShadowState &exit : exits.drop_front())
+    uniteStates(state, exit);
+  return state;
 }
 
 /// A GM access also depends on the history of every other root that may
@@ -334,13 +296,14 @@ void DependencyFinder::dependOnAliasingRoots(unsigned op,
     if (key.first != kGlobalRegion || globalRootOf(key) == root ||
         !mayAliasGlobalRoots(root, globalRootOf(key)))
       continue;
-    for (const auto &[begin, cell] : shadow) {
-      for (const ShadowEntry &writer : cell.writers)
-        addDependency(writer, op, access);
-      if (access.isWrite)
-        for (const ShadowEntry &reader : cell.readers)
-          addDependency(reader, op, access);
-    }
+    shadow.visit(kFirstByte, kEndByte,
+                 [&](int64_t, int64_t, const ShadowCell &cell) {
+                   for (const ShadowEntry &writer : cell.writers)
+                     addDependency(writer, op, access);
+                   if (access.isWrite)
+                     for (const ShadowEntry &reader : cell.readers)
+                       addDependency(reader, op, access);
+                 });
   }
 }
 
@@ -349,26 +312,25 @@ void DependencyFinder::recordAccess(unsigned op, const MemoryAccess &access,
   if (access.region.isGlobal())
     dependOnAliasingRoots(op, access, state);
   Shadow &shadow = state[regionKeyOf(access, scope, tiles)];
-  splitAt(shadow, access.end);
-  auto first = splitAt(shadow, access.begin);
-  auto last = shadow.find(access.end);
-  for (auto it = first; it != last; ++it) {
-    for (const ShadowEntry &writer : it->second.writers)
-      addDependency(writer, op, access);
-    if (access.isWrite)
-      for (const ShadowEntry &reader : it->second.readers)
-        addDependency(reader, op, access);
-  }
+  shadow.visit(access.begin, access.end,
+               [&](int64_t, int64_t, const ShadowCell &cell) {
+                 for (const ShadowEntry &writer : cell.writers)
+                   addDependency(writer, op, access);
+                 if (access.isWrite)
+                   for (const ShadowEntry &reader : cell.readers)
+                     addDependency(reader, op, access);
+               });
   ShadowEntry self{op, epoch, tiles.of(access.tile)};
-  if (access.isWrite) {
-    // The write is now the only history of its bytes.
-    shadow.erase(std::next(first), last);
-    first->second.writers.assign(1, self);
-    first->second.readers.clear();
-    return;
-  }
-  for (auto it = first; it != last; ++it)
-    uniteEntries(it->second.readers, self);
+  // A write is now the only history of its bytes; a read joins theirs.
+  shadow.update(access.begin, access.end, [&](ShadowCell &cell) {
+    if (access.isWrite) {
+      cell.writers.assign(1, self);
+      cell.readers.clear();
+    } else {
+      uniteEntries(cell.readers, self);
+    }
+  });
+  shadow.coalesce(access.begin, access.end, isEmptyCell);
 }
 
 void DependencyFinder::addDependency(const ShadowEntry &earlier,

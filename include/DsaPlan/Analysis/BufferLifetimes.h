@@ -14,6 +14,7 @@
 #define DSAPLAN_ANALYSIS_BUFFERLIFETIMES_H
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
+#include "DsaPlan/Support/RegionWalk.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -65,10 +66,6 @@ private:
   llvm::DenseMap<Operation *, int64_t> lastNested;
   int64_t numOps = 0;
 };
-
-/// Whether `op` repeats its regions: a LoopLikeOpInterface, or a
-/// RegionBranchOpInterface with a loop (scf.for, scf.while).
-bool isLoopOp(Operation *op);
 
 /// The operands of an op marked `dsaplan.in_place` that may share a start
 /// address: the hardware lets a vector instruction's source and destination

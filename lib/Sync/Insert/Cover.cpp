@@ -34,6 +34,8 @@
 
 #include "DsaPlan/Sync/Insert/Plan.h"
 
+#include "DsaPlan/Support/RegionWalk.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <array>
@@ -275,11 +277,9 @@ void SyncCover::stepOver(
       }
     exitCovers[op] = covers;
   }
-  // Where the op may run no block (a loop, an scf.if without else), that
-  // path keeps only what was known before it.
-  auto ifOp = dyn_cast<scf::IfOp>(op);
-  bool mayRunNoBlock = !(ifOp && !ifOp.getElseRegion().empty()) &&
-                       !isa<scf::IndexSwitchOp, scf::ExecuteRegionOp>(op);
+  // Where the op may leave without running a block to its end (a loop, an
+  // scf.if without else), that path keeps only what was known before it.
+  bool mayRunNoBlock = isLoopOp(op) || mayRunNoRegion(op);
   const std::array<unsigned, kNumPipes> &covers = exitCovers[op];
   for (unsigned q = 0; q < kNumPipes; ++q)
     for (unsigned r = 0; r < kNumPipes; ++r) {

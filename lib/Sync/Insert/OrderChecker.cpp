@@ -100,15 +100,15 @@ bool OrderChecker::access(Operation *op, const Access &info, Path &path) {
   return true;
 }
 
-/// One op of the walk; the structure (branches, loops) is PathWalker's.
-PathStep OrderChecker::visit(Operation &op, Path &path) {
-  auto done = [](bool ok) { return ok ? PathStep::Done : PathStep::Stop; };
+/// One op of the walk; the structure (branches, loops) is RegionWalker's.
+WalkStep OrderChecker::step(Operation &op, Path &path) {
+  auto done = [](bool ok) { return ok ? WalkStep::Done : WalkStep::Stop; };
   if (++steps > stepBudget) {
     exhausted = true;
-    return PathStep::Stop;
+    return WalkStep::Stop;
   }
   if (disabled->contains(&op))
-    return PathStep::Done;
+    return WalkStep::Done;
   if (auto set = dyn_cast<SetFlagOp>(op))
     return done(setFlag(set, path));
   if (auto wait = dyn_cast<WaitFlagOp>(op)) {
@@ -118,12 +118,12 @@ PathStep OrderChecker::visit(Operation &op, Path &path) {
       return done(survey != nullptr); // a survey goes on past what it
                                       // cannot fix
     waitFlag(wait, path);
-    return PathStep::Done;
+    return WalkStep::Done;
   }
   if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
     unsigned p = static_cast<unsigned>(barrier.getPipe());
     path.known[p][p].unite(path.executed[p]);
-    return PathStep::Done;
+    return WalkStep::Done;
   }
   if (isa<BarrierAllOp>(op)) {
     // Every pipe knows all that ran before; so every wait ran, and no
@@ -132,12 +132,12 @@ PathStep OrderChecker::visit(Operation &op, Path &path) {
       for (unsigned p = 0; p < kNumPipes; ++p)
         path.known[q][p].unite(path.executed[p]);
     path.consumers.clear();
-    return PathStep::Done;
+    return WalkStep::Done;
   }
   auto it = accesses.find(&op);
   if (it != accesses.end())
     return done(access(&op, it->second, path));
-  return PathStep::Structure;
+  return WalkStep::Enter;
 }
 
 /// Whether a walk would go on from `a` as it goes on from `b`. Every set

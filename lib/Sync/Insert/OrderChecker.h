@@ -17,7 +17,7 @@
 //   wait_flag <p -> q>  adds the captured knowledge to q's;
 //   pipe_barrier <p>    makes p's own issued instructions finished for p.
 //
-// Paths (PathWalk.h): scf.if along both branches, loops unrolled three
+// Paths (RegionWalk.h): scf.if along both branches, loops unrolled three
 // times and left after zero to three iterations; at a merge a sequence
 // number stays known only where it is known on every path that ran it.
 //
@@ -30,7 +30,7 @@
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Support/IntervalSet.h"
-#include "DsaPlan/Support/PathWalk.h"
+#include "DsaPlan/Support/RegionWalk.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -165,7 +165,7 @@ struct EventIdSurvey {
   DenseMap<std::pair<unsigned, int64_t>, Operation *> waitOps;
 };
 
-class OrderChecker {
+class OrderChecker : public RegionWalkClient<Path> {
 public:
   OrderChecker(const TargetDescription &target,
                ArrayRef<Dependency> dependencies, ArrayRef<Operation *> body)
@@ -250,7 +250,8 @@ public:
         if (recorded)
           (*recorded)[i / kStride] = Checkpoint{path, counters, waitCounters};
       }
-      if (!PathWalker<OrderChecker, Path>(*this).walkOp(*body[i], path))
+      if (!RegionWalker<OrderChecker, Path>(*this, kLoopIterations)
+               .walkOp(*body[i], path))
         return false;
     }
     recordedEnd = body.size();
@@ -269,12 +270,13 @@ public:
   EventIdSurvey *survey = nullptr;
 
 private:
-  friend class PathWalker<OrderChecker, Path>;
-  PathStep visit(Operation &op, Path &path);
-  /// Every op with regions is walked into (the regions of an access, a
-  /// linalg body, count as steps too).
-  bool walksInto(Operation &) { return true; }
-  bool leaf(Operation &, Path &) { return true; }
+  friend class RegionWalker<OrderChecker, Path>;
+  /// Iterations a loop is unrolled to.
+  static constexpr unsigned kLoopIterations = 3;
+  /// Every op with regions is walked into (the regions of a linalg op that
+  /// is no dependency's access count as steps too): RegionWalkClient's
+  /// walksInto and leaf.
+  WalkStep step(Operation &op, Path &path);
   bool sameFuture(const Path &a, const Path &b) const;
 
   struct Access;

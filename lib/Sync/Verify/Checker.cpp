@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // Shares no code with dsaplan-insert-sync (only lib/Support's plain data:
-// the interval set and the skeleton of the path-wise walk): its own byte
+// the interval set and the region walker): its own byte
 // ranges, its own notion of which ops access memory, and a happens-before
 // that follows the hardware. Every access gets a sequence number of its pipe; each pipe q
 // keeps, for every pipe p, the set of p's sequence numbers known to have
@@ -15,7 +15,7 @@
 //   wait_flag <p -> q>  adds the captured knowledge to q's;
 //   pipe_barrier <p>    makes p's own earlier instructions finished for p.
 //
-// The function is walked path-wise (PathWalk.h): scf.if along both
+// The function is walked path-wise (RegionWalk.h): scf.if along both
 // branches, loops unrolled three times and left after zero to three
 // iterations; at a merge a sequence number stays known only if it is known
 // on every path that ran it.
@@ -232,8 +232,8 @@ bool SyncChecker::run(unsigned &checkedOut) {
   if (!checkStructure())
     return false;
   PathState state;
-  PathWalker<SyncChecker, PathState>(*this).walkBlock(func.getBody().front(),
-                                                      state);
+  RegionWalker<SyncChecker, PathState>(*this, kLoopIterations)
+      .walkBlock(func.getBody().front(), state);
   for (const auto &[key, flag] : state.flags) {
     failedAny = true;
     flag.setOp->emitError() << "event " << std::get<2>(key) << " of <"

@@ -98,29 +98,29 @@ void SyncChecker::waitFlag(WaitFlagOp wait, PathState &state) {
   consumer.waitOp = wait.getOperation();
 }
 
-/// One op of the walk; the structure (branches, loops) is PathWalker's.
-PathStep SyncChecker::visit(Operation &op, PathState &state) {
+/// One op of the walk; the structure (branches, loops) is RegionWalker's.
+WalkStep SyncChecker::step(Operation &op, PathState &state) {
   if (auto set = dyn_cast<SetFlagOp>(op)) {
     setFlag(set, state);
-    return PathStep::Done;
+    return WalkStep::Done;
   }
   if (auto wait = dyn_cast<WaitFlagOp>(op)) {
     waitFlag(wait, state);
-    return PathStep::Done;
+    return WalkStep::Done;
   }
   if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
     unsigned p = static_cast<unsigned>(barrier.getPipe());
     state.known[p][p].unite(state.executed[p]);
-    return PathStep::Done;
+    return WalkStep::Done;
   }
   // Every pipe drains: each knows all that every pipe ran before it.
   if (isa<BarrierAllOp>(op)) {
     for (size_t q = 0; q < kNumPipes; ++q)
       for (size_t p = 0; p < kNumPipes; ++p)
         state.known[q][p].unite(state.executed[p]);
-    return PathStep::Done;
+    return WalkStep::Done;
   }
-  return PathStep::Structure;
+  return WalkStep::Enter;
 }
 
 std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,

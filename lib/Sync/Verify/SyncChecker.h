@@ -23,7 +23,7 @@
 #include "History.h"
 
 #include "DsaPlan/Support/IntervalSet.h"
-#include "DsaPlan/Support/PathWalk.h"
+#include "DsaPlan/Support/RegionWalk.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -69,7 +69,7 @@ struct PathState {
 };
 
 /// The static sync check of one function.
-class SyncChecker {
+class SyncChecker : public RegionWalkClient<PathState> {
 public:
   SyncChecker(func::FuncOp func, const TargetDescription &target)
       : func(func), target(target) {}
@@ -77,12 +77,14 @@ public:
   bool checkStructure();
 
 private:
-  friend class PathWalker<SyncChecker, PathState>;
-  PathStep visit(Operation &op, PathState &state);
-  /// Region ops other than scf.if, scf.index_switch, scf.for and scf.while
-  /// (checkStructure refuses the loops among them) run their regions in
-  /// order; any other op with regions (a linalg op) is one access.
-  bool walksInto(Operation &op) { return isa<RegionBranchOpInterface>(op); }
+  friend class RegionWalker<SyncChecker, PathState>;
+  /// Iterations a loop is unrolled to.
+  static constexpr unsigned kLoopIterations = 3;
+  WalkStep step(Operation &op, PathState &state);
+  /// Control flow the walker follows (checkStructure refuses the loops other
+  /// than scf.for and scf.while); any other op with regions (a linalg op)
+  /// is one access.
+  bool walksInto(Operation &) { return false; }
   bool leaf(Operation &op, PathState &state);
   void access(Operation *op, Pipe pipe, PathState &state);
   void access(Operation *op, Pipe pipe, ArrayRef<Touch> touches,
