@@ -317,6 +317,11 @@ CostSearch::CostSearch(const CostInstance &costs,
   rootBound = std::min(bestCost, forced >= kInfinity
                                      ? bestCost
                                      : std::max(pinned + forced, clique));
+  // The hitting-set bound costs more: only where the others leave a gap.
+  if (withBound && rootBound < bestCost && group.size() <= kSearchMaxItems)
+    rootBound = std::min(bestCost,
+                         hittingSetBound(costs, group, rootBound, bestCost,
+                                         control));
 }
 
 int64_t CostSearch::groupCost(const ItemOffsets &placement) const {
