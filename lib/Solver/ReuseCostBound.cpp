@@ -301,10 +301,12 @@ using PairSet = std::vector<uint64_t>;
 /// The hitting-set bound of `group` (at most 64 items): see the file
 /// comment. `floor` is a bound already known (the search starts above it).
 ///
-///   four items of 64 B in 128 B, pairwise penalised (cost 1): every three
-///   of them are a heavy clique; the byte count says 2 (excess 128 B, each
-///   pair saves 64 B) and so does the Turan count, but any two pairs leave
-///   three items pairwise apart: at least 3 pairs share.
+///   Qwen3 kv_proj's Mat pool (512 KiB): six steps of co-live tiles, two of
+///   them 32 + 128 + 32 + 128 KiB, four 32 + 128 KiB, most pairs of steps
+///   penalised. The byte count and Turan say 4 (four 128 KiB pairs could
+///   save the excess); but two 128 KiB tiles stacked on a third share
+///   three pairs, not two, and the cheapest pairs hitting all 284 minimal
+///   heavy cliques number 7: the placement found, now proved.
 class HittingSetBound {
 public:
   HittingSetBound(const CostInstance &costs, const std::vector<uint32_t> &group,
