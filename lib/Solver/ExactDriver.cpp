@@ -5,9 +5,11 @@
 //===----------------------------------------------------------------------===//
 //
 // Driving the search. Asking for any placement within a limit, the search
-// restarts over six candidate orders with node budgets that start at about
-// twice the item count and double every round (a bad early choice under one
-// order is often no choice under another). The smallest peak is found as a
+// restarts over seven candidate rankings with node budgets that start at
+// about twice the item count and double every round (a bad early choice
+// under one ranking is often no choice under another). Each ranking is a
+// list of keys that the search evaluates again for every independent group
+// it splits off, so that the pressure counts what is left (Exact.cpp). The smallest peak is found as a
 // series of such questions: first whether the lower bound can be met, then
 // whether one byte less than the best placement can; a question proved
 // infeasible proves the best placement optimal.
