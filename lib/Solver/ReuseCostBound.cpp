@@ -46,7 +46,7 @@ constexpr int64_t kExactCoverCost = 256;
 constexpr uint64_t kCliqueWork = 5'000'000;
 /// Steps per group for the hitting-set bound (HittingSetBound): clique
 /// extensions, and core words looked at by the hitting-set search.
-constexpr uint64_t kHittingWork = 20'000'000;
+constexpr uint64_t kHittingWork = 60'000'000;
 /// Minimal heavy cliques kept as cores (more only tighten the bound).
 constexpr size_t kMaxCores = 4096;
 
@@ -347,6 +347,7 @@ public:
       return 0;
     dropDominatedPairs();
     dropSupersets();
+    findSymmetries();
     // "Is there a hitting set of cost at most k?" for k up from the
     // bound: each "no" is proved and raises it.
     int64_t bound = std::max<int64_t>(floor, 0);
@@ -473,6 +474,79 @@ private:
           core[p / 64] &= ~(uint64_t(1) << (p % 64));
   }
 
+  /// The swaps of two interchangeable items of the group (same size, the
+  /// same relations and penalties to every other item), as permutations of
+  /// the pairs; kept only where they map the pairs left in the cores onto
+  /// themselves. A swap maps heavy cliques to heavy cliques and hitting
+  /// sets to hitting sets of the same cost.
+  void findSymmetries() {
+    size_t n = group.size(), numPairs = pairCost.size();
+    PairSet present(words, 0);
+    for (const PairSet &core : cores)
+      for (size_t w = 0; w < words; ++w)
+        present[w] |= core[w];
+    for (size_t a = 0; a < n; ++a)
+      for (size_t b = a + 1; b < n; ++b) {
+        uint64_t pairBits = uint64_t(1) << a | uint64_t(1) << b;
+        if (sizes[a] != sizes[b] ||
+            (neighbours[a] & ~pairBits) != (neighbours[b] & ~pairBits))
+          continue;
+        bool same = true;
+        for (size_t x = 0; x < n && same; ++x)
+          same = x == a || x == b ||
+                 penaltyBetween(costs, group[a], group[x]) ==
+                     penaltyBetween(costs, group[b], group[x]);
+        if (!same)
+          continue;
+        auto swapped = [&](size_t x) { return x == a ? b : x == b ? a : x; };
+        std::vector<uint32_t> image(numPairs);
+        for (size_t x = 0; x < n; ++x)
+          for (size_t y = x + 1; y < n; ++y)
+            if (int32_t pair = pairIndex[x * n + y]; pair >= 0)
+              image[pair] = static_cast<uint32_t>(
+                  pairIndex[swapped(x) * n + swapped(y)]);
+        bool keepsPresent = true;
+        for (size_t p = 0; p < numPairs && keepsPresent; ++p)
+          keepsPresent = (present[p / 64] >> (p % 64) & 1) ==
+                         (present[image[p] / 64] >> (image[p] % 64) & 1);
+        if (keepsPresent && mapsCoresToCores(image))
+          swaps.push_back(std::move(image));
+      }
+  }
+
+  /// Whether the image of every core under `swap` is a core (the cores may
+  /// be cut short by their budget, and then need not be closed under it).
+  bool mapsCoresToCores(const std::vector<uint32_t> &swap) {
+    std::vector<PairSet> sorted = cores;
+    std::sort(sorted.begin(), sorted.end());
+    PairSet image(words);
+    for (const PairSet &core : cores) {
+      std::fill(image.begin(), image.end(), 0);
+      work += words;
+      for (size_t w = 0; w < words; ++w)
+        for (uint64_t bits = core[w]; bits; bits &= bits - 1) {
+          uint32_t to = swap[w * 64 + __builtin_ctzll(bits)];
+          image[to / 64] |= uint64_t(1) << (to % 64);
+        }
+      if (!std::binary_search(sorted.begin(), sorted.end(), image))
+        return false;
+    }
+    return true;
+  }
+
+  /// Whether `swap` maps the chosen pairs and `forbidden` onto themselves.
+  bool fixes(const std::vector<uint32_t> &swap, const PairSet &forbidden) {
+    work += swap.size() / 8 + chosen.size();
+    for (uint32_t pair : chosen)
+      if (std::find(chosen.begin(), chosen.end(), swap[pair]) == chosen.end())
+        return false;
+    for (size_t p = 0; p < swap.size(); ++p)
+      if ((forbidden[p / 64] >> (p % 64) & 1) !=
+          (forbidden[swap[p] / 64] >> (swap[p] % 64) & 1))
+        return false;
+    return true;
+  }
+
   static int popcount(const PairSet &set) {
     int count = 0;
     for (uint64_t word : set)
@@ -532,20 +606,39 @@ private:
       choices[w] = cores[branchCore][w] & ~forbidden[w];
     std::vector<uint32_t> rest;
     bool found = false;
-    std::vector<uint32_t> newlyForbidden;
+    std::vector<uint32_t> newlyForbidden, images;
+    auto forbid = [&](uint32_t pair) {
+      if (!(forbidden[pair / 64] >> (pair % 64) & 1)) {
+        forbidden[pair / 64] |= uint64_t(1) << (pair % 64);
+        newlyForbidden.push_back(pair);
+      }
+    };
     for (size_t w = 0; w < words && !found; ++w)
       for (uint64_t bits = choices[w]; bits && !found; bits &= bits - 1) {
         uint32_t pair = static_cast<uint32_t>(w * 64 + __builtin_ctzll(bits));
+        if (forbidden[w] >> (pair % 64) & 1)
+          continue; // the image of a pair that failed
         if (spentCost + pairCost[pair] <= limit) {
           rest.clear();
           for (uint32_t c : open)
             if (!(cores[c][pair / 64] >> (pair % 64) & 1))
               rest.push_back(c);
           work += open.size();
+          chosen.push_back(pair);
           found = hits(rest, forbidden, spentCost + pairCost[pair], limit);
+          chosen.pop_back();
         }
-        forbidden[pair / 64] |= uint64_t(1) << (pair % 64);
-        newlyForbidden.push_back(pair);
+        if (found)
+          break;
+        // A swap that leaves this node as it is maps the failed branch to
+        // its image's branch: that one fails too.
+        images.clear();
+        for (const std::vector<uint32_t> &swap : swaps)
+          if (fixes(swap, forbidden))
+            images.push_back(swap[pair]);
+        for (uint32_t image : images)
+          forbid(image);
+        forbid(pair);
       }
     for (uint32_t pair : newlyForbidden)
       forbidden[pair / 64] &= ~(uint64_t(1) << (pair % 64));
@@ -564,6 +657,10 @@ private:
   int64_t usable = 0;
   std::vector<PairSet> cores;
   std::vector<int64_t> residual;
+  /// Pair permutations of the swaps of interchangeable items.
+  std::vector<std::vector<uint32_t>> swaps;
+  /// The pairs of the branch being searched.
+  std::vector<uint32_t> chosen;
   uint64_t work = 0;
   bool exhausted = false;
 };
