@@ -11,7 +11,8 @@
 #                                analysis code the sanitizers are for; and
 #                                the Python module's, whose instrumented
 #                                extension an uninstrumented interpreter
-#                                cannot load)
+#                                cannot load); then scripts/fuzz.sh, the
+#                                readers' libFuzzer targets
 set -euo pipefail
 lit_filter=()
 if [ "${1:-}" = "--sanitize" ]; then
@@ -39,4 +40,10 @@ passed=$(( $(count PASS) + $(count XFAIL) ))
 failed=$(( $(count FAIL) + $(count XPASS) + $(count UNRESOLVED) + $(count TIMEOUT) ))
 unsupported=$(count UNSUPPORTED)
 echo "$passed passed, $failed failed, $unsupported unsupported (log: $log)"
-[ $status -eq 0 ] && [ "$failed" -eq 0 ]
+fuzz_status=0
+if [ "${DSAPLAN_SANITIZE:-0}" = 1 ]; then
+  # The readers' libFuzzer targets, a fixed number of runs each (their own
+  # clang build, build-fuzz/).
+  "$DSAPLAN_ROOT/scripts/fuzz.sh" || fuzz_status=$?
+fi
+[ $status -eq 0 ] && [ "$failed" -eq 0 ] && [ $fuzz_status -eq 0 ]

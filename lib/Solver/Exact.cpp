@@ -52,6 +52,16 @@
 // however the groups before it were placed: they cannot help it. Only
 // feasibility questions decompose (the first placement ends them).
 //
+// Ranking. Candidates at a level are tried in the order of a ranking: keys
+// such as pressure (the most bytes live at a point of the item's lifetime),
+// lifetime, area or size. Each group a decomposition splits off ranks its
+// items again, with the pressure of the bytes still unplaced (MiniMalloc
+// recomputes its preorder for each sub-partition the same way): a group is
+// a new, smaller problem, and its busiest stretch is usually not the
+// whole problem's. On MiniMalloc's H and I this is what finds a placement
+// at 2^20 (within 18,000 and 33,000 nodes; 2M did not with the root's
+// ranking fixed).
+//
 // Driving the search (any placement within a limit, the smallest peak)
 // is in ExactDriver.cpp.
 //
@@ -87,10 +97,10 @@ struct Group {
 
 class CanonicalSearch {
 public:
-  /// `order` ranks the candidates at one level (earlier = tried first).
+  /// `ranking` ranks the candidates at one level.
   CanonicalSearch(const PoolInstance &instance, int64_t lowerBound,
                   int64_t limit, bool stopWithinLimit, uint64_t nodeBudget,
-                  const std::vector<uint32_t> &order,
+                  const CandidateRanking &ranking,
                   SearchControl *control = nullptr);
   /// Turns dynamic decomposition off (it is on for feasibility questions).
   void disableDecomposition() { decompositionAllowed = false; }
@@ -99,7 +109,11 @@ public:
 private:
   void buildSections();
   void buildCuts();
-  void buildCandidateOrder(const std::vector<uint32_t> &order);
+  void buildCandidateOrder(const CandidateRanking &ranking);
+  /// Ranks `items` by the ranking keys, the pressure counting the bytes
+  /// still unplaced; each item's old rank goes to `saved` (when not null).
+  void rankByKeys(const std::vector<uint32_t> &items,
+                  std::vector<std::pair<uint32_t, uint32_t>> *saved);
   /// The lowest offset `item` may take above `base`, clear of reserved
   /// ranges and pinned neighbours (kept in `position`).
   int64_t gravity(uint32_t item) const;
@@ -143,8 +157,10 @@ private:
 
   size_t numItems = 0;
   int64_t grain = 1, maxPadding = 0;
-  /// Lower rank = tried earlier among candidates at one level.
+  /// Lower rank = tried earlier among candidates at one level. Only the
+  /// ranks within one group are ever compared.
   std::vector<uint32_t> rank;
+  std::vector<RankKey> rankKeys;
   /// Per item: pinned conflicting items, to step over.
   std::vector<std::vector<uint32_t>> pinnedNeighbours;
   std::vector<std::vector<uint32_t>> sectionsOf;
@@ -209,7 +225,7 @@ private:
 CanonicalSearch::CanonicalSearch(const PoolInstance &instance,
                                  int64_t lowerBound, int64_t limit,
                                  bool stopWithinLimit, uint64_t nodeBudget,
-                                 const std::vector<uint32_t> &order,
+                                 const CandidateRanking &ranking,
                                  SearchControl *control)
     : instance(instance), lowerBound(lowerBound), limit(limit),
       stopWithinLimit(stopWithinLimit), nodeBudget(nodeBudget),
@@ -247,7 +263,7 @@ CanonicalSearch::CanonicalSearch(const PoolInstance &instance,
       position[i] = gravity(i);
   trail.resize(4 * numItems + 64);
   buildSections();
-  buildCandidateOrder(order);
+  buildCandidateOrder(ranking);
 }
 
 void CanonicalSearch::buildSections() {
@@ -320,10 +336,60 @@ void CanonicalSearch::buildCuts() {
   }
 }
 
-void CanonicalSearch::buildCandidateOrder(const std::vector<uint32_t> &order) {
+void CanonicalSearch::buildCandidateOrder(const CandidateRanking &ranking) {
   rank.assign(numItems, 0);
-  for (uint32_t r = 0; r < order.size(); ++r)
-    rank[order[r]] = r;
+  rankKeys = ranking.keys;
+  if (rankKeys.empty()) {
+    for (uint32_t r = 0; r < ranking.order.size(); ++r)
+      rank[ranking.order[r]] = r;
+    return;
+  }
+  std::vector<uint32_t> all(numItems);
+  std::iota(all.begin(), all.end(), 0);
+  rankByKeys(all, nullptr);
+}
+
+void CanonicalSearch::rankByKeys(
+    const std::vector<uint32_t> &items,
+    std::vector<std::pair<uint32_t, uint32_t>> *saved) {
+  auto keyValue = [&](uint32_t i, RankKey key) -> int64_t {
+    const Item &item = instance.items[i];
+    switch (key) {
+    case RankKey::Pressure: {
+      int64_t most = 0;
+      for (uint32_t s : sectionsOf[i])
+        most = std::max(most, sectionRemaining[s]);
+      return most;
+    }
+    case RankKey::Width:
+      return item.length();
+    case RankKey::Area:
+      return saturatingProduct(item.size, item.length());
+    case RankKey::Size:
+      return item.size;
+    case RankKey::LateStart:
+      return -item.start();
+    }
+    return 0;
+  };
+  size_t numKeys = rankKeys.size();
+  std::vector<int64_t> values(items.size() * numKeys);
+  for (size_t k = 0; k < items.size(); ++k)
+    for (size_t j = 0; j < numKeys; ++j)
+      values[k * numKeys + j] = keyValue(items[k], rankKeys[j]);
+  std::vector<uint32_t> byRank(items.size());
+  std::iota(byRank.begin(), byRank.end(), 0);
+  std::sort(byRank.begin(), byRank.end(), [&](uint32_t a, uint32_t b) {
+    for (size_t j = 0; j < numKeys; ++j)
+      if (values[a * numKeys + j] != values[b * numKeys + j])
+        return values[a * numKeys + j] > values[b * numKeys + j];
+    return items[a] < items[b];
+  });
+  if (saved)
+    for (uint32_t i : items)
+      saved->push_back({i, rank[i]});
+  for (uint32_t r = 0; r < byRank.size(); ++r)
+    rank[items[byRank[r]]] = r;
 }
 
 int64_t CanonicalSearch::gravity(uint32_t item) const {
@@ -530,6 +596,11 @@ bool CanonicalSearch::searchSplit(const Group &group, int64_t parentLevel) {
               parts.end());
   if (parts.size() <= 1)
     return search(parts.empty() ? group : parts.front(), parentLevel);
+  // Each group ranks its candidates afresh, by what is left in it.
+  std::vector<std::pair<uint32_t, uint32_t>> savedRanks;
+  if (!rankKeys.empty())
+    for (const Group &part : parts)
+      rankByKeys(part.items, &savedRanks);
   uint64_t token = ++lastToken;
   for (size_t k = parts.size(); k-- > 1;) {
     parts[k].token = token;
@@ -537,6 +608,8 @@ bool CanonicalSearch::searchSplit(const Group &group, int64_t parentLevel) {
   }
   bool keepGoing = search(parts.front(), /*parentLevel=*/-1);
   pending.resize(pending.size() - (parts.size() - 1));
+  for (const auto &[item, old] : savedRanks)
+    rank[item] = old;
   if (unwindTo == token) {
     unwindTo = 0;
     return true;
@@ -705,7 +778,8 @@ ItemOffsets dsaplan::solver::detail::placeByLevels(
   ExactResult result =
       CanonicalSearch(instance, /*lowerBound=*/0, unbounded,
                       /*stopWithinLimit=*/true,
-                      /*nodeBudget=*/4 * instance.items.size() + 4, order)
+                      /*nodeBudget=*/4 * instance.items.size() + 4,
+                      CandidateRanking{{}, order})
           .run({});
   return result.offsets;
 }
@@ -713,10 +787,10 @@ ItemOffsets dsaplan::solver::detail::placeByLevels(
 ExactResult dsaplan::solver::detail::runCanonicalSearch(
     const PoolInstance &instance, const ItemOffsets &incumbent,
     int64_t lowerBound, int64_t limit, bool stopWithinLimit,
-    uint64_t nodeBudget, const std::vector<uint32_t> &order, bool decompose,
+    uint64_t nodeBudget, const CandidateRanking &ranking, bool decompose,
     SearchControl *control) {
   CanonicalSearch search(instance, lowerBound, limit, stopWithinLimit,
-                         nodeBudget, order, control);
+                         nodeBudget, ranking, control);
   if (!decompose)
     search.disableDecomposition();
   return search.run(incumbent);

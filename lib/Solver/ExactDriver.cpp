@@ -5,9 +5,11 @@
 //===----------------------------------------------------------------------===//
 //
 // Driving the search. Asking for any placement within a limit, the search
-// restarts over six candidate orders with node budgets that start at about
-// twice the item count and double every round (a bad early choice under one
-// order is often no choice under another). The smallest peak is found as a
+// restarts over seven candidate rankings with node budgets that start at
+// about twice the item count and double every round (a bad early choice
+// under one ranking is often no choice under another). Each ranking is a
+// list of keys that the search evaluates again for every independent group
+// it splits off, so that the pressure counts what is left (Exact.cpp). The smallest peak is found as a
 // series of such questions: first whether the lower bound can be met, then
 // whether one byte less than the best placement can; a question proved
 // infeasible proves the best placement optimal.
@@ -29,34 +31,20 @@ using namespace dsaplan::solver::detail;
 
 namespace {
 
-/// Candidate orders the feasibility search restarts with: a bad early choice
-/// deep in one order's tree is often no choice at all in another's. Keys
-/// mix the cross-section pressure (T), the lifetime (W) and the area (A).
-std::vector<std::vector<uint32_t>> restartOrders(const PoolInstance &instance) {
-  std::vector<int64_t> pressure = pressureOf(instance);
-  using Key = std::tuple<int64_t, int64_t, int64_t>;
-  auto orderBy = [&](auto key) {
-    std::vector<uint32_t> order(instance.items.size());
-    for (uint32_t i = 0; i < order.size(); ++i)
-      order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      return key(a) > key(b);
-    });
-    return order;
-  };
-  auto width = [&](uint32_t i) { return instance.items[i].length(); };
-  auto area = [&](uint32_t i) {
-    return saturatingProduct(instance.items[i].size, width(i));
-  };
-  auto size = [&](uint32_t i) { return instance.items[i].size; };
-  auto late = [&](uint32_t i) { return -instance.items[i].start(); };
+/// Candidate rankings the feasibility search restarts with: a bad early
+/// choice deep in one ranking's tree is often no choice at all in another's.
+/// Keys mix the pressure (T), the lifetime (W), the area (A), the size (Z)
+/// and a late start (L).
+std::vector<CandidateRanking> restartRankings() {
+  using K = RankKey;
   return {
-      orderBySizeThenLength(instance),
-      orderBy([&](uint32_t i) { return Key(area(i), size(i), 0); }),
-      orderBy([&](uint32_t i) { return Key(width(i), size(i), 0); }),
-      orderBy([&](uint32_t i) { return Key(late(i), size(i), 0); }),
-      orderBy([&](uint32_t i) { return Key(pressure[i], width(i), area(i)); }),
-      orderBy([&](uint32_t i) { return Key(width(i), area(i), pressure[i]); }),
+      {{K::Size, K::Width}, {}},
+      {{K::Area, K::Size}, {}},
+      {{K::Width, K::Size}, {}},
+      {{K::LateStart, K::Size}, {}},
+      {{K::Pressure, K::Width, K::Area}, {}},
+      {{K::Width, K::Area, K::Pressure}, {}},
+      {{K::Pressure, K::Area, K::Width}, {}},
   };
 }
 
@@ -67,21 +55,21 @@ ExactResult searchFeasible(const PoolInstance &instance,
                            const ItemOffsets &incumbent, int64_t lowerBound,
                            int64_t limit, uint64_t nodeBudget,
                            bool decompose, SearchControl *control) {
-  std::vector<std::vector<uint32_t>> orders = restartOrders(instance);
+  std::vector<CandidateRanking> rankings = restartRankings();
   uint64_t spent = 0;
   uint64_t slice = 2 * instance.items.size() + 16;
   ExactResult last;
   last.offsets = incumbent;
   last.peak = incumbent.empty() ? -1 : itemPeak(instance, incumbent);
   while (spent < nodeBudget) {
-    for (const std::vector<uint32_t> &order : orders) {
+    for (const CandidateRanking &ranking : rankings) {
       // A run may count one node past its budget: saturate.
       uint64_t left = spent < nodeBudget ? nodeBudget - spent : 0;
       uint64_t budget = std::min(slice, left);
       if (budget == 0 || (control && control->stopRequested()))
         break;
       last = runCanonicalSearch(instance, incumbent, lowerBound, limit,
-                                /*stopWithinLimit=*/true, budget, order,
+                                /*stopWithinLimit=*/true, budget, ranking,
                                 decompose, control);
       spent += last.nodes;
       bool found = last.peak >= 0 && last.peak <= limit;
@@ -172,7 +160,7 @@ ExactResult dsaplan::solver::detail::searchExact(
     return incumbentFits ? runCanonicalSearch(
                                instance, incumbent, lowerBound, limit,
                                /*stopWithinLimit=*/true, nodeBudget,
-                               orderBySizeThenLength(instance), decompose,
+                               CandidateRanking{{RankKey::Size, RankKey::Width}, {}}, decompose,
                                control)
                          : searchFeasible(instance, incumbent, lowerBound,
                                           limit, nodeBudget, decompose,

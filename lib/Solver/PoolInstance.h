@@ -143,6 +143,25 @@ struct ExactResult {
   uint64_t nodes = 0;
 };
 
+/// A key the exact search ranks the candidates of a level by, largest
+/// first (MiniMalloc's letter for it in brackets).
+enum class RankKey : uint8_t {
+  Pressure,  ///< [T] the most unplaced bytes live at a point of its lifetime
+  Width,     ///< [W] lifetime length
+  Area,      ///< [A] size x lifetime length
+  Size,      ///< [Z] size
+  LateStart, ///< [L] minus the start of its lifetime
+};
+
+/// How the exact search ranks the candidates at one level: by `keys`
+/// (ties by item index), re-evaluated for each independent group a
+/// decomposition splits off, where the pressure counts only the bytes still
+/// unplaced; or, with no keys, by the fixed `order`.
+struct CandidateRanking {
+  std::vector<RankKey> keys;
+  std::vector<uint32_t> order;
+};
+
 /// One run of the canonical branch-and-bound (Exact.cpp) from `incumbent`,
 /// its candidates at each level ranked by `order`, within `nodeBudget`
 /// nodes: with `stopWithinLimit`, the first placement within `limit` ends
@@ -151,7 +170,7 @@ ExactResult runCanonicalSearch(const PoolInstance &instance,
                                const ItemOffsets &incumbent,
                                int64_t lowerBound, int64_t limit,
                                bool stopWithinLimit, uint64_t nodeBudget,
-                               const std::vector<uint32_t> &order,
+                               const CandidateRanking &ranking,
                                bool decompose, SearchControl *control);
 
 /// Branch-and-bound for the smallest peak, starting from `incumbent`

@@ -23,6 +23,8 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <string>
+#include <unordered_map>
 
 using namespace dsaplan::solver;
 using namespace dsaplan::solver::detail;
@@ -262,6 +264,11 @@ private:
   };
 
   int64_t groupCost(const ItemOffsets &offsets) const;
+  /// Orders each class of interchangeable items of `free` (twins).
+  void findTwins();
+  /// What the rest of the search below a node depends on: the items
+  /// placed, the floor, the last item, and the tops above the floor.
+  std::string stateKey(int64_t floor, int64_t lastItem) const;
   /// Penalties the items still to place cannot escape; kInfinity when one of
   /// them no longer fits at all.
   int64_t forcedCost(int64_t floor);
@@ -279,6 +286,10 @@ private:
   std::vector<int64_t> candidates;
   std::vector<AddressRange> blocked;
   std::vector<bool> inGroup;
+  /// Per item of the group: the twin that must be placed before it, or -1.
+  std::vector<int64_t> earlierTwin;
+  /// States searched to the end, with the least cost they were reached at.
+  std::unordered_map<std::string, int64_t> searched;
 };
 
 CostSearch::CostSearch(const CostInstance &costs,
@@ -297,6 +308,7 @@ CostSearch::CostSearch(const CostInstance &costs,
   outside = itemReuseCost(costs, start) - bestCost;
   for (uint32_t item : free)
     offsets[item] = kUnplaced;
+  findTwins();
   int64_t pinned = groupCost(offsets);
   int64_t forced = forcedCost(0);
   int64_t clique = withBound && group.size() <= kSearchMaxItems
@@ -305,6 +317,11 @@ CostSearch::CostSearch(const CostInstance &costs,
   rootBound = std::min(bestCost, forced >= kInfinity
                                      ? bestCost
                                      : std::max(pinned + forced, clique));
+  // The hitting-set bound costs more: only where the others leave a gap.
+  if (withBound && rootBound < bestCost && group.size() <= kSearchMaxItems)
+    rootBound = std::min(bestCost,
+                         hittingSetBound(costs, group, rootBound, bestCost,
+                                         control));
 }
 
 int64_t CostSearch::groupCost(const ItemOffsets &placement) const {
@@ -319,6 +336,63 @@ int64_t CostSearch::groupCost(const ItemOffsets &placement) const {
                    placement[other], instance.items[other].size))
         total += cost;
   return total;
+}
+
+void CostSearch::findTwins() {
+  earlierTwin.assign(instance.items.size(), -1);
+  auto without = [](std::vector<uint32_t> list, uint32_t other) {
+    list.erase(std::remove(list.begin(), list.end(), other), list.end());
+    return list;
+  };
+  auto penaltiesWithout = [&](uint32_t item, uint32_t other) {
+    std::vector<std::pair<uint32_t, int64_t>> list = costs.penalties[item];
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [&](const auto &p) { return p.first == other; }),
+               list.end());
+    return list;
+  };
+  auto twins = [&](uint32_t a, uint32_t b) {
+    const Item &x = instance.items[a], &y = instance.items[b];
+    return x.size == y.size && x.alignment == y.alignment &&
+           without(instance.conflicts[a], b) ==
+               without(instance.conflicts[b], a) &&
+           penaltiesWithout(a, b) == penaltiesWithout(b, a);
+  };
+  std::vector<std::vector<uint32_t>> classes;
+  for (uint32_t item : free) {
+    auto fits = [&](const std::vector<uint32_t> &members) {
+      return std::all_of(members.begin(), members.end(),
+                         [&](uint32_t m) { return twins(m, item); });
+    };
+    auto it = std::find_if(classes.begin(), classes.end(), fits);
+    if (it == classes.end()) {
+      classes.push_back({item});
+      continue;
+    }
+    earlierTwin[item] = it->back();
+    it->push_back(item);
+  }
+}
+
+std::string CostSearch::stateKey(int64_t floor, int64_t lastItem) const {
+  std::string key;
+  auto put = [&](int64_t value) {
+    key.append(reinterpret_cast<const char *>(&value), sizeof(value));
+  };
+  put(floor);
+  put(lastItem);
+  uint64_t mask = 0;
+  for (size_t k = 0; k < free.size(); ++k)
+    if (offsets[free[k]] != kUnplaced) {
+      mask |= uint64_t(1) << k;
+      int64_t top = offsets[free[k]] + instance.items[free[k]].size;
+      if (top > floor) {
+        put(static_cast<int64_t>(k));
+        put(top);
+      }
+    }
+  put(static_cast<int64_t>(mask));
+  return key;
 }
 
 int64_t CostSearch::forcedCost(int64_t floor) {
@@ -378,9 +452,17 @@ void CostSearch::visit(int64_t floor, int64_t lastItem, int64_t cost,
   int64_t forced = forcedCost(floor);
   if (forced >= kInfinity || cost + forced >= bestCost)
     return;
+  // The same state searched before from a cost no higher: every completion
+  // was tried then, against a best cost no lower than now.
+  std::string key = stateKey(floor, lastItem);
+  auto seen = searched.find(key);
+  if (seen != searched.end() && seen->second <= cost)
+    return;
   std::vector<Child> children;
   for (uint32_t item : free) {
     if (offsets[item] != kUnplaced)
+      continue;
+    if (earlierTwin[item] >= 0 && offsets[earlierTwin[item]] == kUnplaced)
       continue;
     candidatesFor(costs, item, offsets, candidates);
     for (int64_t at : candidates) {
@@ -404,6 +486,8 @@ void CostSearch::visit(int64_t floor, int64_t lastItem, int64_t cost,
     if (stop || bestCost <= rootBound)
       return;
   }
+  int64_t &least = searched.try_emplace(std::move(key), cost).first->second;
+  least = std::min(least, cost);
 }
 
 /// What `item` costs against the others where they are.

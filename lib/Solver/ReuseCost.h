@@ -63,6 +63,15 @@ int64_t cliqueCostBound(const CostInstance &costs,
                         const std::vector<uint32_t> &group,
                         SearchControl *control);
 
+/// A lower bound on the reuse cost of `group` (at most 64 items, closed
+/// under conflicts and penalties) at least `floor`: the cheapest set of
+/// penalised pairs that hits every heavy clique (ReuseCostBound.cpp), or
+/// `ceiling` once it reaches that. Within a work budget; `control` may cut
+/// it short, which only weakens it.
+int64_t hittingSetBound(const CostInstance &costs,
+                        const std::vector<uint32_t> &group, int64_t floor,
+                        int64_t ceiling, SearchControl *control);
+
 struct CostResult {
   ItemOffsets offsets;   // within capacity, valid
   int64_t cost = 0;
