@@ -69,7 +69,15 @@ struct BuiltinTable {
   PipeDescription pipes[kNumPipes];
   // Event ids per (src, dst) pair of pipes.
   int64_t eventIds;
+  CrossCoreDescription crossCore;
 };
+
+/// ascend910b's cross-core flags (Ascend C CrossCoreSetFlag and
+/// CrossCoreWaitFlag for Atlas A2 parts): ids 0-10, a counter per id of at
+/// most 15 signals, modes 0, 1 and 2, two vector cores per cube core.
+constexpr CrossCoreDescription k910bCrossCore{11, 15, 0b111, 2};
+/// ascend950 adds mode 4 (each vector core signals the cube core alone).
+constexpr CrossCoreDescription k950CrossCore{11, 15, 0b10111, 2};
 
 /// ascend910b's pipes (DESIGN.md's target table; the Ascend C references of
 /// DataCopy, LoadData, Mmad and Fixpipe for "A2" parts): the cube core
@@ -82,14 +90,14 @@ constexpr PipeDescription k910bPipes[kNumPipes] = {
     {kCubeCore, kL0a | kL0b | kBt | kL0c, kL0c}, // m: accumulates in l0c
     {kCubeCore, kL1, kL0a | kL0b | kBt},         // mte1
     {kBothCores, kGm, kL1 | kUb},                // mte2
-    {kBothCores, kUb, kGm},                      // mte3
+    {kVectorCore, kUb, kGm},                     // mte3: the cube has none
     {kCubeCore, kL0c, kGm | kL1},                // fix
 };
 
 /// ascend950: as 910b, and FIX may write L0C results to UB.
 constexpr PipeDescription k950Pipes[kNumPipes] = {
     k910bPipes[0], k910bPipes[1], k910bPipes[2], k910bPipes[3],
-    k910bPipes[4], k910bPipes[5], {kCubeCore, kL0c, kGm | kL1 | kUb},
+    k910bPipes[4], {kBothCores, kUb, kGm}, {kCubeCore, kL0c, kGm | kL1 | kUb},
 };
 
 constexpr BuiltinTable kBuiltinTables[] = {
@@ -102,7 +110,8 @@ constexpr BuiltinTable kBuiltinTables[] = {
       {1024, 64, 0, 0}},            // bt
      {k910bPipes[0], k910bPipes[1], k910bPipes[2], k910bPipes[3],
       k910bPipes[4], k910bPipes[5], k910bPipes[6]},
-     /*eventIds=*/8},
+     /*eventIds=*/8,
+     k910bCrossCore},
     {llvm::StringLiteral("ascend950"),
      {{253952, 32, 245760, 253952},
       {524288, 32, 0, 0},
@@ -112,7 +121,8 @@ constexpr BuiltinTable kBuiltinTables[] = {
       {4096, 64, 0, 0}},
      {k950Pipes[0], k950Pipes[1], k950Pipes[2], k950Pipes[3], k950Pipes[4],
       k950Pipes[5], k950Pipes[6]},
-     /*eventIds=*/8},
+     /*eventIds=*/8,
+     k950CrossCore},
 };
 
 const BuiltinTable *lookupTable(StringRef name) {
@@ -148,6 +158,7 @@ TargetDescription::TargetDescription() {
   }
   std::copy(std::begin(table.pipes), std::end(table.pipes), pipes.begin());
   eventIds = table.eventIds;
+  crossCore = table.crossCore;
 }
 
 bool TargetDescription::isKnownTarget(StringRef name) {
@@ -176,6 +187,7 @@ TargetDescription TargetDescription::get(TargetAttr attr) {
   std::copy(std::begin(table->pipes), std::end(table->pipes),
             target.pipes.begin());
   target.eventIds = table->eventIds;
+  target.crossCore = table->crossCore;
   if (DictionaryAttr overrides = attr.getOverrides())
     for (NamedAttribute entry : overrides)
       applyOverride(target.getSpace(*symbolizeMemorySpace(entry.getName())),
