@@ -1,0 +1,189 @@
+//===- HappensBefore.cpp - The verifier's flags, barriers and merges ------===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+//
+// How the verifier's happens-before grows along a path and meets at a
+// merge. Each pipe q keeps, for every pipe p, the set of p's sequence
+// numbers known to have finished before q's current point:
+//
+//   set_flag <p -> q>   captures what p has issued and what p knows;
+//   wait_flag <p -> q>  adds the captured knowledge to q's;
+//   pipe_barrier <p>    makes p's own earlier instructions finished for p;
+//   barrier_all         makes everything every pipe ran finished for all.
+//
+// At a merge a sequence number stays known only if it is known on every
+// path that ran it, and the flags must be the same on every path.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SyncChecker.h"
+
+#include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
+
+using namespace mlir;
+using namespace mlir::dsaplan;
+using namespace mlir::dsaplan::verify;
+
+/// A flag is one bit: set_flag raises it once its pipe has finished what it
+/// issued before, wait_flag blocks while it is low and lowers it. So a set
+/// must be ordered (happens-before, not program text) after the wait that
+/// consumed the previous set of the same flag: else both sets can fire
+/// before that wait, the second signal is lost and a later wait hangs.
+///
+///   set_flag <mte2 -> v>, 0     // (1)
+///   wait_flag <mte2 -> v>, 0    // V consumes (1)
+///   set_flag <mte2 -> v>, 0     // may fire before V reached the wait
+///   wait_flag <mte2 -> v>, 0    // hangs if it did
+void SyncChecker::setFlag(SetFlagOp set, PathState &state) {
+  FlagKey key{static_cast<int>(set.getSrc()), static_cast<int>(set.getDst()),
+              set.getEvent()};
+  unsigned p = static_cast<unsigned>(set.getSrc());
+  auto flagName = [&](InFlightDiagnostic &diag) -> InFlightDiagnostic & {
+    return diag << "event " << set.getEvent() << " of <"
+                << stringifyPipe(set.getSrc()) << " -> "
+                << stringifyPipe(set.getDst()) << ">";
+  };
+  if (state.flags.count(key)) {
+    failedAny = true;
+    InFlightDiagnostic diag = set.emitError();
+    flagName(diag) << " is set again before its wait";
+    return;
+  }
+  auto consumer = state.consumers.find(key);
+  if (consumer != state.consumers.end()) {
+    unsigned q = static_cast<unsigned>(set.getDst());
+    IntervalSet unordered = consumer->second.waits.minus(state.known[p][q]);
+    if (!unordered.empty() &&
+        reportedOverruns.insert(set.getOperation()).second) {
+      failedAny = true;
+      InFlightDiagnostic diag = set.emitError();
+      flagName(diag) << " may be set again before the wait that consumes "
+                        "its previous set has run (nothing orders this set "
+                        "after that wait): the signal would be lost and a "
+                        "wait would hang";
+      diag.attachNote(consumer->second.waitOp->getLoc())
+          << "the wait it is not ordered after";
+    }
+  }
+  FlagState flag{state.known[p], set.getOperation()};
+  flag.knowledge[p].unite(state.executed[p]);
+  state.flags[key] = flag;
+}
+
+/// A wait runs on its pipe like an access (a later set of its flag must know
+/// it finished) and hands over what the set captured.
+void SyncChecker::waitFlag(WaitFlagOp wait, PathState &state) {
+  FlagKey key{static_cast<int>(wait.getSrc()), static_cast<int>(wait.getDst()),
+              wait.getEvent()};
+  auto it = state.flags.find(key);
+  if (it == state.flags.end()) {
+    failedAny = true;
+    wait.emitError() << "waits for event " << wait.getEvent() << " of <"
+                     << stringifyPipe(wait.getSrc()) << " -> "
+                     << stringifyPipe(wait.getDst())
+                     << "> that no set_flag raised: the pipe would hang";
+    return;
+  }
+  unsigned q = static_cast<unsigned>(wait.getDst());
+  for (size_t p = 0; p < kNumPipes; ++p)
+    state.known[q][p].unite(it->second.knowledge[p]);
+  state.flags.erase(it);
+  int64_t seq = ++counters[q];
+  state.executed[q].insert(seq, seq + 1);
+  Consumer &consumer = state.consumers[key];
+  consumer.waits = IntervalSet();
+  consumer.waits.insert(seq, seq + 1);
+  consumer.waitOp = wait.getOperation();
+}
+
+/// One op of the walk; the structure (branches, loops) is PathWalker's.
+PathStep SyncChecker::visit(Operation &op, PathState &state) {
+  if (auto set = dyn_cast<SetFlagOp>(op)) {
+    setFlag(set, state);
+    return PathStep::Done;
+  }
+  if (auto wait = dyn_cast<WaitFlagOp>(op)) {
+    waitFlag(wait, state);
+    return PathStep::Done;
+  }
+  if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
+    unsigned p = static_cast<unsigned>(barrier.getPipe());
+    state.known[p][p].unite(state.executed[p]);
+    return PathStep::Done;
+  }
+  // Every pipe drains: each knows all that every pipe ran before it.
+  if (isa<BarrierAllOp>(op)) {
+    for (size_t q = 0; q < kNumPipes; ++q)
+      for (size_t p = 0; p < kNumPipes; ++p)
+        state.known[q][p].unite(state.executed[p]);
+    return PathStep::Done;
+  }
+  return PathStep::Structure;
+}
+
+std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
+                                            Operation *at) {
+  PathState merged;
+  for (const PathState &s : states)
+    for (size_t p = 0; p < kNumPipes; ++p)
+      merged.executed[p].unite(s.executed[p]);
+  // Known at the merge: known on every path that ran it.
+  auto mergeKnowledge = [&](auto knowledgeOf) {
+    Knowledge result;
+    for (size_t p = 0; p < kNumPipes; ++p) {
+      bool first = true;
+      for (const PathState &s : states) {
+        IntervalSet onPath = knowledgeOf(s)[p];
+        onPath.unite(merged.executed[p].minus(s.executed[p]));
+        result[p] = first ? onPath : result[p].intersect(onPath);
+        first = false;
+      }
+    }
+    return result;
+  };
+  for (size_t q = 0; q < kNumPipes; ++q)
+    merged.known[q] =
+        mergeKnowledge([&](const PathState &s) -> const Knowledge & { return s.known[q]; });
+  // Flags must be balanced: the same ones set on every path.
+  for (const PathState &s : states) {
+    for (const auto &[key, flag] : s.flags) {
+      bool everywhere = llvm::all_of(states, [&, k = key](const PathState &o) {
+        return o.flags.count(k) != 0;
+      });
+      if (!everywhere && reportedFlags.insert(flag.setOp).second) {
+        failedAny = true;
+        InFlightDiagnostic diag =
+            at->emitError()
+            << "unbalanced flags: event " << std::get<2>(key) << " of <"
+            << stringifyPipe(static_cast<Pipe>(std::get<0>(key))) << " -> "
+            << stringifyPipe(static_cast<Pipe>(std::get<1>(key)))
+            << "> is set on some paths through this op and not on others";
+        diag.attachNote(flag.setOp->getLoc()) << "set here";
+      }
+      if (everywhere && !merged.flags.count(key)) {
+        FlagState combined{mergeKnowledge([&, k = key](const PathState &o)
+                                              -> const Knowledge & {
+                             return o.flags.at(k).knowledge;
+                           }),
+                           flag.setOp};
+        merged.flags[key] = combined;
+      }
+    }
+  }
+  // A later set must be ordered after the consumer of every path.
+  for (const PathState &s : states)
+    for (const auto &[key, consumer] : s.consumers) {
+      Consumer &into = merged.consumers[key];
+      into.waits.unite(consumer.waits);
+      if (!into.waitOp)
+        into.waitOp = consumer.waitOp;
+    }
+  // Every access that may have run stays a candidate.
+  SmallVector<const History *> histories;
+  for (const PathState &s : states)
+    histories.push_back(&s.history);
+  merged.history = History::unite(histories);
+  return merged;
+}

@@ -1,0 +1,158 @@
+//===- History.cpp - The verifier's accesses, filed by page ---------------===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+//
+// Pages are shared (std::shared_ptr) between the copies of the history a
+// branch or a loop makes, and copied only when one copy changes one of
+// them: a path changes a few pages of the many its entry state holds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "History.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace mlir::dsaplan;
+using namespace mlir::dsaplan::verify;
+
+void History::forEachOverlapping(
+    const Bytes &bytes,
+    llvm::function_ref<void(const Access &, int64_t, int64_t)> fn) const {
+  if (bytes.space == kGlobalSpace)
+    return forEachOverlappingGm(bytes, fn);
+  for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
+    auto it = pages.find({bytes.space, page});
+    if (it == pages.end())
+      continue;
+    for (const Access &earlier : *it->second) {
+      const Bytes &a = earlier.touch.bytes;
+      if (overlap(a, bytes))
+        fn(earlier, std::max(a.begin, bytes.begin),
+           std::min(a.end, bytes.end));
+    }
+  }
+}
+
+void History::cut(const Bytes &bytes,
+                  llvm::function_ref<bool(const Access &)> shadowed) {
+  auto hit = [&](const Access &earlier) {
+    return overlap(earlier.touch.bytes, bytes) && shadowed(earlier);
+  };
+  if (bytes.space == kGlobalSpace) {
+    auto it = gmPages.find(bytes.gm.getAsOpaquePointer());
+    if (it != gmPages.end() && llvm::any_of(*it->second, hit))
+      cutPage(ownGmPage(bytes.gm), bytes, hit);
+    return;
+  }
+  for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
+    auto it = pages.find({bytes.space, page});
+    if (it == pages.end() || llvm::none_of(*it->second, hit))
+      continue;
+    cutPage(ownPage(it->first), bytes, hit);
+  }
+}
+
+void History::add(const Access &access) {
+  const Bytes &bytes = access.touch.bytes;
+  if (bytes.space == kGlobalSpace) {
+    ownGmPage(bytes.gm).push_back(access);
+    return;
+  }
+  for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
+    Access part = access;
+    part.touch.bytes.begin = std::max(bytes.begin, page << kPageShift);
+    part.touch.bytes.end = std::min(bytes.end, (page + 1) << kPageShift);
+    ownPage({bytes.space, page}).push_back(part);
+  }
+}
+
+template <typename Map, typename Key, typename Own>
+void History::uniteInto(Map &united, const Key &key, const Page &accesses,
+                        Own own) {
+  auto [it, inserted] = united.try_emplace(key, accesses);
+  if (inserted || it->second == accesses || *it->second == *accesses)
+    return;
+  std::vector<Access> &page = *own();
+  llvm::DenseSet<Access::Key> present;
+  for (const Access &access : page)
+    present.insert(access.key());
+  for (const Access &access : *accesses)
+    if (present.insert(access.key()).second)
+      page.push_back(access);
+}
+
+History History::unite(ArrayRef<const History *> histories) {
+  History united = *histories.front();
+  for (const History *history : histories.drop_front()) {
+    for (const auto &[key, accesses] : history->pages)
+      uniteInto(united.pages, key, accesses,
+                [&, k = key] { return &united.ownPage(k); });
+    for (const auto &[key, accesses] : history->gmPages)
+      uniteInto(united.gmPages, key, accesses, [&, k = key] {
+        return &united.ownGmPage(Value::getFromOpaquePointer(k));
+      });
+  }
+  return united;
+}
+
+void History::forEachOverlappingGm(
+    const Bytes &bytes,
+    llvm::function_ref<void(const Access &, int64_t, int64_t)> fn) const {
+  for (const auto &[key, accesses] : gmPages) {
+    Value gm = Value::getFromOpaquePointer(key);
+    if (gm == bytes.gm) {
+      for (const Access &earlier : *accesses)
+        if (overlap(earlier.touch.bytes, bytes))
+          fn(earlier, std::max(earlier.touch.bytes.begin, bytes.begin),
+             std::min(earlier.touch.bytes.end, bytes.end));
+    } else if (mayBeSameGm(gm, bytes.gm)) {
+      // Another buffer that may be this one: its bytes and ours may be
+      // any of each other's.
+      for (const Access &earlier : *accesses)
+        fn(earlier, earlier.touch.bytes.begin, earlier.touch.bytes.end);
+    }
+  }
+}
+
+void History::cutPage(std::vector<Access> &accesses, const Bytes &bytes,
+                      llvm::function_ref<bool(const Access &)> hit) {
+  std::vector<Access> kept;
+  kept.reserve(accesses.size() + 1);
+  for (const Access &earlier : accesses) {
+    if (!hit(earlier)) {
+      kept.push_back(earlier);
+      continue;
+    }
+    const Bytes &a = earlier.touch.bytes;
+    if (a.begin < bytes.begin) {
+      kept.push_back(earlier);
+      kept.back().touch.bytes.end = bytes.begin;
+    }
+    if (bytes.end < a.end) {
+      kept.push_back(earlier);
+      kept.back().touch.bytes.begin = bytes.end;
+    }
+  }
+  accesses = std::move(kept);
+}
+
+std::vector<Access> &History::ownGmPage(Value gm) {
+  Page &page = gmPages[gm.getAsOpaquePointer()];
+  if (!page)
+    page = std::make_shared<std::vector<Access>>();
+  else if (page.use_count() > 1)
+    page = std::make_shared<std::vector<Access>>(*page);
+  return *page;
+}
+
+std::vector<Access> &History::ownPage(PageKey key) {
+  Page &page = pages[key];
+  if (!page)
+    page = std::make_shared<std::vector<Access>>();
+  else if (page.use_count() > 1)
+    page = std::make_shared<std::vector<Access>>(*page);
+  return *page;
+}

@@ -1,0 +1,114 @@
+//===- History.h - The verifier's accesses, filed by page -------*- C++ -*-===//
+//
+// Part of dsaplan. Internal to lib/Sync/Verify.
+//
+//===----------------------------------------------------------------------===//
+//
+// The accesses that ran on a path and that a later access may conflict
+// with. An access is one execution of an op on a pipe (its sequence number
+// there) touching one range of bytes; the history files each by 4 KiB page
+// of its memory, so that a new access is checked against those that share
+// a page with it and not against all that ever ran:
+//
+//   copy -> ub [4096, 12288) on mte2    // filed under ub pages 1 and 2
+//   exp  ub [8192, 9216) on v           // checked against page 2 only
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSAPLAN_LIB_SYNC_VERIFY_HISTORY_H
+#define DSAPLAN_LIB_SYNC_VERIFY_HISTORY_H
+
+#include "Bytes.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <memory>
+#include <tuple>
+#include <vector>
+
+namespace mlir {
+namespace dsaplan {
+namespace verify {
+
+/// One execution of an op on a pipe, touching one range of bytes.
+struct Access {
+  Operation *op;
+  Pipe pipe;
+  int64_t seq;
+  Touch touch;
+  /// The cores the op may run on (a CoreMask).
+  unsigned cores = kBothCores;
+  /// What tells two accesses apart: one execution of an op (its pipe and
+  /// sequence number), the kind, and the bytes.
+  using Key = std::tuple<int64_t, int, Operation *, int64_t, int64_t>;
+  Key key() const {
+    return {(seq * static_cast<int64_t>(kNumPipes) +
+             static_cast<int64_t>(pipe)) * 2 + touch.write,
+            touch.bytes.space, touch.bytes.alloc, touch.bytes.begin,
+            touch.bytes.end};
+  }
+  bool operator==(const Access &o) const { return key() == o.key(); }
+};
+
+/// The accesses a later one may conflict with, filed by 4 KiB page of
+/// memory: each page holds the part of each access inside it, so that an
+/// access is checked against those that share a page with it and not
+/// against all that ever ran. Pages are shared between the copies a branch
+/// or a loop makes of the state and copied when one of them changes, since
+/// most pages do not.
+class History {
+public:
+  /// Calls `fn` on every access that overlaps `bytes`, once per page, with
+  /// the overlap inside that page.
+  void forEachOverlapping(
+      const Bytes &bytes,
+      llvm::function_ref<void(const Access &, int64_t, int64_t)> fn) const;
+  /// Cuts `bytes` out of the accesses for which `shadowed` holds.
+  void cut(const Bytes &bytes,
+           llvm::function_ref<bool(const Access &)> shadowed);
+  /// Files `access` under every page it touches.
+  void add(const Access &access);
+  /// Every access that ran on one of `histories`, once. The histories share
+  /// the entry state's accesses and mostly differ on a few pages.
+  static History unite(ArrayRef<const History *> histories);
+
+private:
+  using PageKey = std::pair<int, int64_t>; // space (-1: unplaced), page
+  using Page = std::shared_ptr<std::vector<Access>>;
+
+  /// Global memory: one page per buffer, in the order first touched (the
+  /// order diagnostics come in), since GM ranges may be unbounded and
+  /// buffers that may alias are checked against each other whole.
+  void forEachOverlappingGm(
+      const Bytes &bytes,
+      llvm::function_ref<void(const Access &, int64_t, int64_t)> fn) const;
+  /// Adds to `united`'s page `key` the accesses of `accesses` it lacks;
+  /// `own` gives that page unshared.
+  template <typename Map, typename Key, typename Own>
+  static void uniteInto(Map &united, const Key &key, const Page &accesses,
+                        Own own);
+  /// Cuts `bytes` out of the accesses of `accesses` that `hit` selects.
+  static void cutPage(std::vector<Access> &accesses, const Bytes &bytes,
+                      llvm::function_ref<bool(const Access &)> hit);
+  /// The page of GM buffer `gm`, unshared, to be changed.
+  std::vector<Access> &ownGmPage(Value gm);
+  /// The page, unshared, to be changed.
+  std::vector<Access> &ownPage(PageKey key);
+
+  static constexpr int kPageShift = 12;
+  static int64_t firstPage(const Bytes &b) { return b.begin >> kPageShift; }
+  static int64_t lastPage(const Bytes &b) { return (b.end - 1) >> kPageShift; }
+  static bool overlap(const Bytes &a, const Bytes &b) {
+    return a.sameMemory(b) && a.begin < b.end && b.begin < a.end;
+  }
+  llvm::DenseMap<PageKey, Page> pages;
+  llvm::MapVector<const void *, Page> gmPages;
+};
+
+} // namespace verify
+} // namespace dsaplan
+} // namespace mlir
+
+#endif // DSAPLAN_LIB_SYNC_VERIFY_HISTORY_H

@@ -1,0 +1,128 @@
+//===- SyncChecker.h - The verifier's path-wise walk ------------*- C++ -*-===//
+//
+// Part of dsaplan. Internal to lib/Sync/Verify.
+//
+//===----------------------------------------------------------------------===//
+//
+// The state the verifier carries along a path and the checker that walks
+// the function with it. One class over four files, one job each:
+//
+//   Checker.cpp        the walk, the accesses and their conflicts, the
+//                      structure the walk can follow;
+//   HappensBefore.cpp  flags and barriers, and the merge of paths;
+//   MachineRules.cpp   what the target allows: a pipe's reach, the in-place
+//                      rule, the cores of an access, settled calls;
+//   History.cpp        the earlier accesses, filed by page.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSAPLAN_LIB_SYNC_VERIFY_SYNCCHECKER_H
+#define DSAPLAN_LIB_SYNC_VERIFY_SYNCCHECKER_H
+
+#include "Bytes.h"
+#include "History.h"
+
+#include "DsaPlan/Support/IntervalSet.h"
+#include "DsaPlan/Support/PathWalk.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <array>
+#include <map>
+#include <optional>
+
+namespace mlir {
+namespace dsaplan {
+namespace verify {
+
+/// Per pipe p, the sequence numbers of p known to have finished.
+using Knowledge = std::array<IntervalSet, kNumPipes>;
+
+/// A raised flag: what its set captured.
+struct FlagState {
+  Knowledge knowledge;
+  Operation *setOp;
+  bool operator==(const FlagState &o) const {
+    return knowledge == o.knowledge;
+  }
+};
+
+/// (source pipe, destination pipe, event id).
+using FlagKey = std::tuple<int, int, int64_t>;
+
+/// The wait that consumed the latest set of a flag: its sequence numbers on
+/// the waiting pipe (one per path that reached here) and one of its ops.
+struct Consumer {
+  IntervalSet waits;
+  Operation *waitOp = nullptr;
+};
+
+/// What one path knows at a point of the walk.
+struct PathState {
+  Knowledge executed;                       // per pipe
+  std::array<Knowledge, kNumPipes> known;   // known[q][p]
+  std::map<FlagKey, FlagState> flags;
+  std::map<FlagKey, Consumer> consumers;
+  History history;
+};
+
+/// The static sync check of one function.
+class SyncChecker {
+public:
+  SyncChecker(func::FuncOp func, const TargetDescription &target)
+      : func(func), target(target) {}
+  bool run(unsigned &checked);
+  bool checkStructure();
+
+private:
+  friend class PathWalker<SyncChecker, PathState>;
+  PathStep visit(Operation &op, PathState &state);
+  /// Region ops other than scf.if, scf.index_switch, scf.for and scf.while
+  /// (checkStructure refuses the loops among them) run their regions in
+  /// order; any other op with regions (a linalg op) is one access.
+  bool walksInto(Operation &op) { return isa<RegionBranchOpInterface>(op); }
+  bool leaf(Operation &op, PathState &state);
+  void access(Operation *op, Pipe pipe, PathState &state);
+  void access(Operation *op, Pipe pipe, ArrayRef<Touch> touches,
+              PathState &state);
+  /// Reports every earlier access `op`'s touches on `pipe` conflict with
+  /// unordered; returns the access's sequence number.
+  int64_t checkAccess(Operation *op, Pipe pipe, ArrayRef<Touch> touches,
+                      PathState &state);
+  /// Files the access in the history, once every check of its op is done.
+  void recordAccess(Operation *op, Pipe pipe, int64_t seq,
+                    ArrayRef<Touch> touches, PathState &state);
+  bool checkOverlap(Operation *op, Pipe pipe);
+  void settledCall(CallOpInterface call, PathState &state);
+  unsigned coresOfFunction();
+  unsigned accessCores(Operation *op, Pipe pipe, ArrayRef<Touch> touches) const;
+  std::optional<PathState> merge(ArrayRef<PathState> states, Operation *at);
+  void report(const Access &earlier, Operation *later, Pipe pipe,
+              const Touch &touch, int64_t begin, int64_t end);
+  void reportCrossCore(const Access &earlier, const Access &later);
+  bool checkReach(Operation *op, Pipe pipe, ArrayRef<Touch> touches);
+  unsigned coresOf(Pipe pipe, ArrayRef<Touch> touches) const;
+  void setFlag(SetFlagOp set, PathState &state);
+  void waitFlag(WaitFlagOp wait, PathState &state);
+  bool needsBarrier(Pipe pipe) const { return target.needsBarrier(pipe); }
+
+  func::FuncOp func;
+  const TargetDescription &target;
+  /// Sequence numbers are per pipe (knowledge is per pipe too), so that what
+  /// one path ran of a pipe stays a few contiguous ranges.
+  std::array<int64_t, kNumPipes> counters{};
+  bool failedAny = false;
+  unsigned checked = 0;
+  std::optional<unsigned> functionCores;
+  llvm::DenseSet<std::pair<Operation *, Operation *>> reported;
+  llvm::DenseSet<Operation *> reportedFlags;
+  llvm::DenseSet<Operation *> reportedOverruns;
+};
+
+} // namespace verify
+} // namespace dsaplan
+} // namespace mlir
+
+#endif // DSAPLAN_LIB_SYNC_VERIFY_SYNCCHECKER_H
