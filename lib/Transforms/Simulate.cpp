@@ -86,7 +86,7 @@ void emitSummary(func::FuncOp func, const SimulationResult &result) {
   bool any = false;
   for (unsigned pipe = 0; pipe < kNumSimulatedPipes; ++pipe)
     if (worst.busy[pipe]) {
-      diag << (any ? ", " : " ") << stringifyPipe(static_cast<Pipe>(pipe))
+      diag << (any ? ", " : " ") << unitName(pipe)
            << " " << worst.busy[pipe];
       any = true;
     }
@@ -104,7 +104,7 @@ std::string timingReport(func::FuncOp func, const SimulationResult &result) {
   llvm::json::Object busy;
   for (unsigned pipe = 0; pipe < kNumSimulatedPipes; ++pipe)
     if (worst.busy[pipe])
-      busy[stringifyPipe(static_cast<Pipe>(pipe))] = worst.busy[pipe];
+      busy[unitName(pipe)] = worst.busy[pipe];
   llvm::json::Array loops;
   for (const LoopOverlap &loop : result.loops)
     loops.push_back(llvm::json::Object{{"loop", loopName(loop.loop)},

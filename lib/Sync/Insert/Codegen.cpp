@@ -211,14 +211,16 @@ void createCrossCoreSet(OpBuilder &b, Location loc,
                         const CrossCorePair &pair) {
   MLIRContext *context = b.getContext();
   CrossCoreSetOp::create(b, loc, CoreAttr::get(context, pair.from),
-                         PipeAttr::get(context, pair.pipe), kCubeVectorMode,
-                         pair.id);
+                         PipeAttr::get(context, pair.pipe),
+                         b.getI64IntegerAttr(kCubeVectorMode),
+                         b.getI64IntegerAttr(pair.id));
 }
 
 void createCrossCoreWait(OpBuilder &b, Location loc,
                          const CrossCorePair &pair) {
   CrossCoreWaitOp::create(b, loc, CoreAttr::get(b.getContext(), pair.to),
-                          kCubeVectorMode, pair.id);
+                          b.getI64IntegerAttr(kCubeVectorMode),
+                          b.getI64IntegerAttr(pair.id));
 }
 } // namespace
 

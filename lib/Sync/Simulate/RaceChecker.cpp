@@ -78,6 +78,12 @@ struct Race {
   int64_t begin, end;
 };
 
+/// `into` learns what `clock` knows.
+void acquire(Clock &into, const Clock &clock) {
+  for (size_t q = 0; q < kNumSimulatedPipes; ++q)
+    into[q] = std::max(into[q], clock[q]);
+}
+
 class RaceChecker {
 public:
   RaceChecker(const Trace &trace, const Timeline &timeline, uint64_t seed,
@@ -132,19 +138,25 @@ void RaceChecker::run() {
       known[p][p] = issued[p];
       break;
     case EntryKind::BarrierAll:
-      for (Clock &clock : known)
-        clock = issued;
+      // Every pipe of the core knows all that every pipe of it issued.
+      for (unsigned q = coreBase(p), end = q + kNumPipes; q < end; ++q)
+        for (unsigned r = coreBase(p); r < end; ++r)
+          known[q][r] = issued[r];
       break;
     case EntryKind::Set:
+    case EntryKind::CrossSet:
       captured[entry] = known[p];
       captured[entry][p] = issued[p];
       break;
     case EntryKind::Wait:
-      if (timeline.consumed[entry] >= 0) {
-        const Clock &clock = captured[timeline.consumed[entry]];
-        for (size_t q = 0; q < kNumSimulatedPipes; ++q)
-          known[p][q] = std::max(known[p][q], clock[q]);
-      }
+      if (timeline.consumed[entry] >= 0)
+        acquire(known[p], captured[timeline.consumed[entry]]);
+      break;
+    case EntryKind::CrossWait:
+      // The whole core waited: each of its pipes learns what the set took.
+      if (timeline.consumed[entry] >= 0)
+        for (unsigned q = coreBase(p), end = q + kNumPipes; q < end; ++q)
+          acquire(known[q], captured[timeline.consumed[entry]]);
       break;
     }
   }

@@ -51,8 +51,8 @@ SimulationRun simulateOnce(func::FuncOp func, const SimulationOptions &options,
   stats.seed = seed;
   Trace trace;
   TargetDescription target = TargetDescription::getForOp(func);
-  for (unsigned pipe = 0; pipe < kNumSimulatedPipes; ++pipe)
-    trace.inOrder[pipe] = !target.needsBarrier(static_cast<Pipe>(pipe));
+  for (unsigned unit = 0; unit < kNumSimulatedPipes; ++unit)
+    trace.inOrder[unit] = !target.needsBarrier(pipeOfUnit(unit));
   if (failed(buildTrace(func, options, seed, trace, findings))) {
     stats.errors = 1;
     return stats;

@@ -44,8 +44,18 @@ class FuncOp;
 } // namespace func
 namespace dsaplan {
 
-/// The pipes of an AI core (s, v, m, mte1, mte2, mte3, fix): the target's.
-inline constexpr size_t kNumSimulatedPipes = kNumPipes;
+/// The simulated pipes ("units"): the target's pipes (s, v, m, mte1, mte2,
+/// mte3, fix) of one core, then those of a second. A kernel of one core
+/// uses the first seven, whichever core it is; a kernel of both (with
+/// cross-core flags) runs the cube core's pipes there and the vector
+/// core's in the second seven, named "aiv.v", "aiv.mte2", ...
+inline constexpr size_t kNumSimulatedPipes = 2 * kNumPipes;
+
+/// The pipe of a unit, and its name ("mte2", "aiv.mte2").
+inline Pipe pipeOfUnit(unsigned unit) {
+  return static_cast<Pipe>(unit % kNumPipes);
+}
+std::string unitName(unsigned unit);
 
 struct SimulationOptions {
   /// The first seed; run k uses seed + k. A seed fixes the choices of the
@@ -95,10 +105,12 @@ struct SimulationFinding {
 };
 
 /// One entry of a simulated run as it executed: a pipe op, a set_flag, a
-/// wait_flag, a pipe_barrier or a barrier_all (issued by the scalar unit,
-/// `pipe` is S), with its concrete bytes and its cycles.
+/// wait_flag, a pipe_barrier, a barrier_all (issued by the scalar unit,
+/// `pipe` is S), a cross_core_set or a cross_core_wait (on its core's S),
+/// with its concrete bytes and its cycles. `pipe` is a unit
+/// (kNumSimulatedPipes).
 struct ExecutedEntry {
-  enum class Kind { Op, Set, Wait, Barrier, BarrierAll };
+  enum class Kind { Op, Set, Wait, Barrier, BarrierAll, CrossSet, CrossWait };
   struct Run {
     int64_t begin, end; // bytes [begin, end)
   };
@@ -110,7 +122,8 @@ struct ExecutedEntry {
   Kind kind = Kind::Op;
   Operation *op = nullptr;
   unsigned pipe = 0;
-  /// set/wait: the flag (source pipe, destination pipe, event id).
+  /// set/wait: the flag (source unit, destination unit, event id); a
+  /// cross-core set or wait: (kCrossCoreFlag, waiting core's S unit, id).
   unsigned flagSrc = 0, flagDst = 0;
   int64_t flagId = 0;
   /// Iteration numbers of the enclosing loops, outermost first.
