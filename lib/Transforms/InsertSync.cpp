@@ -119,18 +119,14 @@ void tagForTest(const InsertedSyncs &syncs) {
                                    static_cast<int64_t>(index)));
 }
 
-/// "4 cross-core flag pairs (2 around loops, 0 credits) for 6
-/// dependencies between the cores".
+/// "4 cross-core flag pairs (2 around loops) for 6 dependencies between the
+/// cores".
 std::string describeCrossCore(const CrossCorePlan &plan) {
-  unsigned loops = 0, credits = 0;
-  for (const CrossCorePair &pair : plan.pairs) {
-    loops += pair.loop != nullptr;
-    credits += pair.credit;
-  }
-  return llvm::formatv("{0} cross-core flag pairs ({1} around loops, {2} "
-                       "credits) for {3} dependencies between the cores",
-                       plan.pairs.size(), loops, credits,
-                       plan.numDependencies)
+  unsigned loops = llvm::count_if(
+      plan.pairs, [](const CrossCorePair &pair) { return pair.loop; });
+  return llvm::formatv("{0} cross-core flag pairs ({1} around loops) for {2} "
+                       "dependencies between the cores",
+                       plan.pairs.size(), loops, plan.numDependencies)
       .str();
 }
 

@@ -8,7 +8,7 @@
 
 // One store of the cube core read back by the vector core: a set on FIX
 // after the store, a wait of the vector core before the load.
-// CHECK: remark: @forward: 1 cross-core flag pairs (0 around loops, 0 credits) for 1 dependencies between the cores
+// CHECK: remark: @forward: 1 cross-core flag pairs (0 around loops) for 1 dependencies between the cores
 // CHECK-LABEL: func.func @forward
 func.func @forward(%ws: memref<64xf32> {llvm.noalias}) {
   %l0c = dsaplan.arena <l0c> : memref<131072xi8, #dsaplan.space<l0c>>
@@ -34,7 +34,7 @@ func.func @forward(%ws: memref<64xf32> {llvm.noalias}) {
 // of iteration i -> the cube's store of iteration i + 1), the latter set
 // once before the loop (the slot starts free) and drained after it.
 // 2 pairs, 1 around the loop; ids 0 to each core.
-// CHECK: remark: @one_slot: 2 cross-core flag pairs (1 around loops, 0 credits) for 2 dependencies between the cores
+// CHECK: remark: @one_slot: 2 cross-core flag pairs (1 around loops) for 2 dependencies between the cores
 // CHECK-LABEL: func.func @one_slot
 // CHECK:      dsaplan.cross_core_set vector <mte2>, mode 2, id 0
 // CHECK-NEXT: scf.for
@@ -70,7 +70,7 @@ func.func @one_slot(%ws: memref<64xf32> {llvm.noalias}, %out: memref<4x64xf32> {
 // Two slots stored 0 then 1 and loaded 1 then 0: the pair of slot 1 (set
 // after the later store, waited before the earlier load) orders slot 0's
 // too. 1 pair for 2 dependencies.
-// CHECK: remark: @implied: 1 cross-core flag pairs (0 around loops, 0 credits) for 2 dependencies between the cores
+// CHECK: remark: @implied: 1 cross-core flag pairs (0 around loops) for 2 dependencies between the cores
 // CHECK-LABEL: func.func @implied
 // CHECK:      memref.copy {{.*}}pipe<fix>
 // CHECK-NEXT: memref.copy {{.*}}pipe<fix>
@@ -93,40 +93,5 @@ func.func @implied(%ws: memref<2x64xf32> {llvm.noalias}) {
   memref.copy %acc, %s1 {dsaplan.pipe = #dsaplan.pipe<fix>} : memref<64xf32, #dsaplan.space<l0c>> to memref<64xf32, strided<[1], offset: 64>>  // set after this
   memref.copy %s1, %x1 {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32, strided<[1], offset: 64>> to memref<64xf32, #dsaplan.space<ub>>  // wait before this
   memref.copy %s0, %x0 {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32, strided<[1]>> to memref<64xf32, #dsaplan.space<ub>>
-  return
-}
-
-// -----
-
-// Every iteration stores a row of its own: the pairs all go from the cube
-// core to the vector core, and the cube core could run ahead by an
-// iteration per trip, past the 15 signals a counter holds. A credit goes
-// back: the vector core sets after its last load of the body, the cube
-// waits for it before its first store of the next iteration.
-// CHECK: remark: @credit: 2 cross-core flag pairs (1 around loops, 1 credits) for 1 dependencies between the cores
-// CHECK-LABEL: func.func @credit
-// CHECK:      dsaplan.cross_core_set vector <mte2>, mode 2, id 0
-// CHECK-NEXT: scf.for
-// CHECK:        dsaplan.cross_core_wait cube, mode 2, id 0
-// CHECK-NEXT:   memref.copy {{.*}}pipe<fix>
-// CHECK-NEXT:   dsaplan.cross_core_set cube <fix>, mode 2, id 0
-// CHECK-NEXT:   dsaplan.cross_core_wait vector, mode 2, id 0
-// CHECK-NEXT:   memref.copy {{.*}}pipe<mte2>
-// CHECK-NEXT:   dsaplan.cross_core_set vector <mte2>, mode 2, id 0
-// CHECK:      }
-// CHECK-NEXT: dsaplan.cross_core_wait cube, mode 2, id 0
-func.func @credit(%ws: memref<32x64xf32> {llvm.noalias}) {
-  %l0c = dsaplan.arena <l0c> : memref<131072xi8, #dsaplan.space<l0c>>
-  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c32 = arith.constant 32 : index
-  %acc = memref.view %l0c[%c0][] : memref<131072xi8, #dsaplan.space<l0c>> to memref<64xf32, #dsaplan.space<l0c>>
-  %x = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
-  scf.for %i = %c0 to %c32 step %c1 {
-    %row = memref.subview %ws[%i, 0] [1, 64] [1, 1] : memref<32x64xf32> to memref<64xf32, strided<[1], offset: ?>>   // gm row i
-    memref.copy %acc, %row {dsaplan.pipe = #dsaplan.pipe<fix>} : memref<64xf32, #dsaplan.space<l0c>> to memref<64xf32, strided<[1], offset: ?>>
-    memref.copy %row, %x {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32, strided<[1], offset: ?>> to memref<64xf32, #dsaplan.space<ub>>
-  }
   return
 }

@@ -697,8 +697,7 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     memref.copy %ws, %x {dsaplan.pipe = #dsaplan.pipe<mte2>}
     ```
 
-    A loop whose pairs all go one way gets a credit pair back, so that the
-    producing core runs at most an iteration ahead. An access either core
+    An access either core
     could run (GM only, on MTE2 or S) needs `dsaplan.core` in such a
     function; docs/sync.md, "Cross-core synchronisation", has the model.
 

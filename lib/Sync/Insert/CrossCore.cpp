@@ -7,8 +7,7 @@
 // The cross-core job of dsaplan-insert-sync (CrossCore.h): a pair per
 // dependency between the cores, placed as the cover places intra-core
 // pairs (innermost common block, or around an scf.for back edge), less
-// those another pair implies, plus a credit per loop whose pairs all go one
-// way; then an id per pair. A pair X is implied by a pair Y between the
+// those another pair implies; then an id per pair. A pair X is implied by a pair Y between the
 // same cores on the same pipe when Y's set comes no earlier than X's
 // producer and Y's wait no later than X's consumer (the set fires after
 // everything earlier on its pipe; the wait holds the whole core):
@@ -67,7 +66,6 @@ public:
 private:
   LogicalResult addPair(const SyncDependency &dep);
   void dropImplied();
-  void addCredits();
   LogicalResult assignIds();
 
   func::FuncOp func;
@@ -145,51 +143,6 @@ void CrossCorePlanner::dropImplied() {
   plan.pairs = std::move(kept);
 }
 
-/// A loop whose pairs all go from one core to the other lets the producing
-/// core run ahead by an iteration per trip, and a counter holds 15 signals:
-/// the consumer hands back a credit after its last consumer in the body,
-/// and the producer waits for it, in the next iteration, before its first
-/// producer.
-void CrossCorePlanner::addCredits() {
-  std::map<std::pair<int64_t, Core>, SmallVector<CrossCorePair *>> byLoop;
-  for (CrossCorePair &pair : plan.pairs) {
-    // Only a pair of the body itself counts; one in a branch of the body
-    // gets no credit (docs/sync.md, "Cross-core synchronisation").
-    Operation *loop = pair.loop ? pair.loop : pair.block->getParentOp();
-    if (isa_and_nonnull<scf::ForOp>(loop))
-      byLoop[{order.position(loop), pair.from}].push_back(&pair);
-  }
-  SmallVector<CrossCorePair> credits;
-  for (auto &[key, pairs] : byLoop) {
-    Core back = key.second == Core::cube ? Core::vector : Core::cube;
-    if (byLoop.count({key.first, back}))
-      continue; // the loop has pairs the other way, which bound it
-    Operation *loop = order.opAt(key.first);
-    Block *body = cast<scf::ForOp>(loop).getBody();
-    unsigned firstProducer = order.opsOf(body).size();
-    unsigned lastConsumer = 0;
-    for (CrossCorePair *pair : pairs) {
-      firstProducer = std::min(firstProducer, pair->after);
-      lastConsumer = std::max(lastConsumer, pair->before);
-    }
-    Operation *consumer = order.opsOf(body)[lastConsumer];
-    std::optional<Pipe> pipe = getOpPipe(consumer);
-    CrossCorePair credit;
-    credit.block = body;
-    credit.loop = loop;
-    credit.after = lastConsumer;
-    credit.before = firstProducer;
-    credit.from = back;
-    credit.to = key.second;
-    credit.pipe = pipe && *pipe != Pipe::s && target.runsOn(*pipe, back)
-                      ? *pipe
-                      : (back == Core::cube ? Pipe::fix : Pipe::mte3);
-    credit.credit = true;
-    credits.push_back(credit);
-  }
-  plan.pairs.append(credits.begin(), credits.end());
-}
-
 /// Pairs in program order of their sets, ids counted apart per receiving
 /// core (each core has its own counters).
 LogicalResult CrossCorePlanner::assignIds() {
@@ -226,7 +179,6 @@ FailureOr<CrossCorePlan> CrossCorePlanner::run() {
   if (!ok)
     return failure();
   dropImplied();
-  addCredits();
   if (failed(assignIds()))
     return failure();
   return plan;

@@ -30,6 +30,14 @@
 // Each core has a counter per id, so the two directions number their ids
 // apart; a pair keeps its id for the whole function (the target's 11).
 //
+// A counter holds 15 signals: a producer must not run more iterations ahead
+// of its consumer. The dependency analysis takes GM bytes reused by the
+// next iteration as a dependency around the back edge (it does not tell a
+// slot's iterations apart), so every slot a loop writes on one core and
+// reads on the other gets a pair each way, and the producer stays within
+// an iteration of the consumer. Were the analysis to separate iterations,
+// a loop with pairs one way only would need a credit pair back.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef DSAPLAN_SYNC_INSERT_CROSSCORE_H
@@ -51,9 +59,6 @@ struct CrossCorePair {
   unsigned after = 0, before = 0;
   Core from = Core::cube, to = Core::vector;
   Pipe pipe = Pipe::fix;
-  /// A credit: no dependency of its own, it keeps the producer of a loop
-  /// from running more iterations ahead than the counter holds.
-  bool credit = false;
   int64_t id = -1;
 };
 
@@ -63,8 +68,7 @@ struct CrossCorePlan {
 };
 
 /// The pairs that order `requirements.crossCore`, without those another
-/// pair implies, plus a credit for each loop whose pairs all go one way;
-/// each with an id. An error on the function when a dependency has no
+/// pair implies, each with an id. An error on the function when a dependency has no
 /// place for a pair (two regions of one op, an scf.while back edge, a
 /// producer on pipe s) or the ids run out.
 FailureOr<CrossCorePlan>
