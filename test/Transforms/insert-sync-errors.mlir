@@ -244,3 +244,29 @@ func.func @ids_exhausted(%ws: memref<48xf32>) {
   memref.copy %slot11, %x11 {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<4xf32, strided<[1], offset: 44>> to memref<4xf32, #dsaplan.space<ub>>
   return
 }
+
+// -----
+
+// An scf.while whose "before" region stores a slot on the cube core and
+// whose "do" region loads it on the vector core: the "before" region runs
+// once more than the "do" region, so no pair between them balances, and a
+// pair around the back edge of anything but scf.for is not placed.
+func.func @cross_core_while(%ws: memref<64xf32> {llvm.noalias}, %more: i1) {
+  %l0c = dsaplan.arena <l0c> : memref<131072xi8, #dsaplan.space<l0c>>
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %acc = memref.view %l0c[%c0][] : memref<131072xi8, #dsaplan.space<l0c>> to memref<64xf32, #dsaplan.space<l0c>>
+  %x = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+  scf.while : () -> () {
+    // expected-error @below {{'memref.copy' on pipe fix depends on 'memref.copy' on pipe mte2 of the other core, and a cross-core pair around the back edge of 'scf.while' is not supported (only scf.for)}}
+    // expected-note @below {{the earlier access}}
+    memref.copy %acc, %ws {dsaplan.pipe = #dsaplan.pipe<fix>} : memref<64xf32, #dsaplan.space<l0c>> to memref<64xf32>
+    scf.condition(%more)
+  } do {
+    // expected-error @below {{'memref.copy' on pipe mte2 depends on 'memref.copy' on pipe fix of the other core, and the two run in regions of one op ('scf.while'), where a cross-core pair cannot balance}}
+    // expected-note @below {{the earlier access}}
+    memref.copy %ws, %x {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
+    scf.yield
+  }
+  return
+}

@@ -184,3 +184,19 @@ func.func @mode_one() {
   dsaplan.cross_core_set vector <mte3>, mode 1, id 0
   return
 }
+
+// -----
+
+// A copy between two GM buffers on MTE2 (a pipe of both cores) in a
+// function of both: the simulator cannot tell which core runs it.
+func.func @core_not_decided(%gm: memref<64xf32> {llvm.noalias}, %copy: memref<64xf32> {llvm.noalias}) {
+  %l0c = dsaplan.arena <l0c> : memref<131072xi8, #dsaplan.space<l0c>>
+  %c0 = arith.constant 0 : index
+  %acc = memref.view %l0c[%c0][] : memref<131072xi8, #dsaplan.space<l0c>> to memref<64xf32, #dsaplan.space<l0c>>
+  memref.copy %acc, %gm {dsaplan.pipe = #dsaplan.pipe<fix>} : memref<64xf32, #dsaplan.space<l0c>> to memref<64xf32>
+  dsaplan.cross_core_set cube <fix>, mode 2, id 0
+  dsaplan.cross_core_wait vector, mode 2, id 0
+  // expected-error @below {{cannot simulate 'memref.copy': on pipe mte2 it may run on the cube or the vector core (say which with dsaplan.core)}}
+  memref.copy %gm, %copy {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32>
+  return
+}

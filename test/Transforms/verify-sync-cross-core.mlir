@@ -217,3 +217,24 @@ func.func @left_over() {
   dsaplan.cross_core_set vector <mte3>, mode 2, id 2
   return
 }
+
+// -----
+
+// In a function of both cores, a copy between two GM buffers on MTE2 (a
+// pipe of both) must say which core runs it.
+func.func @core_not_decided(%gm: memref<64xf32> {llvm.noalias}, %copy: memref<64xf32> {llvm.noalias}) {
+  %l0c = dsaplan.arena <l0c> : memref<131072xi8, #dsaplan.space<l0c>>
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %acc = memref.view %l0c[%c0][] : memref<131072xi8, #dsaplan.space<l0c>> to memref<64xf32, #dsaplan.space<l0c>>
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+  memref.copy %acc, %gm {dsaplan.pipe = #dsaplan.pipe<fix>} : memref<64xf32, #dsaplan.space<l0c>> to memref<64xf32>
+  dsaplan.cross_core_set cube <fix>, mode 2, id 0
+  dsaplan.cross_core_wait vector, mode 2, id 0
+  memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
+  // expected-error @below {{'memref.copy' on pipe mte2 may run on the cube or the vector core, and this function holds ops of both: say which with dsaplan.core}}
+  memref.copy %gm, %copy {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32>
+  // Said: the vector core's MTE2, after the wait.
+  memref.copy %gm, %copy {dsaplan.pipe = #dsaplan.pipe<mte2>, dsaplan.core = #dsaplan.core<vector>} : memref<64xf32> to memref<64xf32>
+  return
+}

@@ -697,9 +697,9 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     memref.copy %ws, %x {dsaplan.pipe = #dsaplan.pipe<mte2>}
     ```
 
-    An access either core
-    could run (GM only, on MTE2 or S) needs `dsaplan.core` in such a
-    function; docs/sync.md, "Cross-core synchronisation", has the model.
+    An access either core could run (GM only, on MTE2 or S) needs
+    `dsaplan.core` in such a function; docs/sync.md, "Cross-core
+    synchronisation", has the model.
 
     `mode=reuse-only` inserts only dependencies between different tiles that
     share bytes, for toolchains that already order accesses to one tile

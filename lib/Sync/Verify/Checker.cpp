@@ -72,7 +72,8 @@ void SyncChecker::report(const Access &earlier, Operation *later, unsigned unit,
 
 void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
   SmallVector<Touch> touches = touchesOf(op);
-  if (!checkReach(op, pipe, touches) || !checkOverlap(op, pipe))
+  if (!checkReach(op, pipe, touches) || !checkOverlap(op, pipe) ||
+      !accessUnit(op, pipe, accessCores(op, pipe, touches)))
     return;
   access(op, pipe, touches, state);
 }
