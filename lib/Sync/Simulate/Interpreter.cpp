@@ -6,9 +6,11 @@
 //
 // Runs the function in program order: scf.for, scf.while, scf.if,
 // scf.index_switch, scf.execute_region and calls to functions with a body
-// are followed; a pipe op, set_flag, wait_flag, pipe_barrier or barrier_all
-// becomes a trace entry (a pipe op is one instruction: its regions are not
-// the scalar unit's). Values.cpp evaluates the integers and views.
+// are followed; a pipe op, set_flag, wait_flag, pipe_barrier, barrier_all,
+// cross_core_set or cross_core_wait becomes a trace entry (a pipe op is one
+// instruction: its regions are not the scalar unit's), on the pipe of the
+// core that runs it (Cores.cpp). Values.cpp evaluates the integers and
+// views.
 //
 //===----------------------------------------------------------------------===//
 

@@ -4,13 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// An event-driven timing model of the pipes: in-order issue with seeded
-// durations, flags of one bit and barriers. It finds the errors that show
-// in time rather than in bytes: a set that fires while its flag is still
-// set (an overrun: the signal is lost), a pipe blocked for ever on a wait
-// or a barrier_all (a hang), a flag still set at the end (never waited
-// for); and it records the order in which the entries took effect, for
-// the race check.
+// An event-driven timing model of the pipes of each core: in-order issue
+// with seeded durations, flags of one bit, barriers and the cross-core
+// counters. It finds the errors that show in time rather than in bytes: a
+// set that fires while its flag is still set, or a cross-core signal past
+// the counter's limit (an overrun: the signal is lost), a pipe blocked for
+// ever on a wait or a barrier_all (a hang), a flag still set or a counter
+// still holding signals at the end (never waited for); and it records the
+// order in which the entries took effect, for the race check.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,7 +37,12 @@ namespace {
 ///    holding the pipe); a flag is one bit, a set that fires while it is
 ///    still set is an overrun: that signal is lost;
 ///  - wait_flag holds its pipe until the flag is set, then clears it; a
-///    wait that was blocked goes on the cycle after the flag fired.
+///    wait that was blocked goes on the cycle after the flag fired;
+///  - cross_core_set fires like set_flag and adds a signal to the other
+///    core's counter (at most the target's limit: one more is an overrun);
+///    cross_core_wait holds every pipe of its core from when they have all
+///    been issued what comes before it until the counter has a signal, and
+///    takes the oldest.
 /// Events are taken in time order.
 class PipeSimulator {
 public:
