@@ -115,8 +115,11 @@ private:
 ///   op on p:      checked against the shadow with what p knows; on S it
 ///                 first knows all its earlier ops (S runs in order);
 ///   barrier on p: p knows all its earlier ops;
-///   set on p:     captures what p knows plus all p's earlier ops;
-///   wait on q:    q learns what the set it took captured.
+///   set on p:     captures what p knows plus all p's earlier ops (a
+///                 cross_core_set too);
+///   wait on q:    q learns what the set it took captured (a
+///                 cross_core_wait: every pipe of its core does);
+///   barrier_all:  every pipe of its core knows what every pipe of it issued.
 void RaceChecker::run() {
   std::array<Clock, kNumSimulatedPipes> known{};
   Clock issued{};
