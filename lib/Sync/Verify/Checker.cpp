@@ -178,10 +178,14 @@ private:
     for (const auto &[key, accesses] : gmPages) {
       Value gm = Value::getFromOpaquePointer(key);
       if (gm == bytes.gm) {
-        for (const Access &earlier : *accesses)
-          if (overlap(earlier.touch.bytes, bytes))
-            fn(earlier, std::max(earlier.touch.bytes.begin, bytes.begin),
-               std::min(earlier.touch.bytes.end, bytes.end));
+        for (const Access &earlier : *accesses) {
+          const Bytes &a = earlier.touch.bytes;
+          if (a.unknown != bytes.unknown)
+            fn(earlier, a.begin, a.end); // offsets differ by an unknown amount
+          else if (overlap(a, bytes))
+            fn(earlier, std::max(a.begin, bytes.begin),
+               std::min(a.end, bytes.end));
+        }
       } else if (mayBeSameGm(gm, bytes.gm)) {
         // Another buffer that may be this one: its bytes and ours may be
         // any of each other's.
@@ -267,6 +271,8 @@ struct PathState {
   std::map<FlagKey, FlagState> flags;
   std::map<FlagKey, Consumer> consumers;
   History history;
+  /// The iteration of each scf.for the walk is in (GM offsets move with it).
+  LoopIterations iterations;
 };
 
 class SyncChecker {
@@ -406,7 +412,7 @@ void SyncChecker::reportCrossCore(const Access &earlier, const Access &later) {
 }
 
 void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
-  SmallVector<Touch> touches = touchesOf(op);
+  SmallVector<Touch> touches = touchesOf(op, state.iterations);
   if (!checkReach(op, pipe, touches) || !checkOverlap(op, pipe))
     return;
   access(op, pipe, touches, state);
@@ -513,7 +519,7 @@ unsigned SyncChecker::coresOfFunction() {
       return;
     if (std::optional<Pipe> pipe = getOpPipe(op))
       if (isMemoryOp(op))
-        cores |= coresOf(*pipe, touchesOf(op));
+        cores |= coresOf(*pipe, touchesOf(op, LoopIterations()));
   });
   functionCores = cores ? cores : kBothCores;
   return *functionCores;
@@ -656,6 +662,7 @@ void SyncChecker::waitFlag(WaitFlagOp wait, PathState &state) {
 
 /// One op of the walk; the structure (branches, loops) is PathWalker's.
 PathStep SyncChecker::visit(Operation &op, PathState &state) {
+  countIteration(op, state.iterations);
   if (auto set = dyn_cast<SetFlagOp>(op)) {
     setFlag(set, state);
     return PathStep::Done;
@@ -710,6 +717,9 @@ bool SyncChecker::leaf(Operation &op, PathState &state) {
 std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
                                             Operation *at) {
   PathState merged;
+  // The paths agree on the loops around the merge; the loop they leave (if
+  // any) is not entered again without starting over.
+  merged.iterations = states.front().iterations;
   for (const PathState &s : states)
     for (size_t p = 0; p < kNumPipes; ++p)
       merged.executed[p].unite(s.executed[p]);
