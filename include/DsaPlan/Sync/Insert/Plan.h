@@ -108,7 +108,7 @@ struct Requirement {
 
 /// Job 1: the accesses of a function and what must be ordered.
 struct SyncRequirements {
-  SmallVector<PipeAccess, 0> accesses;
+  SmallVector<PipeAccess> accesses;
   DenseMap<Operation *, unsigned> accessIndex;
   /// Bit p set: the op is, or holds, an access of pipe p.
   DenseMap<Operation *, unsigned> pipesOf;
