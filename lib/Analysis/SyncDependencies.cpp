@@ -458,15 +458,6 @@ void forgetPositions(ShadowState &state, ShadowState::iterator it) {
   into = uniteShadows(into, smeared);
 }
 
-/// The trip count of `loop` when its bounds and step are constants.
-std::optional<int64_t> constantTripCount(scf::ForOp loop) {
-  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (!lb || !ub || !step || *step <= 0)
-    return std::nullopt;
-  return *ub <= *lb ? 0 : (*ub - *lb + *step - 1) / *step;
-}
 } // namespace
 
 /// Between the two walks of `loop`'s body: the first walk's history of a GM
@@ -474,7 +465,9 @@ std::optional<int64_t> constantTripCount(scf::ForOp loop) {
 /// for every d >= 1, so each of its positions p lies at p - d * c * step
 /// in the frame of the second walk (c the variable's bytes per unit). The
 /// shadow becomes the union of those shifted copies, as far as they can
-/// reach the positions the body touches (or the trip count allows):
+/// reach the positions the body touches. (Every loop is taken to run as
+/// many iterations as that needs, as dsaplan-verify-sync takes it to run
+/// three, whatever its bounds.)
 ///
 ///   scf.for %r = 0 to 64 step 8 {
 ///     load  %x[%r + 8]   // bytes [32768, 65536) + 4096 * %r
@@ -486,7 +479,6 @@ void DependencyFinder::shiftToNextIteration(scf::ForOp loop,
                                             ShadowState &state) {
   Value iv = loop.getInductionVar();
   int64_t step = *getConstantIntValue(loop.getStep());
-  std::optional<int64_t> trips = constantTripCount(loop);
   for (auto it = state.begin(); it != state.end();) {
     int64_t delta = coefficientOf(it->first, iv) * step;
     if (it->first.kind != kGlobalRegion || delta == 0 || it->second.empty()) {
@@ -495,8 +487,6 @@ void DependencyFinder::shiftToNextIteration(scf::ForOp loop,
     }
     int64_t span = std::prev(it->second.end())->first - it->second.begin()->first;
     int64_t shifts = span / std::abs(delta) + 1;
-    if (trips)
-      shifts = std::min(shifts, std::max<int64_t>(*trips - 1, 0));
     if (shifts > kMaxShifts) {
       forgetPositions(state, it++);
       continue;
