@@ -2,9 +2,10 @@
 """Times `dsa-opt --dsa-plan` on synthetic kernels of N allocations.
 
 Prints one row per N: wall time (best of R runs), peak RSS of dsa-opt, and
-the ratio time(N) / time(smallest N). Goal (issue 4): 10,000 allocs in under
-2 s and 1 GiB, and time(10k) / time(1k) at most 15. `--no-sync` measures
-the placement stages alone (the sync passes joined the pipeline later).
+the ratio time(N) / time(smallest N). Goal (issue 25): 10,000 allocations
+in under 1 s and 512 MiB, 1,000 in under 0.15 s, best of 3. `--no-sync`
+measures the placement stages alone (the sync passes joined the pipeline
+later).
 
   bench/pipeline/run.py [--dsa-opt build/bin/dsa-opt] [--sizes 1000 10000] [--repeat 3]
 """

@@ -191,7 +191,7 @@ struct DsaPlanRotateCarriedPass
   void runOnOperation() override {
     SmallVector<AllocOp> worklist;
     getOperation().walk([&](AllocOp alloc) { worklist.push_back(alloc); });
-    bool failedAny = false;
+    bool failedAny = false, rotatedAny = false;
     // Slots land in the enclosing block, which may be an outer loop's body
     // that carries them in turn: they join the worklist.
     for (size_t next = 0; next < worklist.size(); ++next) {
@@ -220,9 +220,13 @@ struct DsaPlanRotateCarriedPass
       for (Value slot : rotateSlots(alloc, loop, depth))
         worklist.push_back(slot.getDefiningOp<AllocOp>());
       ++numRotated;
+      rotatedAny = true;
     }
     if (failedAny)
-      signalPassFailure();
+      return signalPassFailure();
+    // Unchanged: the pass manager need not verify the function again.
+    if (!rotatedAny)
+      markAllAnalysesPreserved();
   }
 };
 

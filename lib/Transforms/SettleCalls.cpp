@@ -59,20 +59,24 @@ struct DsaPlanSettleCallsPass
     llvm::DenseMap<Operation *, bool> touches;
     for (func::FuncOp func : llvm::reverse(calls->getCallersFirst()))
       touches[func] = !func.isExternal() && touchesMemory(func, touches);
+    bool settledAny = false;
     for (func::FuncOp callee : calls->getCallersFirst()) {
       if (!touches.lookup(callee))
         continue;
       for (const CallSite &site : calls->getCallSites(callee))
-        settle(site.call);
+        settledAny |= settle(site.call);
     }
+    // Unchanged: the pass manager need not verify the module again.
+    if (!settledAny)
+      markAllAnalysesPreserved();
   }
 
   /// Drains every pipe on both sides of `call`, once; two calls in a row
-  /// share the barrier_all between them.
-  void settle(CallOpInterface call) {
+  /// share the barrier_all between them. Whether it changed anything.
+  bool settle(CallOpInterface call) {
     StringRef settled = DsaPlanDialect::getSettledAttrName();
     if (call->hasAttr(settled))
-      return;
+      return false;
     OpBuilder builder(call);
     if (!isa_and_nonnull<BarrierAllOp>(call->getPrevNode()))
       BarrierAllOp::create(builder, call->getLoc());
@@ -81,6 +85,7 @@ struct DsaPlanSettleCallsPass
       BarrierAllOp::create(builder, call->getLoc());
     call->setAttr(settled, builder.getUnitAttr());
     ++numSettledCalls;
+    return true;
   }
 };
 

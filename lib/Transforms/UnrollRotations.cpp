@@ -109,6 +109,7 @@ struct DsaPlanUnrollRotationsPass
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     // Inner loops first (post-order), so an outer body is unrolled with
     // its inner loops already settled.
+    bool unrolledAny = false;
     for (scf::ForOp loop : loops) {
       std::optional<unsigned> period = getRotationPeriod(loop);
       if (!period || *period < 2 || *period > kMaxRotationPeriod)
@@ -118,7 +119,11 @@ struct DsaPlanUnrollRotationsPass
         continue;
       forwardInvariantIterArgs(*unrolled->mainLoopOp);
       ++numUnrolled;
+      unrolledAny = true;
     }
+    // Unchanged: the pass manager need not verify the function again.
+    if (!unrolledAny)
+      markAllAnalysesPreserved();
   }
 };
 

@@ -77,6 +77,10 @@ public:
       intervals.append(other.intervals.begin(), other.intervals.end());
       return;
     }
+    // Knowledge united into a pipe's is mostly known there already: no new
+    // storage then.
+    if (includes(other))
+      return;
     Storage merged;
     merged.reserve(intervals.size() + other.intervals.size());
     const Interval *a = intervals.begin(), *b = other.intervals.begin();
@@ -121,6 +125,19 @@ public:
         out.intervals.push_back({cursor, hi});
     }
     return out;
+  }
+  /// Whether every number of `other` is in this set.
+  bool includes(const IntervalSet &other) const {
+    const Interval *a = intervals.begin();
+    for (const Interval &b : other.intervals) {
+      // Intervals are disjoint and non-adjacent: b lies within one of ours
+      // or it is not included.
+      while (a != intervals.end() && a->second < b.second)
+        ++a;
+      if (a == intervals.end() || a->first > b.first)
+        return false;
+    }
+    return true;
   }
   bool operator==(const IntervalSet &other) const {
     return intervals == other.intervals;

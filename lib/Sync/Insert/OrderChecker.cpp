@@ -81,23 +81,21 @@ void OrderChecker::waitFlag(WaitFlagOp wait, Path &path) {
     survey->waitOps[{q, seq}] = wait;
 }
 
-bool OrderChecker::access(Operation *op, Path &path) {
-  unsigned q = accessPipes.lookup(op);
+bool OrderChecker::access(Operation *op, const Access &info, Path &path) {
+  unsigned q = info.pipe;
   int64_t seq = ++counters[q];
-  auto sources = sourcesOf.find(op);
-  if (sources != sourcesOf.end())
-    for (const Source &source : sources->second) {
-      unsigned p = source.pipe;
-      if (p == q && inOrder[p])
-        continue; // the pipe orders its own accesses
-      const LatestRuns::Seqs *latest = path.latest.find(source.op);
-      if (!latest)
-        continue;
-      for (int64_t earlier : *latest)
-        if (!path.known[q][p].contains(earlier))
-          return false;
-    }
-  path.latest.assign(op, seq);
+  for (const Source &source : info.sources) {
+    const LatestRuns::Seqs *latest = path.latest.find(source.op);
+    if (!latest)
+      continue;
+    const IntervalSet &known = path.known[q][source.pipe];
+    for (int64_t earlier : *latest)
+      if (!known.contains(earlier))
+        return false;
+  }
+  // Only a source's runs are looked up again (a fold would drop the others).
+  if (info.isSource)
+    path.latest.assign(op, seq);
   path.executed[q].insert(seq, seq + 1);
   return true;
 }
@@ -136,8 +134,9 @@ PathStep OrderChecker::visit(Operation &op, Path &path) {
     path.consumers.clear();
     return PathStep::Done;
   }
-  if (accessPipes.count(&op))
-    return done(access(&op, path));
+  auto it = accesses.find(&op);
+  if (it != accesses.end())
+    return done(access(&op, it->second, path));
   return PathStep::Structure;
 }
 
@@ -171,7 +170,7 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b) const {
     if (other == latestB.end() || other->second != seqs)
       return false;
     for (int64_t seq : seqs)
-      if (!sameKnowledge(accessPipes.lookup(op), seq, seq))
+      if (!sameKnowledge(accesses.find(op)->second.pipe, seq, seq))
         return false;
   }
   // Waits are only looked up again as the consumers of a flag; a disabled
@@ -202,14 +201,26 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
   for (size_t i = 0; i < paths.size(); ++i)
     for (unsigned p = 0; p < kNumPipes; ++p)
       notRun[i][p] = merged.executed[p].minus(paths[i].executed[p]);
+  // Copies only where a path's set must grow by what it did not run, and
+  // intersects only where the result is not already within a path's set.
   auto onEveryPath = [&](auto setsOf) {
     PipeSets result;
-    for (unsigned p = 0; p < kNumPipes; ++p)
-      for (size_t i = 0; i < paths.size(); ++i) {
-        IntervalSet onPath = setsOf(paths[i])[p];
+    for (unsigned p = 0; p < kNumPipes; ++p) {
+      result[p] = setsOf(paths[0])[p];
+      result[p].unite(notRun[0][p]);
+      for (size_t i = 1; i < paths.size(); ++i) {
+        const IntervalSet &known = setsOf(paths[i])[p];
+        if (notRun[i][p].empty()) {
+          if (!known.includes(result[p]))
+            result[p] = result[p].intersect(known);
+          continue;
+        }
+        IntervalSet onPath = known;
         onPath.unite(notRun[i][p]);
-        result[p] = i == 0 ? std::move(onPath) : result[p].intersect(onPath);
+        if (!onPath.includes(result[p]))
+          result[p] = result[p].intersect(onPath);
       }
+    }
     return result;
   };
   for (unsigned q = 0; q < kNumPipes; ++q)

@@ -72,6 +72,7 @@ public:
   /// Makes every entry shared, leaving out the sources `keep` rejects.
   template <typename Keep> void fold(Keep keep) {
     auto folded = std::make_shared<Map>();
+    folded->reserve(overlay.size() + (base ? base->size() : 0));
     auto add = [&](Operation *op, const Seqs &seqs) {
       if (keep(op))
         folded->try_emplace(op, seqs);
@@ -171,11 +172,19 @@ public:
       : target(target) {
     for (unsigned p = 0; p < kNumPipes; ++p)
       inOrder[p] = !target.needsBarrier(static_cast<Pipe>(p));
+    llvm::DenseSet<std::pair<Operation *, Operation *>> seen;
     for (const Dependency &dep : dependencies) {
-      unsigned pipe = pipeOf(dep.earlier);
-      sourcesOf[dep.later].push_back({dep.earlier, pipe});
-      accessPipes[dep.earlier] = pipe;
-      accessPipes[dep.later] = pipeOf(dep.later);
+      unsigned p = pipeOf(dep.earlier), q = pipeOf(dep.later);
+      Access &earlier = accesses[dep.earlier];
+      earlier.pipe = p;
+      earlier.isSource = true;
+      Access &later = accesses[dep.later];
+      later.pipe = q;
+      // A pipe that orders its own accesses needs no check between them;
+      // a pair met twice is checked once.
+      if ((p != q || !inOrder[p]) &&
+          seen.insert({dep.earlier, dep.later}).second)
+        later.sources.push_back({dep.earlier, p});
     }
     // A source is checked by its dependents only: past the body op that
     // holds the last of them, the walk forgets it.
@@ -268,7 +277,8 @@ private:
   bool leaf(Operation &, Path &) { return true; }
   bool sameFuture(const Path &a, const Path &b) const;
 
-  bool access(Operation *op, Path &path);
+  struct Access;
+  bool access(Operation *op, const Access &info, Path &path);
   bool setFlag(SetFlagOp set, Path &path);
   void waitFlag(WaitFlagOp wait, Path &path);
   static bool consumed(const Path &path, const FlagKey &key);
@@ -279,10 +289,17 @@ private:
     Operation *op;
     unsigned pipe;
   };
-  DenseMap<Operation *, SmallVector<Source, 2>> sourcesOf;
+  /// An access of a dependency: its pipe, whether later accesses depend on
+  /// it (only then does the walk keep its latest runs), and the sources it
+  /// must be ordered after (those its own pipe does not order already).
+  struct Access {
+    unsigned pipe = 0;
+    bool isSource = false;
+    SmallVector<Source, 2> sources;
+  };
+  /// One lookup per op of the walk: every access of a dependency.
+  DenseMap<Operation *, Access> accesses;
   DenseMap<Operation *, size_t> lastDependent;
-  /// The pipe of each access of a dependency.
-  DenseMap<Operation *, unsigned> accessPipes;
   const llvm::DenseSet<Operation *> *disabled = nullptr;
   const TargetDescription &target;
   /// Per pipe: whether it orders its own accesses (needs no barrier).
