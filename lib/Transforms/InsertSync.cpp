@@ -199,15 +199,24 @@ struct DsaPlanInsertSyncPass
                             << " moved, " << repairs.handshakes
                             << " handshakes\n");
     markBarrierAllGroups(syncs);
-    unsigned hoisted =
-        pruneBudget > 0 ? hoistLoopPairs(func, target,
-                                         dependencyPairs(requirements),
-                                         syncs.groups)
-                        : 0;
-    LLVM_DEBUG(llvm::dbgs() << "hoisting: " << hoisted
-                            << " loop pairs out of outer loops\n");
     PruneCounts pruned =
         pruneImplied(func, target, requirements, syncs, pruneBudget);
+    // On the pruned syncs, so that a pair pruning would drop is not moved
+    // first; a move can make other syncs redundant, so prune again after.
+    unsigned hoisted = 0;
+    if (pruneBudget > 0 && pruned.complete) {
+      hoisted = hoistLoopPairs(func, target, dependencyPairs(requirements),
+                               syncs.groups);
+      if (hoisted) {
+        PruneCounts again = pruneImplied(func, target, requirements, syncs,
+                                         pruneBudget - pruned.steps);
+        pruned.dropped += again.dropped;
+        pruned.steps += again.steps;
+        pruned.complete = again.complete;
+      }
+    }
+    LLVM_DEBUG(llvm::dbgs() << "hoisting: " << hoisted
+                            << " loop pairs out of outer loops\n");
     LLVM_DEBUG(llvm::dbgs() << "pruning: " << pruned.dropped << " dropped, "
                             << pruned.steps << " ops walked"
                             << (pruned.complete ? "" : " (budget spent)")
