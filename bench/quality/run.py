@@ -15,7 +15,10 @@ bench/quality/kernels) goes through `dsa-opt --dsa-plan`, then
   makespan / ideal       what the syncs cost (1.00: nothing)
   races, overruns, hangs the simulator's findings over all runs (should be 0)
 
+GM is checked too (`check-gm=true`): a race on a GM argument is a finding.
+
   bench/quality/run.py [--dsa-opt build/bin/dsa-opt] [--runs 8] [--costs ...]
+                       [--only rmsnorm,rope,...]
 """
 
 import argparse
@@ -31,10 +34,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 
 
-def kernels():
+def kernels(only):
     examples = sorted(glob.glob(os.path.join(ROOT, "examples", "*.mlir")))
     ours = sorted(glob.glob(os.path.join(HERE, "kernels", "*.mlir")))
-    return examples + ours
+    paths = examples + ours
+    if only:
+        names = set(only.split(","))
+        paths = [p for p in paths if os.path.splitext(os.path.basename(p))[0] in names]
+    return paths
 
 
 def ratio(a, b):
@@ -50,7 +57,7 @@ def measure(dsa_opt, path, tmp, runs, costs):
         return {"kernel": name, "error": proc.stderr.strip().splitlines()[0]}
     text = open(placed).read()
     reports = os.path.join(tmp, name)
-    option = f"runs={runs} report-dir={reports}" + (f" costs={costs}" if costs else "")
+    option = f"runs={runs} check-gm=true report-dir={reports}" + (f" costs={costs}" if costs else "")
     sim = subprocess.run([dsa_opt, placed, f"--dsaplan-simulate={option}",
                           "-o", os.devnull], capture_output=True, text=True)
     rows = []
@@ -78,13 +85,15 @@ def main():
     parser.add_argument("--runs", type=int, default=8)
     parser.add_argument("--costs", default="",
                         help="dsaplan-simulate costs= overrides, e.g. jitter=0")
+    parser.add_argument("--only", default="",
+                        help="comma-separated kernel names (file names without .mlir)")
     args = parser.parse_args()
     header = ("kernel", "flag pairs", "barriers", "makespan", "makespan / serial",
               "ideal / serial", "makespan / ideal", "races", "overruns", "hangs")
     print("| " + " | ".join(header) + " |")
     print("|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|")
     with tempfile.TemporaryDirectory() as tmp:
-        for path in kernels():
+        for path in kernels(args.only):
             result = measure(args.dsa_opt, path, tmp, args.runs, args.costs)
             if isinstance(result, dict):
                 print(f"| {result['kernel']} | failed: {result['error']} |")

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -96,6 +97,80 @@ std::pair<int64_t, int64_t> hullOf(const Box &box) {
   return {first, last + box.elementBytes};
 }
 
+/// An index value as a constant plus terms (see OffsetTerms), when it is
+/// one: constants, `scf.for` induction variables with a constant step,
+/// index values of the function's entry block, and sums, differences,
+/// products by a constant and index casts of those.
+///
+///   %r8 = arith.addi %r, %c8      // 8 + 1 * %r
+///   %o = arith.muli %r8, %c1024   // 8192 + 1024 * %r
+struct LinearIndex {
+  int64_t constant = 0;
+  OffsetTerms terms;
+
+  void add(const LinearIndex &other, int64_t scale) {
+    constant += scale * other.constant;
+    for (auto [value, coefficient] : other.terms) {
+      auto *it = llvm::find_if(terms, [&](auto &t) { return t.first == value; });
+      if (it == terms.end())
+        terms.push_back({value, scale * coefficient});
+      else
+        it->second += scale * coefficient;
+    }
+    llvm::erase_if(terms, [](auto &t) { return t.second == 0; });
+  }
+};
+
+/// Whether `value` stays the same all through one execution of its
+/// function: a value of the function's entry block.
+bool isFunctionInvariant(Value value) {
+  Block *block = value.getParentBlock();
+  Operation *parent = block ? block->getParentOp() : nullptr;
+  return parent && isa<FunctionOpInterface>(parent) &&
+         block == &parent->getRegion(0).front();
+}
+
+std::optional<LinearIndex> linearize(Value value, int depth = 0) {
+  if (depth > 16 || !value.getType().isIntOrIndex())
+    return std::nullopt;
+  LinearIndex result;
+  if (std::optional<int64_t> constant = getConstantIntValue(value)) {
+    result.constant = *constant;
+    return result;
+  }
+  if (auto loop = scf::getForInductionVarOwner(value)) {
+    if (!getConstantIntValue(loop.getStep()))
+      return std::nullopt;
+    result.terms.push_back({value, 1});
+    return result;
+  }
+  Operation *def = value.getDefiningOp();
+  auto operand = [&](unsigned i) { return linearize(def->getOperand(i), depth + 1); };
+  if (isa_and_nonnull<arith::AddIOp, arith::SubIOp>(def)) {
+    std::optional<LinearIndex> lhs = operand(0), rhs = operand(1);
+    if (!lhs || !rhs)
+      return std::nullopt;
+    lhs->add(*rhs, isa<arith::AddIOp>(def) ? 1 : -1);
+    return lhs;
+  }
+  if (isa_and_nonnull<arith::MulIOp>(def)) {
+    std::optional<LinearIndex> lhs = operand(0), rhs = operand(1);
+    if (!lhs || !rhs || (!lhs->terms.empty() && !rhs->terms.empty()))
+      return std::nullopt;
+    if (!lhs->terms.empty())
+      std::swap(lhs, rhs);
+    result.add(*rhs, lhs->constant);
+    return result;
+  }
+  if (isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp>(def))
+    return operand(0);
+  if (isFunctionInvariant(value) && value.getType().isIndex()) {
+    result.terms.push_back({value, 1});
+    return result;
+  }
+  return std::nullopt;
+}
+
 /// Narrows `base` (the location of a subview's source) to the bytes the
 /// static subview `subview` touches. A dynamic subview, or a source whose
 /// bytes are not a box, keeps the source's range and forgets its box: a
@@ -103,10 +178,22 @@ std::pair<int64_t, int64_t> hullOf(const Box &box) {
 ///
 ///   %s = memref.subview %t[%n] [32] [1]   // somewhere in %t: all of %t
 ///   %u = memref.subview %s[0] [16] [1]    // still all of %t, not %t[0:16]
+///
+/// In global memory, offsets affine in loop induction variables (see
+/// linearize) become the access's offset terms and the box keeps the
+/// constant part.
 Footprint narrowToSubview(memref::SubViewOp subview, Footprint base) {
-  if (!base.box ||
-      base.box->dims.size() != subview.getStaticOffsets().size() ||
-      llvm::any_of(subview.getStaticOffsets(), ShapedType::isDynamic) ||
+  SmallVector<std::optional<LinearIndex>> offsets;
+  for (OpFoldResult offset : subview.getMixedOffsets()) {
+    if (std::optional<int64_t> constant = getConstantIntValue(offset))
+      offsets.push_back(LinearIndex{*constant, {}});
+    else if (base.region.isGlobal())
+      offsets.push_back(linearize(cast<Value>(offset)));
+    else
+      offsets.push_back(std::nullopt);
+  }
+  if (!base.box || base.box->dims.size() != offsets.size() ||
+      llvm::any_of(offsets, [](auto &o) { return !o; }) ||
       llvm::any_of(subview.getStaticSizes(), ShapedType::isDynamic) ||
       llvm::any_of(subview.getStaticStrides(), ShapedType::isDynamic)) {
     base.box.reset();
@@ -115,17 +202,26 @@ Footprint narrowToSubview(memref::SubViewOp subview, Footprint base) {
   Box box;
   box.base = base.box->base;
   box.elementBytes = base.box->elementBytes;
+  LinearIndex terms{0, base.region.terms};
   llvm::SmallBitVector dropped = subview.getDroppedDims();
   for (size_t d = 0; d < base.box->dims.size(); ++d) {
     int64_t stride = base.box->dims[d].second;
-    box.base += subview.getStaticOffsets()[d] * stride;
+    box.base += offsets[d]->constant * stride;
+    terms.add(LinearIndex{0, offsets[d]->terms}, stride);
     if (!dropped.test(d))
       box.dims.push_back({subview.getStaticSizes()[d],
                           subview.getStaticStrides()[d] * stride});
   }
   Footprint narrowed = base;
   std::tie(narrowed.begin, narrowed.end) = hullOf(box);
-  narrowed.end = std::min(narrowed.end, base.end);
+  // A constant range stays inside its source; one that moves with a loop
+  // variable is bounded by the subview's own type, not here.
+  if (terms.terms.empty())
+    narrowed.end = std::min(narrowed.end, base.end);
+  llvm::sort(terms.terms, [](auto &a, auto &b) {
+    return a.first.getAsOpaquePointer() < b.first.getAsOpaquePointer();
+  });
+  narrowed.region.terms = std::move(terms.terms);
   narrowed.box = std::move(box);
   return narrowed;
 }

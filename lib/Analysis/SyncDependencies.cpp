@@ -22,6 +22,8 @@
 #include "DsaPlan/Support/SegmentMap.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include <limits>
@@ -105,29 +107,56 @@ private:
 
 /// A memory space, or what has bytes of its own: an unplaced alloc, each
 /// tile when dependencies are decided by buffer identity, or a GM root
-/// buffer (kGlobalRegion and the root's opaque pointer).
-using RegionKey = std::pair<int, const void *>;
+/// buffer (kGlobalRegion, the root's opaque pointer, and the offset terms
+/// its positions are counted with: one shadow per way of indexing it).
+struct RegionKey {
+  int kind;
+  const void *pointer;
+  std::vector<std::pair<const void *, int64_t>> terms;
+  bool operator<(const RegionKey &o) const {
+    return std::tie(kind, pointer, terms) < std::tie(o.kind, o.pointer, o.terms);
+  }
+  bool operator==(const RegionKey &o) const {
+    return std::tie(kind, pointer, terms) == std::tie(o.kind, o.pointer, o.terms);
+  }
+};
 constexpr int kGlobalRegion = -1;
 
 /// The shadow an access is recorded in.
 RegionKey regionKeyOf(const MemoryAccess &access, DependencyScope scope,
                       const TileIdentities &tiles) {
-  if (access.region.isGlobal())
-    return {kGlobalRegion, access.region.global.getAsOpaquePointer()};
+  if (access.region.isGlobal()) {
+    RegionKey key{kGlobalRegion, access.region.global.getAsOpaquePointer(), {}};
+    for (auto [value, coefficient] : access.region.terms)
+      key.terms.push_back({value.getAsOpaquePointer(), coefficient});
+    return key;
+  }
   RegionKey key{static_cast<int>(access.region.space),
-                access.region.unplacedAlloc};
+                access.region.unplacedAlloc, {}};
   // Identity-only: each tile has bytes of its own, so only accesses of one
   // tile meet (the baseline a buffer-identity inserter would give).
   if (scope == DependencyScope::IdentityOnly)
-    key.second =
+    key.pointer =
         access.tile ? tiles.of(access.tile) : access.region.unplacedAlloc;
   return key;
 }
 
 /// The GM root of a global region key.
 Value globalRootOf(const RegionKey &key) {
-  return Value::getFromOpaquePointer(key.second);
+  return Value::getFromOpaquePointer(key.pointer);
 }
+
+/// Whether accesses recorded under two different keys may share bytes
+/// whatever their positions: GM roots that may alias, or one GM root
+/// indexed two different ways (their offsets differ by an unknown amount).
+bool mayMeetAnywhere(const RegionKey &a, const RegionKey &b) {
+  if (a.kind != kGlobalRegion || b.kind != kGlobalRegion || a == b)
+    return false;
+  if (a.pointer == b.pointer)
+    return true;
+  return mayAliasGlobalRoots(globalRootOf(a), globalRootOf(b));
+}
+
 using ShadowState = std::map<RegionKey, Shadow>;
 
 void uniteEntries(SmallVector<ShadowEntry, 2> &into,
@@ -200,12 +229,15 @@ private:
   WalkStep step(Operation &op, ShadowState &state);
   std::optional<ShadowState> merge(ArrayRef<ShadowState> exits,
                                    Operation *at);
-  void beginIteration(Operation &loop, unsigned iteration);
+  void beginIteration(Operation &loop, unsigned iteration,
+                      ShadowState &state);
   void endLoop(Operation &loop);
+  void shiftToNextIteration(scf::ForOp loop, ShadowState &state);
+  void forgetInductionVariable(scf::ForOp loop, ShadowState &state);
   void recordAccess(unsigned op, const MemoryAccess &access,
                     ShadowState &state);
-  void dependOnAliasingRoots(unsigned op, const MemoryAccess &access,
-                             const ShadowState &state);
+  void dependOnOtherGlobalKeys(unsigned op, const MemoryAccess &access,
+                               const ShadowState &state);
   void addDependency(const ShadowEntry &earlier, unsigned later,
                      const MemoryAccess &laterAccess);
 
@@ -240,13 +272,16 @@ WalkStep DependencyFinder::step(Operation &op, ShadowState &state) {
 
 /// The epochs of the walks of a loop body: entries of the first walk, met
 /// in the second, are the previous iteration's.
-void DependencyFinder::beginIteration(Operation &loop, unsigned iteration) {
+void DependencyFinder::beginIteration(Operation &loop, unsigned iteration,
+                                      ShadowState &state) {
   if (iteration == 0) {
     loopWalks.push_back({&loop, ++epoch, 0, false});
     return;
   }
   loopWalks.back().firstEnd = ++epoch;
   loopWalks.back().second = true;
+  if (auto forOp = dyn_cast<scf::ForOp>(loop))
+    shiftToNextIteration(forOp, state);
 }
 
 void DependencyFinder::endLoop(Operation &) {
@@ -271,6 +306,8 @@ DependencyFinder::merge(ArrayRef<ShadowState> exits, Operation *at) {
   ShadowState state;
   if (isLoopOp(at) && mayRunNoRegion(at)) {
     state = exits.back();
+    if (auto forOp = dyn_cast<scf::ForOp>(at))
+      forgetInductionVariable(forOp, state);
     uniteStates(state, exits.front());
     return state;
   }
@@ -281,20 +318,19 @@ DependencyFinder::merge(ArrayRef<ShadowState> exits, Operation *at) {
 }
 
 /// A GM access also depends on the history of every other root that may
-/// alias its own, whatever the bytes (their placement relative to each
-/// other is unknown). That history is left as it is: a write through one
-/// root hides nothing of another's.
+/// alias its own, and of its own root indexed another way, whatever the
+/// bytes (their placement relative to each other is unknown). That history
+/// is left as it is: a write through one root hides nothing of another's.
 ///
 ///   memref.copy %ub, %x   (mte3)  // writes %x[0:64]
 ///   memref.copy %y, %ub2  (mte2)  // reads %y[512:576]: depends on the copy
 ///                                 // when %x and %y may alias
-void DependencyFinder::dependOnAliasingRoots(unsigned op,
-                                             const MemoryAccess &access,
-                                             const ShadowState &state) {
-  Value root = access.region.global;
+void DependencyFinder::dependOnOtherGlobalKeys(unsigned op,
+                                               const MemoryAccess &access,
+                                               const ShadowState &state) {
+  RegionKey own = regionKeyOf(access, scope, tiles);
   for (const auto &[key, shadow] : state) {
-    if (key.first != kGlobalRegion || globalRootOf(key) == root ||
-        !mayAliasGlobalRoots(root, globalRootOf(key)))
+    if (!mayMeetAnywhere(own, key))
       continue;
     shadow.visit(kFirstByte, kEndByte,
                  [&](int64_t, int64_t, const ShadowCell &cell) {
@@ -310,7 +346,7 @@ void DependencyFinder::dependOnAliasingRoots(unsigned op,
 void DependencyFinder::recordAccess(unsigned op, const MemoryAccess &access,
                                     ShadowState &state) {
   if (access.region.isGlobal())
-    dependOnAliasingRoots(op, access, state);
+    dependOnOtherGlobalKeys(op, access, state);
   Shadow &shadow = state[regionKeyOf(access, scope, tiles)];
   shadow.visit(access.begin, access.end,
                [&](int64_t, int64_t, const ShadowCell &cell) {
@@ -331,6 +367,105 @@ void DependencyFinder::recordAccess(unsigned op, const MemoryAccess &access,
     }
   });
   shadow.coalesce(access.begin, access.end, isEmptyCell);
+}
+
+//===----------------------------------------------------------------------===//
+// GM offsets that move with a loop
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// More shifted copies than this of one shadow: its history is taken to be
+/// anywhere in its root instead.
+constexpr int64_t kMaxShifts = 64;
+
+/// Positions of a GM root's history that is anywhere.
+constexpr int64_t kAnywhereBegin = std::numeric_limits<int64_t>::min() / 4;
+constexpr int64_t kAnywhereEnd = std::numeric_limits<int64_t>::max() / 4;
+
+/// The coefficient of `iv` in the offset terms of `key` (0: none).
+int64_t coefficientOf(const RegionKey &key, Value iv) {
+  for (auto [value, coefficient] : key.terms)
+    if (value == iv.getAsOpaquePointer())
+      return coefficient;
+  return 0;
+}
+
+/// Every entry of `shadow` in one cell over all positions.
+Shadow everywhere(const Shadow &shadow) {
+  ShadowCell all;
+  shadow.visit(kFirstByte, kEndByte,
+               [&](int64_t, int64_t, const ShadowCell &cell) {
+                 uniteEntries(all.writers, cell.writers);
+                 uniteEntries(all.readers, cell.readers);
+               });
+  Shadow smeared;
+  smeared.update(kAnywhereBegin, kAnywhereEnd,
+                 [&](ShadowCell &cell) { cell = all; });
+  return smeared;
+}
+
+/// Moves the history of `key` to its root's plain shadow (no terms), as
+/// if it had touched every byte: where it lies is no longer known.
+void forgetPositions(ShadowState &state, ShadowState::iterator it) {
+  RegionKey plain{it->first.kind, it->first.pointer, {}};
+  Shadow smeared = everywhere(it->second);
+  state.erase(it);
+  Shadow &into = state[plain];
+  into = uniteShadows(into, smeared);
+}
+
+} // namespace
+
+/// Between the two walks of `loop`'s body: the first walk's history of a GM
+/// root indexed by the loop's induction variable ran at `iv - d * step`
+/// for every d >= 1, so each of its positions p lies at p - d * c * step
+/// in the frame of the second walk (c the variable's bytes per unit). The
+/// shadow becomes the union of those shifted copies, as far as they can
+/// reach the positions the body touches. (Every loop is taken to run as
+/// many iterations as that needs, as dsaplan-verify-sync takes it to run
+/// three, whatever its bounds.)
+///
+///   scf.for %r = 0 to 64 step 8 {
+///     load  %x[%r + 8]   // bytes [32768, 65536) + 4096 * %r
+///     store %x[%r]       // bytes [0, 32768) + 4096 * %r
+///   }
+///   // second walk: the store of iteration d back is at [-32768 d, ...):
+///   // the load meets none of them; a load of %x[%r - 8] would meet d = 1
+void DependencyFinder::shiftToNextIteration(scf::ForOp loop,
+                                            ShadowState &state) {
+  Value iv = loop.getInductionVar();
+  int64_t step = *getConstantIntValue(loop.getStep());
+  for (auto it = state.begin(); it != state.end();) {
+    int64_t delta = coefficientOf(it->first, iv) * step;
+    if (it->first.kind != kGlobalRegion || delta == 0 || it->second.empty()) {
+      ++it;
+      continue;
+    }
+    int64_t span = it->second.endByte() - it->second.firstByte();
+    int64_t shifts = span / std::abs(delta) + 1;
+    if (shifts > kMaxShifts) {
+      forgetPositions(state, it++);
+      continue;
+    }
+    Shadow earlier;
+    for (int64_t d = 1; d <= shifts; ++d)
+      earlier = uniteShadows(earlier, it->second.shifted(-d * delta));
+    it->second = std::move(earlier);
+    ++it;
+  }
+}
+
+/// After `loop`: its induction variable has no value any more, so the
+/// history of GM indexed by it may lie anywhere in its root.
+void DependencyFinder::forgetInductionVariable(scf::ForOp loop,
+                                               ShadowState &state) {
+  Value iv = loop.getInductionVar();
+  for (auto it = state.begin(); it != state.end();) {
+    if (it->first.kind == kGlobalRegion && coefficientOf(it->first, iv) != 0)
+      forgetPositions(state, it++);
+    else
+      ++it;
+  }
 }
 
 void DependencyFinder::addDependency(const ShadowEntry &earlier,
@@ -380,12 +515,11 @@ unsigned mlir::dsaplan::countConflictingPairs(func::FuncOp func,
           {a.begin, a.end, i, a.isWrite, tiles.of(a.tile),
            a.region.isGlobal()});
   llvm::DenseSet<std::pair<unsigned, unsigned>> pairs;
-  // GM roots that may alias: every conflicting pair across them.
+  // GM roots that may alias, or one indexed two ways: every conflicting
+  // pair across them.
   for (auto &[keyA, spansA] : regions)
     for (auto &[keyB, spansB] : regions) {
-      if (keyA.first != kGlobalRegion || keyB.first != kGlobalRegion ||
-          !(keyA < keyB) ||
-          !mayAliasGlobalRoots(globalRootOf(keyA), globalRootOf(keyB)))
+      if (!(keyA < keyB) || !mayMeetAnywhere(keyA, keyB))
         continue;
       for (const Span &a : spansA)
         for (const Span &b : spansB)

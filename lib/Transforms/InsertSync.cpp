@@ -62,12 +62,8 @@ struct PruneCounts {
 /// ordered before (a flag is one bit), so a pass that drops something may
 /// make an earlier kept sync droppable: passes go on until one drops
 /// nothing or the budget is spent.
-PruneCounts pruneImplied(func::FuncOp func, const TargetDescription &target,
-                         const SyncRequirements &requirements,
-                         InsertedSyncs &syncs, int64_t budget) {
-  PruneCounts counts;
-  if (syncs.groups.empty() || budget <= 0)
-    return counts;
+/// The dependencies as pairs of ops, for the path-wise checks.
+std::vector<Dependency> dependencyPairs(const SyncRequirements &requirements) {
   std::vector<Dependency> pairs;
   for (const SyncDependency &dep : requirements.dependencies) {
     Operation *earlier = requirements.accesses[dep.earlier].op;
@@ -76,6 +72,16 @@ PruneCounts pruneImplied(func::FuncOp func, const TargetDescription &target,
         pairs.back().later != later)
       pairs.push_back({earlier, later});
   }
+  return pairs;
+}
+
+PruneCounts pruneImplied(func::FuncOp func, const TargetDescription &target,
+                         const SyncRequirements &requirements,
+                         InsertedSyncs &syncs, int64_t budget) {
+  PruneCounts counts;
+  if (syncs.groups.empty() || budget <= 0)
+    return counts;
+  std::vector<Dependency> pairs = dependencyPairs(requirements);
   for (;;) {
     PruneResult result =
         pruneSyncGroups(func, target, pairs, syncs.groups,
@@ -212,6 +218,22 @@ struct DsaPlanInsertSyncPass
     markBarrierAllGroups(syncs);
     PruneCounts pruned =
         pruneImplied(func, target, requirements, syncs, pruneBudget);
+    // On the pruned syncs, so that a pair pruning would drop is not moved
+    // first; a move can make other syncs redundant, so prune again after.
+    unsigned hoisted = 0;
+    if (pruneBudget > 0 && pruned.complete) {
+      hoisted = hoistLoopPairs(func, target, dependencyPairs(requirements),
+                               syncs.groups);
+      if (hoisted) {
+        PruneCounts again = pruneImplied(func, target, requirements, syncs,
+                                         pruneBudget - pruned.steps);
+        pruned.dropped += again.dropped;
+        pruned.steps += again.steps;
+        pruned.complete = again.complete;
+      }
+    }
+    LLVM_DEBUG(llvm::dbgs() << "hoisting: " << hoisted
+                            << " loop pairs out of outer loops\n");
     LLVM_DEBUG(llvm::dbgs() << "pruning: " << pruned.dropped << " dropped, "
                             << pruned.steps << " ops walked"
                             << (pruned.complete ? "" : " (budget spent)")
@@ -256,7 +278,11 @@ struct DsaPlanInsertSyncPass
           << " conflicting pairs; " << pruned.dropped
           << " dropped as implied by the others (" << pruned.steps
           << " ops walked"
-          << (pruned.complete ? "" : ", stopped by prune-budget") << ")";
+          << (pruned.complete ? "" : ", stopped by prune-budget") << ")"
+          << (hoisted ? "; " + std::to_string(hoisted) +
+                            " loop pairs set and drained outside their outer "
+                            "loops"
+                      : std::string());
     if (summary && !crossCore->pairs.empty())
       mlir::emitRemark(func.getLoc())
           << "@" << func.getSymName() << ": "

@@ -17,6 +17,7 @@
 #include "DsaPlan/Support/ReportFiles.h"
 
 #include "DsaPlan/Sync/Simulate/Simulator.h"
+#include "DsaPlan/Sync/Simulate/SlowLoops.h"
 #include "DsaPlan/Sync/Simulate/TraceEvents.h"
 #include "DsaPlan/Transforms/Passes.h"
 
@@ -70,10 +71,16 @@ void emitTiming(InFlightDiagnostic &diag, const SimulationResult &result) {
          << ratio(worst.makespan, worst.serial) << ", ideal / serial "
          << ratio(worst.ideal, worst.serial) << ", makespan / ideal "
          << ratio(worst.makespan, worst.ideal);
-  for (const LoopOverlap &loop : result.loops)
+  for (const LoopOverlap &loop : result.loops) {
     diag << "; loop " << loopName(loop.loop) << ": " << loop.serial
          << " cycles of work in " << loop.span << " ("
-         << ratio(loop.serial, loop.span) << "x overlap)";
+         << ratio(loop.serial, loop.span) << "x overlap";
+    // Below kSlowLoopOverlap, the summary says what held the loop back.
+    if (!result.executed.entries.empty() &&
+        loop.serial < kSlowLoopOverlap * loop.span)
+      diag << "; " << explainSlowLoop(result.executed, loop.loop);
+    diag << ")";
+  }
 }
 
 /// "makespan 512 cycles; busy v 200, mte2 120; 12 ops, 6 flags set".
@@ -152,7 +159,8 @@ struct DsaPlanSimulatePass
         func.emitError() << "dsaplan-simulate: " << error;
       return signalPassFailure();
     }
-    options.keepRun = !traceFile.empty() || !reportDir.empty();
+    // The summary reads the worst run for the causes of slow loops.
+    options.keepRun = !traceFile.empty() || !reportDir.empty() || summary;
     bool failedAny = false;
     for (func::FuncOp func : entries)
       failedAny |= failed(simulateFunction(func, options, entries.size()));

@@ -38,7 +38,7 @@ public:
                                    Operation *) {
     return "[" + llvm::join(exits, "|") + "]";
   }
-  void beginIteration(Operation &, unsigned iteration) {
+  void beginIteration(Operation &, unsigned iteration, std::string &) {
     iterations.push_back(iteration);
   }
   void endLoop(Operation &) { ++loops; }

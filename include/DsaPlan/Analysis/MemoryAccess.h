@@ -35,6 +35,18 @@
 //     //   buffer twice), ordered whatever the ranges
 //     // %z[...] and %x[...]: %z is noalias, never ordered
 //
+// A GM subview whose offsets are affine in loop induction variables keeps
+// that dependence as the access's offset terms (bytes per unit of each
+// variable); begin and end are then the constant part:
+//
+//   scf.for %r = %c0 to %c64 step %c8 {
+//     %row = memref.subview %x[%r, 0] [8, 1024] [1, 1]  // 64x1024xf32
+//     // bytes [0, 32768) + 4096 * %r
+//     %r8 = arith.addi %r, %c8 : index
+//     %next = memref.subview %x[%r8, 0] [8, 1024] [1, 1]
+//     // bytes [32768, 65536) + 4096 * %r: disjoint from %row in one
+//     // iteration; SyncDependencies compares iterations by the step
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef DSAPLAN_ANALYSIS_MEMORYACCESS_H
@@ -47,6 +59,14 @@
 namespace mlir {
 namespace dsaplan {
 
+/// The part of a GM offset that varies: bytes per unit of each value, sorted
+/// by value. The values are `scf.for` induction variables with a constant
+/// step and index values of the function's entry block (the same all
+/// through one execution of the function).
+///
+///   %x[%r + 8, 0] of memref<64x1024xf32>: {(%r, 4096)}, constant 32768
+using OffsetTerms = SmallVector<std::pair<Value, int64_t>, 0>;
+
 /// Where bytes live: a memory space, (for a dsaplan.alloc that has no
 /// offset yet) the allocation itself, which shares bytes with nothing else,
 /// or (global memory) the root buffer the offsets count from.
@@ -57,10 +77,13 @@ struct MemoryRegion {
   /// allocation, or a memref of unknown origin such as a call result).
   /// Null for the on-chip spaces, whose `space` then counts.
   Value global;
+  /// Global memory only: the offset terms of the range (empty: a range of
+  /// bytes from the root's first byte).
+  OffsetTerms terms;
   bool isGlobal() const { return static_cast<bool>(global); }
   bool operator==(const MemoryRegion &other) const {
     if (isGlobal() || other.isGlobal())
-      return global == other.global;
+      return global == other.global && terms == other.terms;
     return space == other.space && unplacedAlloc == other.unplacedAlloc;
   }
 };
@@ -86,12 +109,17 @@ struct MemoryAccess {
   /// dependency on the same tile; null when unknown.
   Operation *tile = nullptr;
 
-  /// Shared bytes: the same region and overlapping ranges, or two GM
-  /// roots that may alias (any ranges).
+  /// Shared bytes, in one execution of the ops (the same values of the
+  /// offset terms): the same region and overlapping ranges, two GM roots
+  /// that may alias (any ranges), or one GM root with different offset
+  /// terms (anywhere).
   bool overlaps(const MemoryAccess &other) const {
     if (region.isGlobal() && other.region.isGlobal() &&
         region.global != other.region.global)
       return mayAliasGlobalRoots(region.global, other.region.global);
+    if (region.isGlobal() && other.region.isGlobal() &&
+        region.terms != other.region.terms)
+      return true;
     return region == other.region && begin < other.end && other.begin < end;
   }
   bool conflictsWith(const MemoryAccess &other) const {

@@ -34,7 +34,7 @@ namespace dsaplan {
 struct PipeAccess {
   Operation *op;
   Pipe pipe;
-  SmallVector<MemoryAccess, 4> accesses;
+  SmallVector<MemoryAccess, 3> accesses;
 };
 
 /// Which dependencies count, by the tiles of their two accesses.

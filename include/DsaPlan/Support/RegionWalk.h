@@ -37,7 +37,7 @@
 //   bool enterBlock(Block &, State &, Block::iterator &begin,
 //                   Block::iterator &end);  // narrow the ops walked, or
 //                                           // skip the block (false)
-//   void beginIteration(Operation &loop, unsigned iteration);
+//   void beginIteration(Operation &loop, unsigned iteration, State &);
 //   void endLoop(Operation &loop);          // before the loop's merge
 //
 // A Stop (or a failed merge or leaf) ends the walk: walkBlock and walkOp
@@ -94,7 +94,7 @@ template <typename State> struct RegionWalkClient {
   bool enterBlock(Block &, State &, Block::iterator &, Block::iterator &) {
     return true;
   }
-  void beginIteration(Operation &, unsigned) {}
+  void beginIteration(Operation &, unsigned, State &) {}
   void endLoop(Operation &) {}
 };
 
@@ -188,7 +188,7 @@ private:
         exits.push_back(state);
         if (iteration == loopIterations)
           break;
-        client.beginIteration(op, iteration++);
+        client.beginIteration(op, iteration++, state);
         for (Region &r : op.getRegions())
           if (!walkEntryBlock(r, state))
             return false;
@@ -207,7 +207,7 @@ private:
       if (region == header) {
         if (iteration == loopIterations)
           break;
-        client.beginIteration(op, iteration++);
+        client.beginIteration(op, iteration++, state);
       }
       if (!walkEntryBlock(*region, state))
         return false;

@@ -83,6 +83,21 @@ public:
     }
   }
 
+  bool empty() const { return segments.empty(); }
+  /// The first byte of the first segment and the end of the last: the
+  /// bytes some segment covers lie in between. Not for an empty map.
+  int64_t firstByte() const { return segments.begin()->first; }
+  int64_t endByte() const { return std::prev(segments.end())->second.end; }
+
+  /// The map with every segment moved by `by` bytes.
+  SegmentMap shifted(int64_t by) const {
+    SegmentMap moved;
+    for (const auto &[begin, segment] : segments)
+      moved.segments.emplace_hint(moved.segments.end(), begin + by,
+                                  Segment{segment.end + by, segment.value});
+    return moved;
+  }
+
 private:
   struct Segment {
     int64_t end;

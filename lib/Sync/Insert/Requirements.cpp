@@ -106,9 +106,19 @@ void requireAcrossIterations(const ProgramOrder &order,
     return;
   }
   Block *body = forOp.getBody();
-  result.backEdge[order.position(loop)].push_back(
-      {order.indexInBlock(body->findAncestorOpInBlock(*from)),
-       order.indexInBlock(body->findAncestorOpInBlock(*to)), src, dst});
+  unsigned after = order.indexInBlock(body->findAncestorOpInBlock(*from));
+  unsigned before = order.indexInBlock(body->findAncestorOpInBlock(*to));
+  // A producer ahead of its consumer in the body (GM rows two iterations
+  // apart: a load of row r + 2, a store of row r) is ordered within each
+  // iteration: the wait before the consumer of iteration i + 1 follows the
+  // set after the producer of iteration i + 1, which follows the producer
+  // of iteration i on its pipe. A pair around the back edge would set
+  // before its own wait in every iteration, which no event id keeps safe.
+  if (after < before) {
+    result.forward[order.blockId(body)].push_back({after, before, src, dst});
+    return;
+  }
+  result.backEdge[order.position(loop)].push_back({after, before, src, dst});
 }
 
 template <typename Key>

@@ -107,13 +107,20 @@ constexpr int64_t kMaxSubviewRuns = 1 << 14;
 /// subview of a tile its offset and strides in elements of that tile, so
 /// the runs are the offsets of its rows (or of its elements, when the
 /// innermost stride is not 1) in `tile`.
-SmallVector<Bytes, 1> bytesOfSubview(memref::SubViewOp sub, const Bytes &tile) {
+///
+/// `elementOffset`, when given, stands for the layout's offset (a dynamic
+/// one the caller evaluated).
+SmallVector<Bytes, 1> bytesOfSubview(memref::SubViewOp sub, const Bytes &tile,
+                                     std::optional<int64_t> elementOffset = {}) {
   MemRefType type = sub.getType();
   SmallVector<int64_t> strides;
   int64_t offset;
   if (!type.hasStaticShape() ||
-      failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) ||
+      failed(type.getStridesAndOffset(strides, offset)))
+    return {tile};
+  if (elementOffset)
+    offset = *elementOffset;
+  if (ShapedType::isDynamic(offset) ||
       llvm::any_of(strides, [](int64_t s) { return ShapedType::isDynamic(s) || s < 0; }))
     return {tile};
   int64_t element = elementBytesOf(type, sub);
@@ -157,7 +164,7 @@ SmallVector<Bytes, 1> bytesOfSubview(memref::SubViewOp sub, const Bytes &tile) {
     if (!runs.empty() && begin <= runs.back().end)
       runs.back().end = std::max(runs.back().end, end);
     else
-      runs.push_back({tile.space, tile.alloc, begin, end, tile.gm});
+      runs.push_back({tile.space, tile.alloc, begin, end, tile.gm, tile.unknown});
   }
   return runs;
 }
@@ -381,10 +388,117 @@ bool verify::mayBeSameGm(Value a, Value b) {
 
 namespace {
 
+/// An index the walk computed: a constant plus unknown terms (UnknownTerms,
+/// per unit of index here, not per byte).
+struct IndexSum {
+  int64_t constant = 0;
+  UnknownTerms unknown;
+  void add(const IndexSum &other, int64_t scale) {
+    constant += scale * other.constant;
+    for (const auto &[value, times] : other.unknown) {
+      auto it = llvm::find_if(unknown, [&](auto &u) { return u.first == value; });
+      if (it != unknown.end())
+        it->second += scale * times;
+      else
+        unknown.push_back({value, scale * times});
+    }
+    llvm::erase_if(unknown, [](auto &u) { return u.second == 0; });
+  }
+};
+
+/// The value of the index `value` in `iterations`: constants, arith sums,
+/// differences, products by a constant and index casts, an scf.for
+/// induction variable (its lower bound plus the iteration times its
+/// constant step) and, as unknown terms, index values of the function's
+/// entry block. None for anything else (a loaded value, a while argument).
+std::optional<IndexSum> evaluateIndex(Value value,
+                                      const LoopIterations &iterations,
+                                      int depth = 0) {
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return IndexSum{constant.getSExtValue(), {}};
+  if (depth > 16)
+    return std::nullopt;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (auto loop = dyn_cast<scf::ForOp>(owner)) {
+      auto it = iterations.find(value);
+      APInt step;
+      if (value != loop.getInductionVar() || it == iterations.end() ||
+          it->second < 0 || !matchPattern(loop.getStep(), m_ConstantInt(&step)))
+        return std::nullopt;
+      std::optional<IndexSum> lower =
+          evaluateIndex(loop.getLowerBound(), iterations, depth + 1);
+      if (lower)
+        lower->constant += it->second * step.getSExtValue();
+      return lower;
+    }
+    if (isa<func::FuncOp>(owner) && arg.getOwner()->isEntryBlock() &&
+        value.getType().isIndex())
+      return IndexSum{0, {{value, 1}}};
+    return std::nullopt;
+  }
+  Operation *def = value.getDefiningOp();
+  auto operand = [&](unsigned i) {
+    return evaluateIndex(def->getOperand(i), iterations, depth + 1);
+  };
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def)) {
+    std::optional<IndexSum> lhs = operand(0), rhs = operand(1);
+    if (!lhs || !rhs)
+      return std::nullopt;
+    if (!isa<arith::MulIOp>(def)) {
+      lhs->add(*rhs, isa<arith::AddIOp>(def) ? 1 : -1);
+      return lhs;
+    }
+    if (!lhs->unknown.empty() && !rhs->unknown.empty())
+      return std::nullopt;
+    IndexSum product;
+    if (lhs->unknown.empty())
+      product.add(*rhs, lhs->constant);
+    else
+      product.add(*lhs, rhs->constant);
+    return product;
+  }
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
+    return operand(0);
+  if (isa<func::FuncOp>(def->getParentOp()) && value.getType().isIndex())
+    return IndexSum{0, {{value, 1}}};
+  return std::nullopt;
+}
+
+/// The offset in elements of the subview `sub` from `root`, the start of
+/// its chain of subviews: each subview's offsets times its source's
+/// strides.
+std::optional<IndexSum> chainOffset(memref::SubViewOp sub, Value root,
+                                    const LoopIterations &iterations) {
+  IndexSum total;
+  for (Value at = sub; at != root;) {
+    auto view = at.getDefiningOp<memref::SubViewOp>();
+    SmallVector<int64_t> strides;
+    int64_t sourceOffset;
+    if (failed(view.getSourceType().getStridesAndOffset(strides, sourceOffset)))
+      return std::nullopt;
+    for (auto [offset, stride] : llvm::zip(view.getMixedOffsets(), strides)) {
+      std::optional<IndexSum> index;
+      if (auto attr = dyn_cast<Attribute>(offset))
+        index = IndexSum{cast<IntegerAttr>(attr).getInt(), {}};
+      else
+        index = evaluateIndex(cast<Value>(offset), iterations);
+      if (!index || ShapedType::isDynamic(stride))
+        return std::nullopt;
+      total.add(*index, stride);
+    }
+    at = view.getSource();
+  }
+  return total;
+}
+
 /// The runs of GM bytes `value` designates, counted from its buffer's first
-/// byte: a static subview (or chain of them) or a constant memref.view of an
-/// identity-layout buffer exactly, anything else the whole buffer.
-SmallVector<Bytes, 1> gmRunsOfValue(Value value, Operation *anchor) {
+/// byte: a subview (or chain of them) whose offsets the walk can evaluate
+/// in `iterations`, or a constant memref.view, of an identity-layout
+/// buffer exactly; anything else the whole buffer.
+SmallVector<Bytes, 1> gmRunsOfValue(Value value, Operation *anchor,
+                                    const LoopIterations &iterations) {
   Value root = value;
   for (unsigned hops = 0; hops < 256; ++hops) {
     Value source = sourceOfView(root);
@@ -396,7 +510,7 @@ SmallVector<Bytes, 1> gmRunsOfValue(Value value, Operation *anchor) {
     SmallVector<Value> held = heldValues(root);
     SmallVector<Bytes, 1> runs;
     for (Value buffer : held)
-      llvm::append_range(runs, gmRunsOfValue(buffer, anchor));
+      llvm::append_range(runs, gmRunsOfValue(buffer, anchor, iterations));
     if (!held.empty())
       return runs;
   }
@@ -413,8 +527,19 @@ SmallVector<Bytes, 1> gmRunsOfValue(Value value, Operation *anchor) {
     Value inner = sub.getSource();
     while (auto next = inner.getDefiningOp<memref::SubViewOp>())
       inner = next.getSource();
-    if (inner == root)
-      return bytesOfSubview(sub, whole);
+    if (inner == root) {
+      std::optional<IndexSum> offset = chainOffset(sub, root, iterations);
+      if (!offset)
+        return {whole};
+      Bytes moved = whole;
+      int64_t element = elementBytesOf(rootType, anchor);
+      for (auto [unknown, times] : offset->unknown)
+        moved.unknown.push_back({unknown, times * element});
+      llvm::sort(moved.unknown, [](auto &a, auto &b) {
+        return a.first.getAsOpaquePointer() < b.first.getAsOpaquePointer();
+      });
+      return bytesOfSubview(sub, moved, offset->constant);
+    }
   }
   if (auto view = value.getDefiningOp<memref::ViewOp>()) {
     APInt shift;
@@ -444,14 +569,25 @@ std::string verify::memoryName(const Bytes &bytes) {
 }
 
 
-SmallVector<Touch> verify::touchesOf(Operation *op) {
+void verify::countIteration(Operation &op, LoopIterations &iterations) {
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    iterations[loop.getInductionVar()] = -1;
+    return;
+  }
+  auto loop = dyn_cast_or_null<scf::ForOp>(op.getParentOp());
+  if (loop && &op == &loop.getBody()->front())
+    ++iterations[loop.getInductionVar()];
+}
+
+SmallVector<Touch> verify::touchesOf(Operation *op,
+                                     const LoopIterations &iterations) {
   SmallVector<Touch> touches;
   auto record = [&](Value value, bool write) {
     if (std::optional<MemorySpace> space = dsaplanSpaceOf(value)) {
       for (const Bytes &run : runsOfValue(value, *space, op))
         touches.push_back({run, write});
     } else if (isa<BaseMemRefType>(value.getType())) {
-      for (const Bytes &run : gmRunsOfValue(value, op))
+      for (const Bytes &run : gmRunsOfValue(value, op, iterations))
         touches.push_back({run, write});
     }
   };
@@ -521,7 +657,7 @@ SmallVector<Touch> verify::settledCallTouches(Operation *call, Pipe pipe,
   SmallVector<Touch> touches;
   for (Value operand : call->getOperands())
     if (isa<BaseMemRefType>(operand.getType()) && !dsaplanSpaceOf(operand))
-      for (const Bytes &run : gmRunsOfValue(operand, call))
+      for (const Bytes &run : gmRunsOfValue(operand, call, LoopIterations()))
         for (bool write : {false, true})
           touches.push_back({run, write});
   for (MemorySpace space : allMemorySpaces())

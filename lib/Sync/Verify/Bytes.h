@@ -20,7 +20,10 @@
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <optional>
+#include <vector>
 
 #include <string>
 
@@ -32,6 +35,12 @@ namespace verify {
 constexpr int kUnplacedSpace = -1;
 constexpr int kGlobalSpace = -2;
 
+/// Bytes per unit of values the walk does not know but that stay the same
+/// through one run of the function (its entry block's index values), in a
+/// GM offset: `%x[%base + 8 * %i]` in the walk's second iteration of the
+/// loop of `%i` from 0 by 1 is 32 bytes plus 4 per unit of `%base`.
+using UnknownTerms = std::vector<std::pair<Value, int64_t>>;
+
 /// A place in memory: a space (or an unplaced alloc, or a GM buffer) and a
 /// byte range.
 struct Bytes {
@@ -39,10 +48,24 @@ struct Bytes {
   Operation *alloc = nullptr;    // the unplaced alloc
   int64_t begin = 0, end = 0;
   Value gm;                      // the GM buffer the range is of
+  UnknownTerms unknown;          // GM: added to begin and end
+  /// The same memory, where begin and end compare: GM ranges with
+  /// different unknown terms do not.
   bool sameMemory(const Bytes &o) const {
-    return space == o.space && alloc == o.alloc && gm == o.gm;
+    return space == o.space && alloc == o.alloc && gm == o.gm &&
+           unknown == o.unknown;
   }
 };
+
+/// The iteration the walk is in of each scf.for around the op (0 for the
+/// first): the loop's induction variable, then, is its lower bound plus
+/// that many steps.
+using LoopIterations = llvm::DenseMap<Value, int64_t>;
+
+/// Counts the iterations of each scf.for as a walk that unrolls it meets
+/// `op`: the loop op starts before its first iteration, the body's first
+/// op starts the next one.
+void countIteration(Operation &op, LoopIterations &iterations);
 
 /// The memory an op reads and writes, from its own point of view.
 struct Touch {
@@ -50,8 +73,9 @@ struct Touch {
   bool write;
 };
 
-/// The memory `op` reads and writes, from its operands and effects.
-SmallVector<Touch> touchesOf(Operation *op);
+/// The memory `op` reads and writes, from its operands and effects, in the
+/// loop iterations `iterations` (GM offsets that move with a loop).
+SmallVector<Touch> touchesOf(Operation *op, const LoopIterations &iterations);
 
 /// Whether `op` reads or writes memory the pipes share (a dsaplan space or
 /// global memory): its effects say so for a memref operand; an op without

@@ -62,6 +62,10 @@ void SyncChecker::report(const Access &earlier, Operation *later, unsigned unit,
   if (a.sameMemory(touch.bytes))
     diag << " touch bytes [" << begin << ", " << end << ") of "
          << memoryName(a);
+  else if (a.gm == touch.bytes.gm) // offsets with different unknown terms
+    diag << " touch bytes [" << touch.bytes.begin << ", " << touch.bytes.end
+         << ") and [" << a.begin << ", " << a.end << ") of "
+         << memoryName(a) << " plus offsets that differ by an unknown amount";
   else // two GM buffers that may be one
     diag << " touch bytes [" << touch.bytes.begin << ", " << touch.bytes.end
          << ") of " << memoryName(touch.bytes) << " and [" << a.begin << ", "
@@ -71,7 +75,7 @@ void SyncChecker::report(const Access &earlier, Operation *later, unsigned unit,
 }
 
 void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
-  SmallVector<Touch> touches = touchesOf(op);
+  SmallVector<Touch> touches = touchesOf(op, state.iterations);
   if (!checkReach(op, pipe, touches) || !checkOverlap(op, pipe) ||
       !accessUnit(op, pipe, accessCores(op, pipe, touches)))
     return;

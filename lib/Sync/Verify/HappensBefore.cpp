@@ -98,6 +98,7 @@ void SyncChecker::waitFlag(WaitFlagOp wait, unsigned base,
 
 /// One op of the walk; the structure (branches, loops) is RegionWalker's.
 WalkStep SyncChecker::step(Operation &op, PathState &state) {
+  countIteration(op, state.iterations);
   if (auto set = dyn_cast<CrossCoreSetOp>(op)) {
     crossCoreSet(set, state);
     return WalkStep::Done;
@@ -152,6 +153,9 @@ WalkStep SyncChecker::visitSync(Operation &op, PathState &state) {
 std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
                                             Operation *at) {
   PathState merged;
+  // The paths agree on the loops around the merge; the loop they leave (if
+  // any) is not entered again without starting over.
+  merged.iterations = states.front().iterations;
   for (const PathState &s : states)
     for (size_t p = 0; p < kNumUnits; ++p)
       merged.executed[p].unite(s.executed[p]);

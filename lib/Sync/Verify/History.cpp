@@ -104,10 +104,14 @@ void History::forEachOverlappingGm(
   for (const auto &[key, accesses] : gmPages) {
     Value gm = Value::getFromOpaquePointer(key);
     if (gm == bytes.gm) {
-      for (const Access &earlier : *accesses)
-        if (overlap(earlier.touch.bytes, bytes))
-          fn(earlier, std::max(earlier.touch.bytes.begin, bytes.begin),
-             std::min(earlier.touch.bytes.end, bytes.end));
+      for (const Access &earlier : *accesses) {
+        const Bytes &a = earlier.touch.bytes;
+        if (a.unknown != bytes.unknown)
+          fn(earlier, a.begin, a.end); // offsets differ by an unknown amount
+        else if (overlap(a, bytes))
+          fn(earlier, std::max(a.begin, bytes.begin),
+             std::min(a.end, bytes.end));
+      }
     } else if (mayBeSameGm(gm, bytes.gm)) {
       // Another buffer that may be this one: its bytes and ours may be
       // any of each other's.

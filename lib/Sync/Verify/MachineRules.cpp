@@ -176,7 +176,7 @@ unsigned SyncChecker::coresOfFunction() {
       return;
     if (std::optional<Pipe> pipe = getOpPipe(op))
       if (isMemoryOp(op))
-        cores |= coresOf(*pipe, touchesOf(op));
+        cores |= coresOf(*pipe, touchesOf(op, LoopIterations()));
   });
   functionCores = cores ? cores : kBothCores;
   return *functionCores;

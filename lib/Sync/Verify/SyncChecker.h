@@ -81,6 +81,8 @@ struct PathState {
   std::map<CounterKey, Counter> counters;
   std::map<FlagKey, Consumer> consumers;
   History history;
+  /// The iteration of each scf.for the walk is in (GM offsets move with it).
+  LoopIterations iterations;
 };
 
 /// The static sync check of one function.

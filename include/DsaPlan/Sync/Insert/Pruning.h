@@ -40,6 +40,17 @@ PruneResult pruneSyncGroups(func::FuncOp func, const TargetDescription &target,
                             ArrayRef<Dependency> dependencies,
                             ArrayRef<SyncGroup> groups, int64_t stepBudget);
 
+/// Moves the pre-set and the drain of each loop pair whose scf.for sits in
+/// the body of another scf.for out of that outer loop (dropping the
+/// handshake after the drain, which the move makes unnecessary), where
+/// `dependencies` stay ordered and every flag safe on every path as
+/// pruneSyncGroups checks them; others are left as they were. Repeats
+/// until no pair moves (a pair may leave several loops of a nest). Returns
+/// how many moves were kept.
+unsigned hoistLoopPairs(func::FuncOp func, const TargetDescription &target,
+                        ArrayRef<Dependency> dependencies,
+                        MutableArrayRef<SyncGroup> groups);
+
 } // namespace dsaplan
 } // namespace mlir
 

@@ -1,0 +1,131 @@
+//===- HoistLoopPairs.cpp - Pre-sets and drains out of outer loops --------===//
+//
+// Part of dsaplan.
+//
+//===----------------------------------------------------------------------===//
+//
+// A loop pair (set before an scf.for, set and wait around its back edge,
+// drained after it) whose loop sits in the body of another scf.for is set
+// and drained in every outer iteration, and the next outer iteration's
+// pre-set must follow this one's drain: a handshake back, every outer
+// iteration. The pair's flag stays balanced if the pre-set goes before
+// the outer loop and the drain after it: the inner loop leaves one set
+// pending, as it found one, however many times it runs.
+//
+//   set <mte3 -> mte2>, 0                // was in the outer body
+//   scf.for %i {
+//     scf.for %j {
+//       wait <mte3 -> mte2>, 0
+//       load (mte2) ... store (mte3)
+//       set <mte3 -> mte2>, 0
+//     }
+//     // was: wait <mte3 -> mte2>, 0; set/wait <mte2 -> mte3> (handshake)
+//   }
+//   wait <mte3 -> mte2>, 0               // was in the outer body
+//
+// The wait of the next outer iteration's first inner iteration then
+// orders what the drain ordered across the outer back edge. Each move is
+// kept only if the path-wise check (OrderChecker.h) still finds every
+// dependency ordered and every flag safe without the drain's handshake;
+// else it is undone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DsaPlan/Sync/Insert/Pruning.h"
+#include "OrderChecker.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::dsaplan;
+using namespace mlir::dsaplan::sync;
+
+namespace {
+
+/// The ops of a loop pair group that may move: the pre-set, the drain,
+/// and the handshake after the drain (set and wait back), if any.
+struct HoistCandidate {
+  SetFlagOp preset;
+  WaitFlagOp drain;
+  scf::ForOp outer;
+  SmallVector<Operation *, 2> handshake;
+};
+
+std::optional<HoistCandidate> candidateOf(const SyncGroup &group) {
+  for (Operation *op : group) {
+    auto preset = dyn_cast<SetFlagOp>(op);
+    auto inner = preset ? dyn_cast_or_null<scf::ForOp>(preset->getNextNode())
+                        : scf::ForOp();
+    if (!inner)
+      continue;
+    auto outer = dyn_cast<scf::ForOp>(inner->getParentOp());
+    auto drain = dyn_cast_or_null<WaitFlagOp>(inner->getNextNode());
+    if (!outer || !drain || !llvm::is_contained(group, drain.getOperation()) ||
+        drain.getSrc() != preset.getSrc() || drain.getDst() != preset.getDst() ||
+        drain.getEvent() != preset.getEvent())
+      continue;
+    HoistCandidate candidate{preset, drain, outer, {}};
+    auto back = dyn_cast_or_null<SetFlagOp>(drain->getNextNode());
+    auto backWait = back ? dyn_cast_or_null<WaitFlagOp>(back->getNextNode())
+                         : WaitFlagOp();
+    if (back && backWait && back.getSrc() == drain.getDst() &&
+        back.getDst() == drain.getSrc() && backWait.getSrc() == back.getSrc() &&
+        backWait.getDst() == back.getDst() &&
+        backWait.getEvent() == back.getEvent() &&
+        llvm::is_contained(group, back.getOperation()) &&
+        llvm::is_contained(group, backWait.getOperation()))
+      candidate.handshake = {back, backWait};
+    return candidate;
+  }
+  return std::nullopt;
+}
+
+/// Whether every dependency is ordered and every flag safe in `func` with
+/// the syncs of `disabled` left out.
+bool stillOrdered(func::FuncOp func, const TargetDescription &target,
+                  ArrayRef<Dependency> dependencies,
+                  const llvm::DenseSet<Operation *> &disabled) {
+  SmallVector<Operation *> body;
+  for (Operation &op : func.getBody().front())
+    body.push_back(&op);
+  OrderChecker checker(target, dependencies, body);
+  checker.stepBudget = std::numeric_limits<int64_t>::max();
+  OrderChecker::Checkpoints none = OrderChecker::makeCheckpoints(body.size());
+  return checker.ordered(body, disabled, none, 0, body.size(), nullptr);
+}
+
+} // namespace
+
+unsigned mlir::dsaplan::hoistLoopPairs(func::FuncOp func,
+                                       const TargetDescription &target,
+                                       ArrayRef<Dependency> dependencies,
+                                       MutableArrayRef<SyncGroup> groups) {
+  unsigned hoisted = 0;
+  // Inner loops first: a pair hoisted out of one outer loop may go on out
+  // of the next one in a later round.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (SyncGroup &group : groups) {
+      std::optional<HoistCandidate> candidate = candidateOf(group);
+      if (!candidate)
+        continue;
+      Operation *inner = candidate->preset->getNextNode();
+      candidate->preset->moveBefore(candidate->outer);
+      candidate->drain->moveAfter(candidate->outer);
+      llvm::DenseSet<Operation *> disabled(candidate->handshake.begin(),
+                                           candidate->handshake.end());
+      if (!stillOrdered(func, target, dependencies, disabled)) {
+        candidate->preset->moveBefore(inner);
+        candidate->drain->moveAfter(inner);
+        continue;
+      }
+      for (Operation *op : candidate->handshake) {
+        llvm::erase(group, op);
+        op->erase();
+      }
+      ++hoisted;
+      changed = true;
+    }
+  }
+  return hoisted;
+}
