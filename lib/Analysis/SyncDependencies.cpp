@@ -238,6 +238,8 @@ private:
                     ShadowState &state);
   void dependOnOtherGlobalKeys(unsigned op, const MemoryAccess &access,
                                const ShadowState &state);
+  void dependOnCell(const ShadowCell &cell, unsigned later,
+                    const MemoryAccess &laterAccess);
   void addDependency(const ShadowEntry &earlier, unsigned later,
                      const MemoryAccess &laterAccess);
 
@@ -334,11 +336,7 @@ void DependencyFinder::dependOnOtherGlobalKeys(unsigned op,
       continue;
     shadow.visit(kFirstByte, kEndByte,
                  [&](int64_t, int64_t, const ShadowCell &cell) {
-                   for (const ShadowEntry &writer : cell.writers)
-                     addDependency(writer, op, access);
-                   if (access.isWrite)
-                     for (const ShadowEntry &reader : cell.readers)
-                       addDependency(reader, op, access);
+                   dependOnCell(cell, op, access);
                  });
   }
 }
@@ -350,11 +348,7 @@ void DependencyFinder::recordAccess(unsigned op, const MemoryAccess &access,
   Shadow &shadow = state[regionKeyOf(access, scope, tiles)];
   shadow.visit(access.begin, access.end,
                [&](int64_t, int64_t, const ShadowCell &cell) {
-                 for (const ShadowEntry &writer : cell.writers)
-                   addDependency(writer, op, access);
-                 if (access.isWrite)
-                   for (const ShadowEntry &reader : cell.readers)
-                     addDependency(reader, op, access);
+                 dependOnCell(cell, op, access);
                });
   ShadowEntry self{op, epoch, tiles.of(access.tile)};
   // A write is now the only history of its bytes; a read joins theirs.
@@ -466,6 +460,17 @@ void DependencyFinder::forgetInductionVariable(scf::ForOp loop,
     else
       ++it;
   }
+}
+
+/// The access `later` depends on the writers of the bytes of `cell`, and
+/// when it writes, on their readers too (a read after a read needs no order).
+void DependencyFinder::dependOnCell(const ShadowCell &cell, unsigned later,
+                                    const MemoryAccess &laterAccess) {
+  for (const ShadowEntry &writer : cell.writers)
+    addDependency(writer, later, laterAccess);
+  if (laterAccess.isWrite)
+    for (const ShadowEntry &reader : cell.readers)
+      addDependency(reader, later, laterAccess);
 }
 
 void DependencyFinder::addDependency(const ShadowEntry &earlier,

@@ -9,8 +9,8 @@
 // are followed; a pipe op, set_flag, wait_flag, pipe_barrier, barrier_all,
 // cross_core_set or cross_core_wait becomes a trace entry (a pipe op is one
 // instruction: its regions are not the scalar unit's), on the pipe of the
-// core that runs it (Cores.cpp). Values.cpp evaluates the integers and
-// views.
+// core that runs it (Cores.cpp). A ValueEvaluator (Values.h) evaluates the
+// integers and views.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,68 +42,6 @@ LogicalResult simulator::buildTrace(func::FuncOp func,
   return TraceBuilder(func, target, options, seed, trace, findings).run();
 }
 
-LogicalResult TraceBuilder::unsupported(Operation *op, const Twine &why) {
-  SimulationFinding finding;
-  finding.kind = FindingKind::Unsupported;
-  finding.op = op;
-  finding.message = ("cannot simulate '" + op->getName().getStringRef() +
-                     "': " + why).str();
-  findings.push_back(std::move(finding));
-  return failure();
-}
-
-const Val &TraceBuilder::get(Value value) {
-  static const Val unknown;
-  auto it = values.find(value);
-  return it == values.end() ? unknown : it->second;
-}
-
-/// An integer the scalar unit needs: its value, or a choice in [0, 4) that
-/// the value then keeps (until its op runs again).
-int64_t TraceBuilder::intOf(Value value) {
-  const Val &val = get(value);
-  if (val.kind == Val::Int)
-    return val.integer.getSExtValue();
-  int64_t chosen = rng.uniform(0, 3);
-  unsigned width = widthOf(value.getType());
-  set(value, Val::ofInt(makeInt(width ? width : 64, chosen)));
-  return chosen;
-}
-
-int64_t TraceBuilder::intOf(OpFoldResult value) {
-  if (auto attr = dyn_cast<Attribute>(value))
-    return cast<IntegerAttr>(attr).getInt();
-  return intOf(cast<Value>(value));
-}
-
-/// A condition: its value, or a fresh choice at every evaluation (the syncs
-/// must be right on every path, as the static passes assume).
-bool TraceBuilder::condOf(Value value) {
-  const Val &val = get(value);
-  if (val.kind == Val::Int)
-    return !val.integer.isZero();
-  return rng.coin();
-}
-
-int TraceBuilder::gmMemory(Value root) {
-  auto [it, inserted] =
-      gmIds.try_emplace(root, kFirstGm + static_cast<int>(gmIds.size()));
-  if (inserted) {
-    std::string name;
-    if (auto arg = dyn_cast<BlockArgument>(root);
-        arg && arg.getOwner()->getParentOp() == func)
-      name = "gm argument #" + std::to_string(arg.getArgNumber());
-    else
-      name = "the gm buffer of '" +
-             (root.getDefiningOp()
-                  ? root.getDefiningOp()->getName().getStringRef().str()
-                  : std::string("a block argument")) +
-             "'";
-    trace.memoryNames[it->second] = name;
-  }
-  return it->second;
-}
-
 LogicalResult TraceBuilder::run() {
   mixed = holdsBothCores();
   trace.crossCoreLimit = target.getCrossCore().counterLimit;
@@ -118,7 +56,7 @@ LogicalResult TraceBuilder::run() {
         args.push_back(Val());
         continue;
       }
-      View view = viewOfType(memref, gmMemory(arg));
+      View view = viewOfType(memref, values.gmMemory(arg));
       SmallVector<ByteRun, 1> runs = runsOf(view, kUnbounded);
       trace.rootBytes[view.memory] =
           view.whole || runs.empty() ? kUnbounded : runs.back().end;
@@ -145,7 +83,7 @@ LogicalResult TraceBuilder::run() {
 LogicalResult TraceBuilder::runBlock(Block &block, ArrayRef<Val> args,
                                      SmallVectorImpl<Val> &yielded) {
   for (auto [arg, val] : llvm::zip(block.getArguments(), args))
-    set(arg, val);
+    values.set(arg, val);
   for (Operation &op : block.without_terminator()) {
     if (failed(runOp(op)))
       return failure();
@@ -155,7 +93,7 @@ LogicalResult TraceBuilder::runBlock(Block &block, ArrayRef<Val> args,
   yielded.clear();
   if (Operation *terminator = block.getTerminator())
     for (Value operand : terminator->getOperands())
-      yielded.push_back(get(operand));
+      yielded.push_back(values.get(operand));
   return success();
 }
 
@@ -172,7 +110,7 @@ LogicalResult TraceBuilder::runRegion(Operation *op, Region &region,
   if (stopped())
     return success();
   for (auto [result, val] : llvm::zip(op->getResults(), yielded))
-    set(result, val);
+    values.set(result, val);
   return success();
 }
 
@@ -199,12 +137,12 @@ LogicalResult TraceBuilder::runOp(Operation &op) {
     return runSwitch(switchOp);
   if (auto execute = dyn_cast<scf::ExecuteRegionOp>(op))
     return runRegion(&op, execute.getRegion(), {});
-  if (evalArith(op))
+  if (values.evalArith(op))
     return success();
   if (isa<ViewLikeOpInterface>(op))
-    return evalView(op);
+    return values.evalView(op);
   if (auto transpose = dyn_cast<memref::TransposeOp>(op))
-    return evalTranspose(transpose);
+    return values.evalTranspose(transpose);
   if (auto call = dyn_cast<CallOpInterface>(op))
     if (func::FuncOp callee = getCalledFunction(call);
         callee && !callee.isExternal())
@@ -223,7 +161,7 @@ LogicalResult TraceBuilder::runCall(Operation &op, func::FuncOp callee) {
                                 Twine(kMaxCallDepth) + " (recursion?)");
   SmallVector<Val> args;
   for (Value operand : op.getOperands())
-    args.push_back(get(operand));
+    args.push_back(values.get(operand));
   ++callDepth;
   LogicalResult result = runRegion(&op, callee.getBody(), args);
   --callDepth;
@@ -231,14 +169,15 @@ LogicalResult TraceBuilder::runCall(Operation &op, func::FuncOp callee) {
 }
 
 LogicalResult TraceBuilder::runFor(scf::ForOp op) {
-  int64_t lb = intOf(op.getLowerBound()), ub = intOf(op.getUpperBound());
-  int64_t step = intOf(op.getStep());
+  int64_t lb = values.intOf(op.getLowerBound()),
+          ub = values.intOf(op.getUpperBound());
+  int64_t step = values.intOf(op.getStep());
   if (step <= 0)
     return unsupported(op, "a step of " + Twine(step));
   unsigned width = widthOf(op.getInductionVar().getType());
   SmallVector<Val> carried;
   for (Value init : op.getInitArgs())
-    carried.push_back(get(init));
+    carried.push_back(values.get(init));
   auto below = [&](int64_t iv) {
     return op.getUnsignedCmp() ? static_cast<uint64_t>(iv) < static_cast<uint64_t>(ub)
                                : iv < ub;
@@ -255,7 +194,7 @@ LogicalResult TraceBuilder::runFor(scf::ForOp op) {
   }
   iterations.pop_back();
   for (auto [result, val] : llvm::zip(op.getResults(), carried))
-    set(result, val);
+    values.set(result, val);
   return success();
 }
 
@@ -264,7 +203,7 @@ LogicalResult TraceBuilder::runFor(scf::ForOp op) {
 LogicalResult TraceBuilder::runWhile(scf::WhileOp op) {
   SmallVector<Val> args;
   for (Value init : op.getInits())
-    args.push_back(get(init));
+    args.push_back(values.get(init));
   iterations.push_back(0);
   while (!stopped()) {
     SmallVector<Val> forwarded;
@@ -273,14 +212,14 @@ LogicalResult TraceBuilder::runWhile(scf::WhileOp op) {
     if (stopped())
       break;
     auto condition = cast<scf::ConditionOp>(op.getBefore().front().getTerminator());
-    bool known = get(condition.getCondition()).kind == Val::Int;
-    bool stay = condOf(condition.getCondition());
+    bool known = values.get(condition.getCondition()).kind == Val::Int;
+    bool stay = values.condOf(condition.getCondition());
     if (!known && iterations.back() >= options.maxWhileIterations)
       stay = false;
     forwarded.erase(forwarded.begin()); // the condition itself
     if (!stay) {
       for (auto [result, val] : llvm::zip(op.getResults(), forwarded))
-        set(result, val);
+        values.set(result, val);
       break;
     }
     if (failed(runBlock(op.getAfter().front(), forwarded, args)))
@@ -292,13 +231,13 @@ LogicalResult TraceBuilder::runWhile(scf::WhileOp op) {
 }
 
 LogicalResult TraceBuilder::runIf(scf::IfOp op) {
-  Region &region = condOf(op.getCondition()) ? op.getThenRegion()
-                                             : op.getElseRegion();
+  Region &region = values.condOf(op.getCondition()) ? op.getThenRegion()
+                                                    : op.getElseRegion();
   return runRegion(op, region, {});
 }
 
 LogicalResult TraceBuilder::runSwitch(scf::IndexSwitchOp op) {
-  int64_t value = intOf(op.getArg());
+  int64_t value = values.intOf(op.getArg());
   for (auto [k, caseValue] : llvm::enumerate(op.getCases()))
     if (caseValue == value)
       return runRegion(op, op.getCaseRegions()[k], {});
@@ -309,7 +248,7 @@ LogicalResult TraceBuilder::runSwitch(scf::IndexSwitchOp op) {
 /// regions or touch a dsaplan space (then no pipe would run them).
 LogicalResult TraceBuilder::runOther(Operation &op) {
   if (isa<ArenaOp, AllocOp, memref::AllocOp, memref::AllocaOp>(op))
-    return evalRoot(op);
+    return values.evalRoot(op);
   if (op.getNumRegions())
     return unsupported(&op, "an op with regions and no pipe");
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
@@ -322,9 +261,10 @@ LogicalResult TraceBuilder::runOther(Operation &op) {
   for (Value result : op.getResults()) {
     auto memref = dyn_cast<MemRefType>(result.getType());
     if (memref && !getMemorySpace(memref))
-      set(result, Val::ofView(viewOfType(memref, gmMemory(result))));
+      values.set(result,
+                 Val::ofView(viewOfType(memref, values.gmMemory(result))));
     else
-      set(result, Val());
+      values.set(result, Val());
   }
   return success();
 }
@@ -389,7 +329,7 @@ LogicalResult TraceBuilder::emitPipeOp(Operation &op, Pipe pipe) {
 
 LogicalResult TraceBuilder::addAccesses(Entry &entry, Value operand, bool read,
                                         bool write) {
-  const Val &val = get(operand);
+  const Val &val = values.get(operand);
   bool inSpace = getMemorySpace(operand.getType()).has_value();
   if (val.kind != Val::MemRef && inSpace)
     return unsupported(entry.op, "the bytes of an operand cannot be "
@@ -397,7 +337,7 @@ LogicalResult TraceBuilder::addAccesses(Entry &entry, Value operand, bool read,
   View view = val.kind == Val::MemRef
                   ? val.view
                   : viewOfType(cast<MemRefType>(operand.getType()),
-                               gmMemory(operand));
+                               values.gmMemory(operand));
   auto it = trace.rootBytes.find(view.memory);
   int64_t rootBytes = it == trace.rootBytes.end() ? kUnbounded : it->second;
   SmallVector<ByteRun, 1> runs = runsOf(view, rootBytes);

@@ -14,77 +14,21 @@
 //   %v = memref.view %ub[%c4096][] : ... to memref<8x32xf32, ub>
 //   memref.copy %gm, %v {pipe = mte2}  -> write ub [4096, 5120)
 //
-// Interpreter.cpp runs the control flow and emits the entries; Values.cpp
-// evaluates integers (arith) and views.
+// Interpreter.cpp runs the control flow and emits the entries; the values
+// (integers and views) are a ValueEvaluator's (Values.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DSAPLAN_LIB_SYNC_SIMULATE_INTERPRETER_H
 #define DSAPLAN_LIB_SYNC_SIMULATE_INTERPRETER_H
 
-#include "Trace.h"
+#include "Values.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "llvm/ADT/APInt.h"
 
 namespace mlir {
 namespace dsaplan {
 namespace simulator {
-
-/// Where a memref's elements are: a root memory (a space, or a GM buffer),
-/// the byte address in it of the descriptor's base pointer, and a strided
-/// layout in elements. Element (i, j) is at
-/// base + (offset + i * strides[0] + j * strides[1]) * elementBytes.
-struct View {
-  int memory = -1;
-  bool whole = false; // layout unknown: every byte of the root
-  int64_t base = 0;
-  int64_t offset = 0;
-  int64_t elementBytes = 1;
-  SmallVector<int64_t, 4> sizes, strides;
-};
-
-struct Val {
-  enum Kind { Unknown, Int, MemRef } kind = Unknown;
-  APInt integer;
-  View view;
-  static Val ofInt(APInt value) {
-    Val v;
-    v.kind = Int;
-    v.integer = std::move(value);
-    return v;
-  }
-  static Val ofView(View view) {
-    Val v;
-    v.kind = MemRef;
-    v.view = std::move(view);
-    return v;
-  }
-};
-
-
-/// An integer of `width` bits holding `value` (truncated to fit).
-APInt makeInt(unsigned width, int64_t value);
-
-/// Bits of an integer or index type; 0 for anything else.
-unsigned widthOf(Type type);
-
-/// Bytes of one element of `type`, when it is an integer, index or float.
-std::optional<int64_t> elementBytesOf(Type type);
-
-/// The strides, in elements, of a contiguous row-major array of `sizes`.
-SmallVector<int64_t, 4> rowMajorStrides(ArrayRef<int64_t> sizes);
-
-/// The view of a whole buffer of `type` at the start of `memory`: exact when
-/// the type has a static shape and strided layout, else every byte.
-View viewOfType(MemRefType type, int memory);
-
-/// The contiguous byte runs a view covers, e.g. the 8 rows of 32 bytes of
-/// an 8x8xf32 subview of a 64x8xf32 tile at [8, 0]; all `rootBytes` bytes
-/// of the root when the layout is unknown.
-SmallVector<ByteRun, 1> runsOf(const View &view, int64_t rootBytes);
 
 /// The scalar unit of one run.
 class TraceBuilder {
@@ -92,8 +36,8 @@ public:
   TraceBuilder(func::FuncOp func, const TargetDescription &target,
                const SimulationOptions &options, uint64_t seed, Trace &trace,
                std::vector<SimulationFinding> &findings)
-      : func(func), target(target), options(options), rng(seed),
-        trace(trace), findings(findings) {}
+      : func(func), target(target), options(options), rng(seed), trace(trace),
+        findings(findings), values(func, target, rng, trace, findings) {}
   LogicalResult run();
 
 private:
@@ -107,13 +51,6 @@ private:
   LogicalResult runSwitch(scf::IndexSwitchOp op);
   LogicalResult runOther(Operation &op);
   LogicalResult runCall(Operation &op, func::FuncOp callee);
-
-  bool evalArith(Operation &op);
-  std::optional<APInt> evalBinary(Operation &op, const APInt &a, const APInt &b);
-  LogicalResult evalView(Operation &op);
-  LogicalResult evalTranspose(memref::TransposeOp op);
-  LogicalResult evalSubView(memref::SubViewOp op, const View &source);
-  LogicalResult evalRoot(Operation &op);
 
   /// Cores (Cores.cpp): whether the function holds ops of both cores; the
   /// cores an op of `pipeCores` runs on (its dsaplan.core, the spaces of
@@ -129,13 +66,9 @@ private:
   void emitSync(Operation &op, EntryKind kind, unsigned pipe, FlagKey flag);
   void emit(Entry entry);
 
-  const Val &get(Value value);
-  void set(Value value, Val val) { values[value] = std::move(val); }
-  int64_t intOf(Value value);
-  int64_t intOf(OpFoldResult value);
-  bool condOf(Value value);
-  int gmMemory(Value root);
-  LogicalResult unsupported(Operation *op, const Twine &why);
+  LogicalResult unsupported(Operation *op, const Twine &why) {
+    return reportUnsupported(findings, op, why);
+  }
   bool stopped() const { return trace.gaveUp; }
 
   func::FuncOp func;
@@ -144,8 +77,7 @@ private:
   Random rng;
   Trace &trace;
   std::vector<SimulationFinding> &findings;
-  DenseMap<Value, Val> values;
-  DenseMap<Value, int> gmIds;
+  ValueEvaluator values;
   SmallVector<int64_t, 4> iterations;
   int64_t steps = 0;
   unsigned callDepth = 0;

@@ -4,15 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// What the scalar unit computes besides control flow: integers (arith on
-// APInt, so that every width wraps as the hardware's does), views (the
-// root memory, base address and strided layout of a memref value,
-// evaluated with this execution's concrete operands), and the byte runs a
-// view covers.
+// The ValueEvaluator of Values.h: integers (arith on APInt), views
+// (evaluated with this execution's concrete operands), the byte runs a
+// view covers, and the values the interpreter does not know yet (seeded
+// choices).
 //
 //===----------------------------------------------------------------------===//
 
-#include "Interpreter.h"
+#include "Values.h"
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
@@ -168,11 +167,77 @@ SmallVector<ByteRun, 1> simulator::runsOf(const View &view, int64_t rootBytes) {
 }
 
 //===----------------------------------------------------------------------===//
+// The values of this execution
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+simulator::reportUnsupported(std::vector<SimulationFinding> &findings,
+                             Operation *op, const Twine &why) {
+  SimulationFinding finding;
+  finding.kind = FindingKind::Unsupported;
+  finding.op = op;
+  finding.message =
+      ("cannot simulate '" + op->getName().getStringRef() + "': " + why).str();
+  findings.push_back(std::move(finding));
+  return failure();
+}
+
+const Val &ValueEvaluator::get(Value value) const {
+  static const Val unknown;
+  auto it = values.find(value);
+  return it == values.end() ? unknown : it->second;
+}
+
+int64_t ValueEvaluator::intOf(Value value) {
+  const Val &val = get(value);
+  if (val.kind == Val::Int)
+    return val.integer.getSExtValue();
+  int64_t chosen = rng.uniform(0, 3);
+  unsigned width = widthOf(value.getType());
+  set(value, Val::ofInt(makeInt(width ? width : 64, chosen)));
+  return chosen;
+}
+
+int64_t ValueEvaluator::intOf(OpFoldResult value) {
+  if (auto attr = dyn_cast<Attribute>(value))
+    return cast<IntegerAttr>(attr).getInt();
+  return intOf(cast<Value>(value));
+}
+
+/// A fresh choice at every evaluation of an unknown condition: the syncs
+/// must be right on every path, as the static passes assume.
+bool ValueEvaluator::condOf(Value value) {
+  const Val &val = get(value);
+  if (val.kind == Val::Int)
+    return !val.integer.isZero();
+  return rng.coin();
+}
+
+int ValueEvaluator::gmMemory(Value root) {
+  auto [it, inserted] =
+      gmIds.try_emplace(root, kFirstGm + static_cast<int>(gmIds.size()));
+  if (inserted) {
+    std::string name;
+    if (auto arg = dyn_cast<BlockArgument>(root);
+        arg && arg.getOwner()->getParentOp() == func)
+      name = "gm argument #" + std::to_string(arg.getArgNumber());
+    else
+      name = "the gm buffer of '" +
+             (root.getDefiningOp()
+                  ? root.getDefiningOp()->getName().getStringRef().str()
+                  : std::string("a block argument")) +
+             "'";
+    trace.memoryNames[it->second] = name;
+  }
+  return it->second;
+}
+
+//===----------------------------------------------------------------------===//
 // Arith
 //===----------------------------------------------------------------------===//
 
-std::optional<APInt> TraceBuilder::evalBinary(Operation &op, const APInt &a,
-                                              const APInt &b) {
+std::optional<APInt> ValueEvaluator::evalBinary(Operation &op, const APInt &a,
+                                                const APInt &b) {
   using R = std::optional<APInt>;
   bool divByZero = b.isZero();
   bool overflows = a.isMinSignedValue() && b.isAllOnes();
@@ -226,7 +291,7 @@ std::optional<APInt> TraceBuilder::evalBinary(Operation &op, const APInt &a,
 
 /// Evaluates an arith op on integers; false when `op` is not one. A result
 /// whose operands are unknown stays unknown.
-bool TraceBuilder::evalArith(Operation &op) {
+bool ValueEvaluator::evalArith(Operation &op) {
   if (!isa_and_nonnull<arith::ArithDialect>(op.getDialect()))
     return false;
   if (auto select = dyn_cast<arith::SelectOp>(op)) {
@@ -279,7 +344,7 @@ bool TraceBuilder::evalArith(Operation &op) {
 /// The roots: an arena is a whole space; a placed dsaplan.alloc (kept by
 /// `keep-allocs`) is its bytes of the space; a GM alloc is a buffer of its
 /// own.
-LogicalResult TraceBuilder::evalRoot(Operation &op) {
+LogicalResult ValueEvaluator::evalRoot(Operation &op) {
   auto type = cast<MemRefType>(op.getResult(0).getType());
   if (auto arena = dyn_cast<ArenaOp>(op)) {
     int memory = static_cast<int>(arena.getSpace());
@@ -308,8 +373,8 @@ LogicalResult TraceBuilder::evalRoot(Operation &op) {
   return success();
 }
 
-LogicalResult TraceBuilder::evalSubView(memref::SubViewOp op,
-                                        const View &source) {
+LogicalResult ValueEvaluator::evalSubView(memref::SubViewOp op,
+                                          const View &source) {
   View view = source;
   view.sizes.clear();
   view.strides.clear();
@@ -330,7 +395,7 @@ LogicalResult TraceBuilder::evalSubView(memref::SubViewOp op,
 
 /// A view-like op: the view of its result, from its source's view and the
 /// concrete operands of this execution.
-LogicalResult TraceBuilder::evalView(Operation &op) {
+LogicalResult ValueEvaluator::evalView(Operation &op) {
   auto viewLike = cast<ViewLikeOpInterface>(op);
   const Val &source = get(viewLike.getViewSource());
   Value result = op.getResult(0);
@@ -391,7 +456,7 @@ LogicalResult TraceBuilder::evalView(Operation &op) {
 /// memref.transpose (no view-like op, but a view): the source's elements,
 /// its dimensions permuted, result dimension i being source dimension
 /// permutation(i).
-LogicalResult TraceBuilder::evalTranspose(memref::TransposeOp op) {
+LogicalResult ValueEvaluator::evalTranspose(memref::TransposeOp op) {
   const Val &source = get(op.getIn());
   if (source.kind != Val::MemRef)
     return unsupported(op, "its source is not a buffer the simulator can "
