@@ -7,9 +7,9 @@
 // Shares no code with dsaplan-insert-sync (only lib/Support's plain data:
 // the interval set and the region walker): its own byte
 // ranges, its own notion of which ops access memory, and a happens-before
-// that follows the hardware. Every access gets a sequence number of its pipe; each pipe q
-// keeps, for every pipe p, the set of p's sequence numbers known to have
-// finished before q's current point:
+// that follows the hardware. Every access gets a sequence number of its pipe;
+// each pipe q keeps, for every pipe p, the set of p's sequence numbers known to
+// have finished before q's current point:
 //
 //   set_flag <p -> q>   captures what p has issued and what p knows;
 //   wait_flag <p -> q>  adds the captured knowledge to q's;
@@ -21,8 +21,8 @@
 // on every path that ran it.
 //
 // This file holds the walk and the accesses; the flags and merges are in
-// HappensBefore.cpp, the target's rules in MachineRules.cpp, the earlier
-// accesses in History.cpp (SyncChecker.h).
+// HappensBefore.cpp, the target's rules in MachineRules.h, the earlier
+// accesses in History.h (SyncChecker.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,8 +76,11 @@ void SyncChecker::report(const Access &earlier, Operation *later, unsigned unit,
 
 void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
   SmallVector<Touch> touches = touchesOf(op, state.iterations);
-  if (!checkReach(op, pipe, touches) || !checkOverlap(op, pipe) ||
-      !accessUnit(op, pipe, accessCores(op, pipe, touches)))
+  if (!rules.checkReach(op, pipe, touches) || !rules.checkOverlap(op, pipe)) {
+    failedAny = true;
+    return;
+  }
+  if (!accessUnit(op, pipe, rules.accessCores(op, pipe, touches)))
     return;
   access(op, pipe, touches, state);
 }
@@ -90,7 +93,7 @@ void SyncChecker::access(Operation *op, Pipe pipe, ArrayRef<Touch> touches,
 
 int64_t SyncChecker::checkAccess(Operation *op, Pipe pipe,
                                  ArrayRef<Touch> touches, PathState &state) {
-  unsigned cores = accessCores(op, pipe, touches);
+  unsigned cores = rules.accessCores(op, pipe, touches);
   unsigned q = accessUnit(op, pipe, cores).value_or(static_cast<unsigned>(pipe));
   int64_t seq = ++counters[q];
   auto orderedBefore = [&](const Access &earlier) {
@@ -123,7 +126,7 @@ int64_t SyncChecker::checkAccess(Operation *op, Pipe pipe,
 
 void SyncChecker::recordAccess(Operation *op, Pipe pipe, int64_t seq,
                                ArrayRef<Touch> touches, PathState &state) {
-  unsigned cores = accessCores(op, pipe, touches);
+  unsigned cores = rules.accessCores(op, pipe, touches);
   unsigned q = accessUnit(op, pipe, cores).value_or(static_cast<unsigned>(pipe));
   auto orderedBefore = [&](const Access &earlier) {
     unsigned p = earlier.unit;
@@ -141,6 +144,39 @@ void SyncChecker::recordAccess(Operation *op, Pipe pipe, int64_t seq,
   for (const Touch &touch : touches)
     state.history.add({op, pipe, seq, touch, cores, q});
   state.executed[q].insert(seq, seq + 1);
+}
+
+/// A call that dsaplan-settle-calls drained: its callee is synchronised on
+/// its own, so it may run any pipe over any byte and use any flag. Nothing
+/// of the caller may be in flight then: no flag raised and not consumed, and
+/// every earlier access ordered before each pipe's (a barrier_all before
+/// it), every later one after (a barrier_all after it).
+void SyncChecker::settledCall(CallOpInterface call, PathState &state) {
+  for (const auto &[key, flag] : state.flags) {
+    failedAny = true;
+    InFlightDiagnostic diag = call->emitError();
+    diag << "settled call with event " << std::get<2>(key) << " of <"
+         << unitText(std::get<0>(key)) << " -> " << unitText(std::get<1>(key))
+         << "> in flight: the callee's own flags may consume it";
+    diag.attachNote(flag.setOp->getLoc()) << "the set_flag";
+    return;
+  }
+  unsigned cores = rules.coresOfFunction();
+  // Every pipe's accesses are checked before any is filed: they are one
+  // callee's, which orders them itself.
+  std::array<SmallVector<Touch>, kNumPipes> touches;
+  std::array<int64_t, kNumPipes> seqs;
+  for (size_t p = 0; p < kNumPipes; ++p) {
+    Pipe pipe = static_cast<Pipe>(p);
+    // The callee runs on its caller's core: only that core's pipes.
+    if ((target.getPipe(pipe).cores & cores) == 0)
+      continue;
+    touches[p] = settledCallTouches(call, pipe, target);
+    seqs[p] = checkAccess(call, pipe, touches[p], state);
+  }
+  for (size_t p = 0; p < kNumPipes; ++p)
+    if (target.getPipe(static_cast<Pipe>(p)).cores & cores)
+      recordAccess(call, static_cast<Pipe>(p), seqs[p], touches[p], state);
 }
 
 //===----------------------------------------------------------------------===//

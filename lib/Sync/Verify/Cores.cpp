@@ -58,7 +58,8 @@ bool SyncChecker::holdsBothCores() {
     if (op->hasAttr(DsaPlanDialect::getSettledAttrName()) || !isMemoryOp(op))
       return;
     if (std::optional<Pipe> pipe = getOpPipe(op)) {
-      unsigned cores = accessCores(op, *pipe, touchesOf(op, LoopIterations()));
+      unsigned cores =
+          rules.accessCores(op, *pipe, touchesOf(op, LoopIterations()));
       if (cores != kBothCores)
         seen |= cores;
     }

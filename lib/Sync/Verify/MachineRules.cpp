@@ -6,17 +6,16 @@
 //
 // The checks that come from the machine rather than from the flags: a
 // pipe may only touch the spaces the target lets it reach; an in-place op
-// may not overlap its source and destination partially; flags order the
-// pipes of one core only, so an access's cores are its pipe's narrowed by
-// the spaces it touches; and a settled call stands for a callee on its
-// caller's core, touching whatever that core's pipes may reach.
+// may not overlap its source and destination partially; and flags order
+// the pipes of one core only, so an access's cores are its pipe's narrowed
+// by the spaces it touches (MachineRules.h).
 //
 //   memref.copy %gm, %l0a {pipe = mte2}
 //   // error: ... writes l0a, which ascend910b pipe mte2 cannot write
 //
 //===----------------------------------------------------------------------===//
 
-#include "SyncChecker.h"
+#include "MachineRules.h"
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
@@ -41,14 +40,13 @@ std::optional<MemorySpace> spaceOfTouch(const Touch &touch) {
 } // namespace
 
 /// Every memory the op touches must be one the target lets its pipe reach.
-bool SyncChecker::checkReach(Operation *op, Pipe pipe,
-                             ArrayRef<Touch> touches) {
+bool MachineRules::checkReach(Operation *op, Pipe pipe,
+                              ArrayRef<Touch> touches) const {
   for (const Touch &touch : touches) {
     std::optional<MemorySpace> space = spaceOfTouch(touch);
     // GM reach is not enforced yet (kernels in the tests write GM from V).
     if (!space || target.canAccess(pipe, space, touch.write))
       continue;
-    failedAny = true;
     op->emitError() << "'" << op->getName() << "' on pipe "
                     << stringifyPipe(pipe) << " "
                     << (touch.write ? "writes " : "reads ")
@@ -65,7 +63,7 @@ bool SyncChecker::checkReach(Operation *op, Pipe pipe,
 
 /// The cores an op may run on: its pipe's, narrowed to the core of every
 /// on-chip space it touches.
-unsigned SyncChecker::coresOf(Pipe pipe, ArrayRef<Touch> touches) const {
+unsigned MachineRules::coresOf(Pipe pipe, ArrayRef<Touch> touches) const {
   unsigned cores = target.getPipe(pipe).cores;
   for (const Touch &touch : touches)
     if (std::optional<MemorySpace> space = spaceOfTouch(touch))
@@ -86,7 +84,7 @@ unsigned SyncChecker::coresOf(Pipe pipe, ArrayRef<Touch> touches) const {
 /// the placement lets die where their outputs are born; the inputs and
 /// outputs of other ops are live together, which the placement validator
 /// keeps apart.
-bool SyncChecker::checkOverlap(Operation *op, Pipe pipe) {
+bool MachineRules::checkOverlap(Operation *op, Pipe pipe) const {
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effects || !op->hasAttr(DsaPlanDialect::getInPlaceAttrName()))
     return true;
@@ -106,7 +104,6 @@ bool SyncChecker::checkOverlap(Operation *op, Pipe pipe) {
           (a->begin == b->begin &&
            read.getValue().getType() == write.getValue().getType()))
         continue;
-      failedAny = true;
       op->emitError() << "'" << op->getName() << "' on pipe "
                       << stringifyPipe(pipe) << " reads bytes [" << a->begin
                       << ", " << a->end << ") of " << memoryName(*a)
@@ -119,44 +116,10 @@ bool SyncChecker::checkOverlap(Operation *op, Pipe pipe) {
   return true;
 }
 
-/// A call that dsaplan-settle-calls drained: its callee is synchronised on
-/// its own, so it may run any pipe over any byte and use any flag. Nothing
-/// of the caller may be in flight then: no flag raised and not consumed, and
-/// every earlier access ordered before each pipe's (a barrier_all before
-/// it), every later one after (a barrier_all after it).
-void SyncChecker::settledCall(CallOpInterface call, PathState &state) {
-  for (const auto &[key, flag] : state.flags) {
-    failedAny = true;
-    InFlightDiagnostic diag = call->emitError();
-    diag << "settled call with event " << std::get<2>(key) << " of <"
-         << unitText(std::get<0>(key)) << " -> "
-         << unitText(std::get<1>(key))
-         << "> in flight: the callee's own flags may consume it";
-    diag.attachNote(flag.setOp->getLoc()) << "the set_flag";
-    return;
-  }
-  unsigned cores = coresOfFunction();
-  // Every pipe's accesses are checked before any is filed: they are one
-  // callee's, which orders them itself.
-  std::array<SmallVector<Touch>, kNumPipes> touches;
-  std::array<int64_t, kNumPipes> seqs;
-  for (size_t p = 0; p < kNumPipes; ++p) {
-    Pipe pipe = static_cast<Pipe>(p);
-    // The callee runs on its caller's core: only that core's pipes.
-    if ((target.getPipe(pipe).cores & cores) == 0)
-      continue;
-    touches[p] = settledCallTouches(call, pipe, target);
-    seqs[p] = checkAccess(call, pipe, touches[p], state);
-  }
-  for (size_t p = 0; p < kNumPipes; ++p)
-    if (target.getPipe(static_cast<Pipe>(p)).cores & cores)
-      recordAccess(call, static_cast<Pipe>(p), seqs[p], touches[p], state);
-}
-
 /// The cores an access may run on: a settled call's pseudo-accesses stand
 /// for a callee on the caller's core, whichever that is.
-unsigned SyncChecker::accessCores(Operation *op, Pipe pipe,
-                                  ArrayRef<Touch> touches) const {
+unsigned MachineRules::accessCores(Operation *op, Pipe pipe,
+                                   ArrayRef<Touch> touches) const {
   if (op->hasAttr(DsaPlanDialect::getSettledAttrName()))
     return kBothCores;
   unsigned cores = coresOf(pipe, touches);
@@ -167,7 +130,7 @@ unsigned SyncChecker::accessCores(Operation *op, Pipe pipe,
 
 /// The cores the function's own accesses run on (each op's pipe narrowed by
 /// the spaces it touches); both when it has none.
-unsigned SyncChecker::coresOfFunction() {
+unsigned MachineRules::coresOfFunction() {
   if (functionCores)
     return *functionCores;
   unsigned cores = kNoCore;

@@ -5,14 +5,16 @@
 //===----------------------------------------------------------------------===//
 //
 // The state the verifier carries along a path and the checker that walks
-// the function with it. One class over four files, one job each:
+// the function with it. One class over three files, one job each:
 //
-//   Checker.cpp        the walk, the accesses and their conflicts, the
-//                      structure the walk can follow;
+//   Checker.cpp        the walk, the accesses and their conflicts, settled
+//                      calls, the structure the walk can follow;
 //   HappensBefore.cpp  flags and barriers, and the merge of paths;
-//   MachineRules.cpp   what the target allows: a pipe's reach, the in-place
-//                      rule, the cores of an access, settled calls;
-//   History.cpp        the earlier accesses, filed by page.
+//   Cores.cpp          the units of a function of both cores.
+//
+// It asks MachineRules.h what the target allows (a pipe's reach, the
+// in-place rule, the cores of an access) and files the earlier accesses
+// in a History (History.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +23,7 @@
 
 #include "Bytes.h"
 #include "History.h"
+#include "MachineRules.h"
 
 #include "DsaPlan/Support/IntervalSet.h"
 #include "DsaPlan/Support/RegionWalk.h"
@@ -89,7 +92,7 @@ struct PathState {
 class SyncChecker : public RegionWalkClient<PathState> {
 public:
   SyncChecker(func::FuncOp func, const TargetDescription &target)
-      : func(func), target(target) {}
+      : func(func), target(target), rules(func, target) {}
   bool run(unsigned &checked);
   bool checkStructure();
 
@@ -113,15 +116,10 @@ private:
   /// Files the access in the history, once every check of its op is done.
   void recordAccess(Operation *op, Pipe pipe, int64_t seq,
                     ArrayRef<Touch> touches, PathState &state);
-  bool checkOverlap(Operation *op, Pipe pipe);
   void settledCall(CallOpInterface call, PathState &state);
-  unsigned coresOfFunction();
-  unsigned accessCores(Operation *op, Pipe pipe, ArrayRef<Touch> touches) const;
   std::optional<PathState> merge(ArrayRef<PathState> states, Operation *at);
   void report(const Access &earlier, Operation *later, unsigned unit,
               const Touch &touch, int64_t begin, int64_t end);
-  bool checkReach(Operation *op, Pipe pipe, ArrayRef<Touch> touches);
-  unsigned coresOf(Pipe pipe, ArrayRef<Touch> touches) const;
   void setFlag(SetFlagOp set, unsigned base, PathState &state);
   void waitFlag(WaitFlagOp wait, unsigned base, PathState &state);
   /// Cores.cpp: the units of a function of both cores.
@@ -139,13 +137,13 @@ private:
 
   func::FuncOp func;
   const TargetDescription &target;
+  MachineRules rules;
   /// Sequence numbers are per pipe (knowledge is per pipe too), so that what
   /// one path ran of a pipe stays a few contiguous ranges.
   std::array<int64_t, kNumUnits> counters{};
   std::optional<bool> mixed;
   bool failedAny = false;
   unsigned checked = 0;
-  std::optional<unsigned> functionCores;
   llvm::DenseSet<std::pair<Operation *, Operation *>> reported;
   llvm::DenseSet<Operation *> reportedFlags;
   llvm::DenseSet<Operation *> reportedOverruns;
