@@ -36,6 +36,14 @@ public:
 
   bool empty() const { return intervals.empty(); }
   bool contains(int64_t x) const {
+    if (intervals.empty())
+      return false;
+    // Most lookups are of recent numbers (the last interval) or of old
+    // ones long known (the first).
+    if (x >= intervals.back().first)
+      return x < intervals.back().second;
+    if (x < intervals.front().second)
+      return x >= intervals.front().first;
     auto it = std::upper_bound(
         intervals.begin(), intervals.end(), x,
         [](int64_t v, const Interval &r) { return v < r.first; });

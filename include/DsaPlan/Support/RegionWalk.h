@@ -174,7 +174,10 @@ private:
   /// (loopIterations + 1)-th time; keeps the state wherever control may
   /// leave, in the order it could.
   bool walkLoop(Operation &op, State &state) {
+    // One exit before each iteration and one after the last, reserved: a
+    // state whose move may throw is copied when the vector grows.
     std::vector<State> exits;
+    exits.reserve(loopIterations + 1);
     auto branch = dyn_cast<RegionBranchOpInterface>(op);
     SmallVector<RegionSuccessor> next;
     if (branch)

@@ -21,12 +21,15 @@ using namespace mlir::dsaplan::sync;
 /// before them is lost and a later wait hangs.
 bool OrderChecker::consumed(const Path &path, const FlagKey &key) {
   auto it = path.consumers.find(key);
-  if (it == path.consumers.end())
-    return true;
-  auto [p, q, id] = key;
-  return llvm::all_of(it->second, [&, p = p, q = q](int64_t seq) {
-    return path.known[p][q].contains(seq);
-  });
+  return it == path.consumers.end() || consumed(path, key, it->second);
+}
+
+/// The same, given the flag's consumers.
+bool OrderChecker::consumed(const Path &path, const FlagKey &key,
+                            ArrayRef<int64_t> consumers) {
+  const IntervalSet &known = path.known[std::get<0>(key)][std::get<1>(key)];
+  return llvm::all_of(consumers,
+                      [&](int64_t seq) { return known.contains(seq); });
 }
 
 bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
@@ -62,15 +65,16 @@ void OrderChecker::waitFlag(WaitFlagOp wait, Path &path) {
               static_cast<unsigned>(wait.getDst()), wait.getEvent()};
   auto it = path.flags.find(key);
   unsigned q = std::get<1>(key);
+  PipeSets &knownByQ = path.known.own(q);
   for (unsigned p = 0; p < kNumPipes; ++p)
-    path.known[q][p].unite(it->second[p]);
+    knownByQ[p].unite(it->second[p]);
   path.flags.erase(it);
   // What q now knows may cover consumers of flags q sets: forget them, so
   // that states stay small (knowledge only grows along a path, and a merge
   // keeps the consumers of the paths that did not know them).
   SmallVector<FlagKey> covered;
   for (const auto &[flag, seqs] : path.consumers)
-    if (std::get<0>(flag) == q && consumed(path, flag))
+    if (std::get<0>(flag) == q && consumed(path, flag, seqs))
       covered.push_back(flag);
   for (const FlagKey &flag : covered)
     path.consumers.erase(flag);
@@ -122,15 +126,17 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
   }
   if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
     unsigned p = static_cast<unsigned>(barrier.getPipe());
-    path.known[p][p].unite(path.executed[p]);
+    path.known.own(p)[p].unite(path.executed[p]);
     return WalkStep::Done;
   }
   if (isa<BarrierAllOp>(op)) {
     // Every pipe knows all that ran before; so every wait ran, and no
     // flag's next set can overrun it.
-    for (unsigned q = 0; q < kNumPipes; ++q)
+    for (unsigned q = 0; q < kNumPipes; ++q) {
+      PipeSets &knownByQ = path.known.own(q);
       for (unsigned p = 0; p < kNumPipes; ++p)
-        path.known[q][p].unite(path.executed[p]);
+        knownByQ[p].unite(path.executed[p]);
+    }
     path.consumers.clear();
     return WalkStep::Done;
   }
@@ -223,9 +229,20 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
     }
     return result;
   };
-  for (unsigned q = 0; q < kNumPipes; ++q)
-    merged.known[q] =
-        onEveryPath([&](const Path &path) -> const PipeSets & { return path.known[q]; });
+  for (unsigned q = 0; q < kNumPipes; ++q) {
+    // A row every path shares is the merge's: what one path did not run,
+    // another did, so no number is added to it.
+    if (llvm::all_of(paths.drop_front(), [&](const Path &path) {
+          return path.known.sharesRow(q, paths.front().known);
+        })) {
+      merged.known.share(q, paths.front().known);
+      continue;
+    }
+    merged.known.assign(q,
+                        onEveryPath([&](const Path &path) -> const PipeSets & {
+                          return path.known[q];
+                        }));
+  }
   for (const auto &[key, captured] : paths.front().flags) {
     if (!llvm::all_of(paths, [&, k = key](const Path &path) {
           return path.flags.count(k) != 0;

@@ -139,9 +139,40 @@ private:
   Map overlay;
 };
 
+/// What each pipe q knows has finished of each pipe p: known[q][p]. A walk
+/// copies its state at every branch and loop iteration, and a path changes
+/// the row of a pipe only where that pipe waits or has a barrier: the rows
+/// are shared between the copies and copied when one of them changes.
+class KnownRows {
+public:
+  const PipeSets &operator[](unsigned q) const {
+    static const PipeSets none;
+    return rows[q] ? *rows[q] : none;
+  }
+  /// Row q, unshared, to be changed.
+  PipeSets &own(unsigned q) {
+    if (!rows[q])
+      rows[q] = std::make_shared<PipeSets>();
+    else if (rows[q].use_count() > 1)
+      rows[q] = std::make_shared<PipeSets>(*rows[q]);
+    return *rows[q];
+  }
+  void assign(unsigned q, PipeSets row) {
+    rows[q] = std::make_shared<PipeSets>(std::move(row));
+  }
+  /// Whether row q of `other` is this one's, shared.
+  bool sharesRow(unsigned q, const KnownRows &other) const {
+    return rows[q] == other.rows[q];
+  }
+  void share(unsigned q, const KnownRows &from) { rows[q] = from.rows[q]; }
+
+private:
+  std::array<std::shared_ptr<PipeSets>, kNumPipes> rows;
+};
+
 struct Path {
   PipeSets executed;
-  std::array<PipeSets, kNumPipes> known; // known[q][p]
+  KnownRows known; // known[q][p]
   std::map<FlagKey, PipeSets> flags;
   /// The sequence numbers of the waits that consumed each flag's latest set
   /// (one per path that merged here): its next set must know them finished.
@@ -284,6 +315,8 @@ private:
   bool setFlag(SetFlagOp set, Path &path);
   void waitFlag(WaitFlagOp wait, Path &path);
   static bool consumed(const Path &path, const FlagKey &key);
+  static bool consumed(const Path &path, const FlagKey &key,
+                       ArrayRef<int64_t> consumers);
   std::optional<Path> merge(ArrayRef<Path> paths, Operation *at);
 
   /// A dependency source and its pipe.
