@@ -170,13 +170,53 @@ private:
   std::array<std::shared_ptr<PipeSets>, kNumPipes> rows;
 };
 
+/// The sequence numbers of the waits that consumed each flag's latest set
+/// (one per path that merged here). A path has a few flags at a time, and
+/// a walk adds, erases and looks them up at every wait: a vector sorted by
+/// flag, with the interface of a map.
+class FlagConsumers {
+public:
+  using Seqs = SmallVector<int64_t, 2>;
+  using Entry = std::pair<FlagKey, Seqs>;
+  using const_iterator = const Entry *;
+
+  const_iterator begin() const { return entries.begin(); }
+  const_iterator end() const { return entries.end(); }
+  size_t size() const { return entries.size(); }
+  const_iterator find(const FlagKey &key) const {
+    const Entry *it = lowerBound(key);
+    return it != entries.end() && it->first == key ? it : entries.end();
+  }
+  /// The consumers of `key`, none when it has no entry yet.
+  Seqs &operator[](const FlagKey &key) {
+    Entry *it = const_cast<Entry *>(lowerBound(key));
+    if (it == entries.end() || it->first != key)
+      it = entries.insert(it, Entry{key, Seqs()});
+    return it->second;
+  }
+  void erase(const FlagKey &key) {
+    const Entry *it = find(key);
+    if (it != entries.end())
+      entries.erase(entries.begin() + (it - entries.begin()));
+  }
+  void clear() { entries.clear(); }
+
+private:
+  const Entry *lowerBound(const FlagKey &key) const {
+    return std::lower_bound(
+        entries.begin(), entries.end(), key,
+        [](const Entry &entry, const FlagKey &k) { return entry.first < k; });
+  }
+  SmallVector<Entry, 4> entries;
+};
+
 struct Path {
   PipeSets executed;
   KnownRows known; // known[q][p]
   std::map<FlagKey, PipeSets> flags;
   /// The sequence numbers of the waits that consumed each flag's latest set
   /// (one per path that merged here): its next set must know them finished.
-  DenseMap<FlagKey, SmallVector<int64_t, 2>> consumers;
+  FlagConsumers consumers;
   LatestRuns latest;
 };
 
