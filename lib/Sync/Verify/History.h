@@ -13,6 +13,15 @@
 //   copy -> ub [4096, 12288) on mte2    // filed under ub pages 1 and 2
 //   exp  ub [8192, 9216) on v           // checked against page 2 only
 //
+// It is an index of records, not a third interval type beside IntervalSet
+// (a set of integers) and SegmentMap (one value per byte): many accesses
+// cover one byte at once, each is reported with its own op, pipe, sequence
+// number and bytes, and only whole records are added, trimmed (cut) or
+// united; no operation here computes on ranges as sets. Filed as a
+// SegmentMap of access lists, an access would be split at every boundary
+// of every other, and a branch or loop copy of the state would copy every
+// segment, where here it shares the pages it does not change.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef DSAPLAN_LIB_SYNC_VERIFY_HISTORY_H
