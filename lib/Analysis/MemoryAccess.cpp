@@ -463,8 +463,9 @@ bool mlir::dsaplan::isAccessCandidate(Operation *op) {
   if (op->hasAttr(DsaPlanDialect::getSettledAttrName()))
     return false;
   return !isa<RegionBranchOpInterface, RegionBranchTerminatorOpInterface,
-              SetFlagOp, WaitFlagOp, PipeBarrierOp, BarrierAllOp, SeparateOp,
-              ColocateOp, AllocOp, ArenaOp>(op) &&
+              SetFlagOp, WaitFlagOp, PipeBarrierOp, BarrierAllOp,
+              CrossCoreSetOp, CrossCoreWaitOp, SeparateOp, ColocateOp, AllocOp,
+              ArenaOp>(op) &&
          !op->hasTrait<OpTrait::IsTerminator>() && touchesSyncedMemory(op);
 }
 

@@ -478,37 +478,51 @@ LogicalResult mlir::dsaplan::verifyPipeReach(const PipeAccess &access,
 unsigned mlir::dsaplan::getAccessCores(const PipeAccess &access,
                                        const TargetDescription &target) {
   unsigned cores = target.getPipe(access.pipe).cores;
+  if (auto core = access.op->getAttrOfType<CoreAttr>(
+          DsaPlanDialect::getCoreAttrName()))
+    cores &= maskOfCore(core.getValue());
   for (const MemoryAccess &a : access.accesses)
     if (std::optional<MemorySpace> space = spaceOf(a))
       cores &= target.getCore(*space);
   return cores;
 }
 
-LogicalResult
-mlir::dsaplan::verifySameCore(ArrayRef<PipeAccess> accesses,
-                              ArrayRef<SyncDependency> dependencies,
-                              const TargetDescription &target) {
+FailureOr<std::vector<SyncDependency>> mlir::dsaplan::splitCrossCore(
+    ArrayRef<PipeAccess> accesses, std::vector<SyncDependency> &dependencies,
+    const TargetDescription &target) {
+  SmallVector<unsigned> cores;
+  unsigned seen = kNoCore;
+  for (const PipeAccess &access : accesses) {
+    cores.push_back(getAccessCores(access, target));
+    if (cores.back() != kBothCores)
+      seen |= cores.back();
+  }
   bool ok = true;
-  for (const SyncDependency &dep : dependencies) {
-    const PipeAccess &earlier = accesses[dep.earlier];
-    const PipeAccess &later = accesses[dep.later];
-    unsigned from = getAccessCores(earlier, target);
-    unsigned to = getAccessCores(later, target);
-    // An op whose core is not decided (GM only, on a pipe of both cores)
-    // is taken to run where its partner runs.
-    if ((from & to) != 0 || from == kNoCore || to == kNoCore)
+  for (auto [access, core] : llvm::zip(accesses, cores)) {
+    // One program holds both cores' ops: an op either core could run
+    // must say which.
+    if (seen != kBothCores || core != kBothCores)
       continue;
     ok = false;
-    InFlightDiagnostic diag =
-        later.op->emitError()
-        << "'" << later.op->getName() << "' on pipe "
-        << stringifyPipe(later.pipe) << " (" << stringifyCores(to)
-        << " core) depends on '" << earlier.op->getName() << "' on pipe "
-        << stringifyPipe(earlier.pipe) << " (" << stringifyCores(from)
-        << " core): a set_flag/wait_flag orders pipes of one core only; "
-           "order the two cores with a cross-core sync before dsaplan "
-           "inserts the intra-core ones";
-    diag.attachNote(earlier.op->getLoc()) << "the earlier access";
+    access.op->emitError()
+        << "'" << access.op->getName() << "' on pipe "
+        << stringifyPipe(access.pipe)
+        << " may run on the cube or the vector core, and this function "
+           "holds ops of both: say which with dsaplan.core = "
+           "#dsaplan.core<cube> or #dsaplan.core<vector>";
   }
-  return success(ok);
+  if (!ok)
+    return failure();
+  std::vector<SyncDependency> crossCore, sameCore;
+  for (const SyncDependency &dep : dependencies) {
+    unsigned from = cores[dep.earlier], to = cores[dep.later];
+    // An op whose core is not decided (GM only, on a pipe of both cores, in
+    // a function of one core) runs where its partner runs.
+    if ((from & to) != 0 || from == kNoCore || to == kNoCore)
+      sameCore.push_back(dep);
+    else
+      crossCore.push_back(dep);
+  }
+  dependencies = std::move(sameCore);
+  return crossCore;
 }

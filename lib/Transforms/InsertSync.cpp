@@ -25,6 +25,7 @@
 #include "DsaPlan/Analysis/SupportedStructure.h"
 #include "DsaPlan/Transforms/Passes.h"
 #include "DsaPlan/Support/ReportFiles.h"
+#include "DsaPlan/Sync/Insert/CrossCore.h"
 #include "DsaPlan/Sync/Insert/Pictures.h"
 #include "DsaPlan/Sync/Insert/Plan.h"
 #include "DsaPlan/Sync/Insert/Pruning.h"
@@ -118,6 +119,17 @@ void tagForTest(const InsertedSyncs &syncs) {
                                    static_cast<int64_t>(index)));
 }
 
+/// "4 cross-core flag pairs (2 around loops) for 6 dependencies between the
+/// cores".
+std::string describeCrossCore(const CrossCorePlan &plan) {
+  unsigned loops = llvm::count_if(
+      plan.pairs, [](const CrossCorePair &pair) { return pair.loop; });
+  return llvm::formatv("{0} cross-core flag pairs ({1} around loops) for {2} "
+                       "dependencies between the cores",
+                       plan.pairs.size(), loops, plan.numDependencies)
+      .str();
+}
+
 unsigned countKind(const InsertedSyncs &syncs, SyncKind kind) {
   return llvm::count(syncs.kinds, kind);
 }
@@ -179,6 +191,11 @@ struct DsaPlanInsertSyncPass
       return signalPassFailure();
     LLVM_DEBUG(llvm::dbgs() << "@" << func.getSymName() << " ";
                printRequirements(llvm::dbgs(), requirements));
+    FailureOr<CrossCorePlan> crossCore =
+        planCrossCoreSyncs(func, target, order, requirements);
+    if (failed(crossCore))
+      return signalPassFailure();
+    createCrossCoreOps(func, order, *crossCore);
     SyncDecisions decisions = coverSyncRequirements(func, order, requirements);
     LLVM_DEBUG(printDecisions(llvm::dbgs(), decisions));
     SyncPlan plan =
@@ -240,6 +257,10 @@ struct DsaPlanInsertSyncPass
           << " dropped as implied by the others (" << pruned.steps
           << " ops walked"
           << (pruned.complete ? "" : ", stopped by prune-budget") << ")";
+    if (summary && !crossCore->pairs.empty())
+      mlir::emitRemark(func.getLoc())
+          << "@" << func.getSymName() << ": "
+          << describeCrossCore(*crossCore);
   }
 };
 

@@ -84,9 +84,9 @@ void emitSummary(func::FuncOp func, const SimulationResult &result) {
        << (result.runs == 1 ? " run" : " runs") << ", worst seed "
        << worst.seed << ": makespan " << worst.makespan << " cycles; busy";
   bool any = false;
-  for (unsigned pipe = 0; pipe < kNumPipes; ++pipe)
+  for (unsigned pipe = 0; pipe < kNumUnits; ++pipe)
     if (worst.busy[pipe]) {
-      diag << (any ? ", " : " ") << stringifyPipe(static_cast<Pipe>(pipe))
+      diag << (any ? ", " : " ") << unitName(pipe)
            << " " << worst.busy[pipe];
       any = true;
     }
@@ -102,9 +102,9 @@ void emitSummary(func::FuncOp func, const SimulationResult &result) {
 std::string timingReport(func::FuncOp func, const SimulationResult &result) {
   const SimulationRun &worst = result.worst;
   llvm::json::Object busy;
-  for (unsigned pipe = 0; pipe < kNumPipes; ++pipe)
+  for (unsigned pipe = 0; pipe < kNumUnits; ++pipe)
     if (worst.busy[pipe])
-      busy[stringifyPipe(static_cast<Pipe>(pipe))] = worst.busy[pipe];
+      busy[unitName(pipe)] = worst.busy[pipe];
   llvm::json::Array loops;
   for (const LoopOverlap &loop : result.loops)
     loops.push_back(llvm::json::Object{{"loop", loopName(loop.loop)},

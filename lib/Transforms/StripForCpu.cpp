@@ -191,7 +191,8 @@ struct DsaPlanStripForCpuPass
                 static_cast<unsigned>(arena.getSpace())}]
             .push_back(arena);
       else if (isa<SetFlagOp, WaitFlagOp, PipeBarrierOp, BarrierAllOp,
-                   SeparateOp, ColocateOp, AllocOp>(op))
+                   CrossCoreSetOp, CrossCoreWaitOp, SeparateOp, ColocateOp,
+                   AllocOp>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {

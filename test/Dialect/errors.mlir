@@ -359,3 +359,77 @@ func.func @flag_across_cores() {
   dsaplan.set_flag <fix -> v>, 0
   return
 }
+
+// -----
+
+func.func @flag_to_cube_mte3() {
+  // 910B's cube core has no MTE3.
+  // expected-error @below {{'dsaplan.set_flag' op flag <fix -> mte3> crosses cores on ascend910b: fix runs on the cube core, mte3 on the vector core; an intra-core flag cannot order them (use a cross-core sync through GM)}}
+  dsaplan.set_flag <fix -> mte3>, 0
+  return
+}
+
+// -----
+
+func.func @core_attribute_not_a_core() {
+  // expected-error @below {{'dsaplan.core' must be a #dsaplan.core<...> attribute}}
+  dsaplan.set_flag <mte3 -> mte2>, 0 {dsaplan.core = "vector"}
+  return
+}
+
+// -----
+
+func.func @cross_core_unknown_core() {
+  // expected-error @below {{unknown core 'aic' (expected cube or vector)}}
+  dsaplan.cross_core_wait aic, mode 2, id 0
+  return
+}
+
+// -----
+
+func.func @cross_core_id_out_of_range() {
+  // expected-error @below {{'dsaplan.cross_core_set' op cross-core id 11 is outside 0-10 on ascend910b}}
+  dsaplan.cross_core_set cube <fix>, mode 2, id 11
+  return
+}
+
+// -----
+
+func.func @cross_core_wait_id_out_of_range() {
+  // expected-error @below {{'dsaplan.cross_core_wait' op cross-core id 15 is outside 0-10 on ascend910b}}
+  dsaplan.cross_core_wait vector, mode 2, id 15
+  return
+}
+
+// -----
+
+func.func @cross_core_mode_unknown() {
+  // Mode 4 (each vector core signals the cube core alone) is the 950's.
+  // expected-error @below {{'dsaplan.cross_core_set' op mode 4 is not a cross-core mode of ascend910b (it has 0, 1, 2)}}
+  dsaplan.cross_core_set vector <mte3>, mode 4, id 0
+  return
+}
+
+// -----
+
+func.func @cross_core_mode1_on_cube() {
+  // expected-error @below {{'dsaplan.cross_core_wait' op mode 1 orders the vector cores of a group; the cube core takes no part in it}}
+  dsaplan.cross_core_wait cube, mode 1, id 0
+  return
+}
+
+// -----
+
+func.func @cross_core_set_on_scalar() {
+  // expected-error @below {{'dsaplan.cross_core_set' op a cross-core set cannot be issued on pipe s on ascend910b (it fires when its pipe's earlier work is done: name the pipe that did it)}}
+  dsaplan.cross_core_set vector <s>, mode 2, id 0
+  return
+}
+
+// -----
+
+func.func @cross_core_set_pipe_not_on_core() {
+  // expected-error @below {{'dsaplan.cross_core_set' op pipe fix does not run on the vector core of ascend910b (it runs on cube)}}
+  dsaplan.cross_core_set vector <fix>, mode 2, id 0
+  return
+}

@@ -59,8 +59,24 @@ func.func @arena_and_sync(%gm: memref<256xf32>) {
   dsaplan.wait_flag <mte1 -> m>, 2
   // CHECK: dsaplan.set_flag <m -> fix>, 3
   dsaplan.set_flag <m -> fix>, 3
-  // CHECK: dsaplan.set_flag <fix -> mte3>, 4
-  dsaplan.set_flag <fix -> mte3>, 4
+  // CHECK: dsaplan.set_flag <fix -> mte2>, 4
+  dsaplan.set_flag <fix -> mte2>, 4
+  // CHECK: dsaplan.set_flag <mte3 -> mte2>, 5 {dsaplan.core = #dsaplan.core<vector>}
+  dsaplan.set_flag <mte3 -> mte2>, 5 {dsaplan.core = #dsaplan.core<vector>}
+  // The cross-core flags: the cube's FIX signals the vector cores, the
+  // vector core's MTE2 signals the cube, ids 0-10.
+  // CHECK: dsaplan.cross_core_set cube <fix>, mode 2, id 0
+  dsaplan.cross_core_set cube <fix>, mode 2, id 0
+  // CHECK: dsaplan.cross_core_wait vector, mode 2, id 0
+  dsaplan.cross_core_wait vector, mode 2, id 0
+  // CHECK: dsaplan.cross_core_set vector <mte2>, mode 2, id 10
+  dsaplan.cross_core_set vector <mte2>, mode 2, id 10
+  // CHECK: dsaplan.cross_core_wait cube, mode 2, id 10
+  dsaplan.cross_core_wait cube, mode 2, id 10
+  // CHECK: dsaplan.cross_core_set vector <mte3>, mode 1, id 3
+  dsaplan.cross_core_set vector <mte3>, mode 1, id 3
+  // CHECK: dsaplan.cross_core_set cube <fix>, mode 0, id 4
+  dsaplan.cross_core_set cube <fix>, mode 0, id 4
   // CHECK: linalg.fill {dsaplan.in_place, dsaplan.pipe = #dsaplan.pipe<v>}
   %zero = arith.constant 0.0 : f32
   linalg.fill {dsaplan.pipe = #dsaplan.pipe<v>, dsaplan.in_place} ins(%zero : f32) outs(%t : memref<256xf32, #dsaplan.space<ub>>)
@@ -76,6 +92,12 @@ module attributes {dsaplan.target = #dsaplan.target<"ascend950">} {
   // CHECK: dsaplan.arena <ub> : memref<253952xi8, #dsaplan.space<ub>>
   func.func @k() {
     %ub = dsaplan.arena <ub> : memref<253952xi8, #dsaplan.space<ub>>
+    // Mode 4 exists on ascend950 only (errors.mlir), and MTE3 runs on both
+    // of its cores.
+    // CHECK: dsaplan.cross_core_set vector <v>, mode 4, id 1
+    dsaplan.cross_core_set vector <v>, mode 4, id 1
+    // CHECK: dsaplan.set_flag <fix -> mte3>, 4
+    dsaplan.set_flag <fix -> mte3>, 4
     return
   }
 }

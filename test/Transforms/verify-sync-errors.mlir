@@ -517,7 +517,9 @@ func.func @fix_writes_ub() {
 // -----
 
 // The cube core's FIX writes GM that the vector core's MTE2 then reads: the
-// flag orders FIX with the cube core's MTE2, not with the vector core's.
+// flag orders FIX with the cube core's MTE2, not with the vector core's
+// (each core its own pipes); a cross-core pair would order them
+// (verify-sync-cross-core.mlir).
 func.func @cross_core(%gm: memref<64xf32>) {
   %l0c = dsaplan.arena <l0c> : memref<131072xi8, #dsaplan.space<l0c>>
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
@@ -528,7 +530,7 @@ func.func @cross_core(%gm: memref<64xf32>) {
   memref.copy %acc, %gm {dsaplan.pipe = #dsaplan.pipe<fix>} : memref<64xf32, #dsaplan.space<l0c>> to memref<64xf32>
   dsaplan.set_flag <fix -> mte2>, 0
   dsaplan.wait_flag <fix -> mte2>, 0
-  // expected-error @below {{'memref.copy' on pipe mte2 (vector core) and 'memref.copy' on pipe fix (cube core) touch GM argument #0 from different cores: no set_flag/wait_flag orders them}}
+  // expected-error @below {{unordered read after write: 'memref.copy' on pipe mte2 (vector core) and 'memref.copy' on pipe fix (cube core) touch bytes [0, 256) of GM argument #0}}
   memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>
   return
 }

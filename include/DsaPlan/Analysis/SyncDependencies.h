@@ -83,19 +83,23 @@ LogicalResult verifyPipeReach(const PipeAccess &access,
                               const TargetDescription &target);
 
 /// The cores `access` may run on: those of its pipe that hold every
-/// on-chip space it touches (a CoreMask). An MTE2 copy into L1 runs on the
-/// cube core, into UB on the vector core; an op touching GM only keeps all
-/// its pipe's cores.
+/// on-chip space it touches, narrowed by a `dsaplan.core` attribute on the
+/// op (a CoreMask). An MTE2 copy into L1 runs on the cube core, into UB on
+/// the vector core; an op touching GM only keeps all its pipe's cores.
 unsigned getAccessCores(const PipeAccess &access,
                         const TargetDescription &target);
 
-/// Checks that every dependency joins two accesses of one core: a set_flag
-/// and wait_flag order pipes of one core only, so a dependency between
-/// the cube and the vector core (a FIX write of GM read by the vector
-/// core's MTE2) is an error naming both ops and cores.
-LogicalResult verifySameCore(ArrayRef<PipeAccess> accesses,
-                             ArrayRef<SyncDependency> dependencies,
-                             const TargetDescription &target);
+/// Moves the dependencies between an access of the cube core and one of
+/// the vector core out of `dependencies` and returns them: set_flag and
+/// wait_flag order the pipes of one core only, those take cross-core flags
+/// (a FIX store to a GM workspace read back by the vector core's MTE2).
+/// In a function holding accesses of both cores, an access either core
+/// could run (GM only, on a pipe of both) is an error asking for
+/// `dsaplan.core`.
+FailureOr<std::vector<SyncDependency>>
+splitCrossCore(ArrayRef<PipeAccess> accesses,
+               std::vector<SyncDependency> &dependencies,
+               const TargetDescription &target);
 
 } // namespace dsaplan
 } // namespace mlir

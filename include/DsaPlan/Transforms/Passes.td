@@ -679,10 +679,27 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
 
     The target's machine description is checked on the way: an op whose pipe
     cannot reach an on-chip space it touches (FIX writing UB on ascend910b)
-    is an error naming the op, the pipe and the space, and so is a
-    dependency between an op of the cube core and one of the vector core,
-    which no set_flag/wait_flag can order (order the cores with a
-    cross-core sync first).
+    is an error naming the op, the pipe and the space.
+
+    A function holding ops of the cube core and of the vector core runs on
+    both, each core its own ops. A dependency between an access of one core
+    and one of the other (the cube's FIX store of a GM workspace slot, the
+    vector core's MTE2 load of it) gets a cross-core flag pair, placed as
+    the intra-core pairs are (innermost common block, or around an scf.for
+    back edge with a set before the loop and a wait after it), an id per
+    pair counted apart per receiving core:
+
+    <!-- fragment -->
+    ```mlir
+    memref.copy %acc, %ws {dsaplan.pipe = #dsaplan.pipe<fix>}
+    dsaplan.cross_core_set cube <fix>, mode 2, id 0
+    dsaplan.cross_core_wait vector, mode 2, id 0
+    memref.copy %ws, %x {dsaplan.pipe = #dsaplan.pipe<mte2>}
+    ```
+
+    An access either core could run (GM only, on MTE2 or S) needs
+    `dsaplan.core` in such a function; docs/sync.md, "Cross-core
+    synchronisation", has the model.
 
     `mode=reuse-only` inserts only dependencies between different tiles that
     share bytes, for toolchains that already order accesses to one tile

@@ -181,6 +181,12 @@ LogicalResult DsaPlanDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a #dsaplan.pipe<...> attribute";
     return success();
   }
+  if (name == getCoreAttrName()) {
+    if (!isa<CoreAttr>(attr.getValue()))
+      return op->emitError() << "'" << name
+                             << "' must be a #dsaplan.core<...> attribute";
+    return success();
+  }
   if (name == getTargetAttrName()) {
     if (!isa<TargetAttr>(attr.getValue()))
       return op->emitError() << "'" << name

@@ -78,6 +78,24 @@ static void printPipe(OpAsmPrinter &printer, Operation *, PipeAttr pipe) {
   printer << '<' << stringifyPipe(pipe.getValue()) << '>';
 }
 
+static ParseResult parseCoreKeyword(OpAsmParser &parser, CoreAttr &core) {
+  StringRef keyword;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<Core> value = symbolizeCore(keyword);
+  if (!value)
+    return parser.emitError(loc) << "unknown core '" << keyword
+                                 << "' (expected cube or vector)";
+  core = CoreAttr::get(parser.getContext(), *value);
+  return success();
+}
+
+static void printCoreKeyword(OpAsmPrinter &printer, Operation *,
+                             CoreAttr core) {
+  printer << stringifyCore(core.getValue());
+}
+
 #define GET_OP_CLASSES
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.cpp.inc"
 
@@ -288,4 +306,57 @@ LogicalResult SetFlagOp::verify() {
 
 LogicalResult WaitFlagOp::verify() {
   return verifyFlag(*this, getSrc(), getDst(), getEvent());
+}
+
+//===----------------------------------------------------------------------===//
+// CrossCoreSetOp / CrossCoreWaitOp
+//===----------------------------------------------------------------------===//
+
+/// The mode exists on the target, the id is one of its ids, and mode 1
+/// (between the vector cores of a group) is not used by the cube core.
+static LogicalResult verifyCrossCoreFlag(Operation *op, Core core,
+                                         int64_t mode, int64_t id) {
+  TargetDescription target = TargetDescription::getForOp(op);
+  const CrossCoreDescription &flags = target.getCrossCore();
+  if (!flags.hasMode(mode)) {
+    std::string modes;
+    for (int64_t m = 0; m < 32; ++m)
+      if (flags.hasMode(m))
+        modes += (modes.empty() ? "" : ", ") + std::to_string(m);
+    return op->emitOpError() << "mode " << mode
+                             << " is not a cross-core mode of "
+                             << target.getName() << " (it has " << modes
+                             << ")";
+  }
+  if (id >= flags.ids)
+    return op->emitOpError() << "cross-core id " << id << " is outside 0-"
+                             << flags.ids - 1 << " on " << target.getName();
+  if (mode == 1 && core == Core::cube)
+    return op->emitOpError()
+           << "mode 1 orders the vector cores of a group; the cube core "
+              "takes no part in it";
+  return success();
+}
+
+LogicalResult CrossCoreSetOp::verify() {
+  if (failed(verifyCrossCoreFlag(*this, getCore(), getMode(), getId())))
+    return failure();
+  TargetDescription target = TargetDescription::getForOp(*this);
+  Pipe pipe = getPipe();
+  if (pipe == Pipe::s)
+    return emitOpError() << "a cross-core set cannot be issued on pipe s on "
+                         << target.getName()
+                         << " (it fires when its pipe's earlier work is done: "
+                            "name the pipe that did it)";
+  if (!target.runsOn(pipe, getCore()))
+    return emitOpError() << "pipe " << stringifyPipe(pipe)
+                         << " does not run on the " << stringifyCore(getCore())
+                         << " core of " << target.getName() << " (it runs on "
+                         << stringifyCores(target.getPipe(pipe).cores)
+                         << ")";
+  return success();
+}
+
+LogicalResult CrossCoreWaitOp::verify() {
+  return verifyCrossCoreFlag(*this, getCore(), getMode(), getId());
 }

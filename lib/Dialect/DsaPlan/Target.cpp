@@ -71,7 +71,15 @@ struct BuiltinTable {
   const std::array<PipeDescription, kNumPipes> &pipes;
   // Event ids per (src, dst) pair of pipes.
   int64_t eventIds;
+  CrossCoreDescription crossCore;
 };
+
+/// ascend910b's cross-core flags (Ascend C CrossCoreSetFlag and
+/// CrossCoreWaitFlag for Atlas A2 parts): ids 0-10, a counter per id of at
+/// most 15 signals, modes 0, 1 and 2, two vector cores per cube core.
+constexpr CrossCoreDescription k910bCrossCore{11, 15, 0b111, 2};
+/// ascend950 adds mode 4 (each vector core signals the cube core alone).
+constexpr CrossCoreDescription k950CrossCore{11, 15, 0b10111, 2};
 
 /// ascend910b's pipes (DESIGN.md's target table; the Ascend C references of
 /// DataCopy, LoadData, Mmad and Fixpipe for "A2" parts): the cube core
@@ -84,13 +92,15 @@ constexpr std::array<PipeDescription, kNumPipes> k910bPipes = {{
     {kCubeCore, kL0a | kL0b | kBt | kL0c, kL0c}, // m: accumulates in l0c
     {kCubeCore, kL1, kL0a | kL0b | kBt},         // mte1
     {kBothCores, kGm, kL1 | kUb},                // mte2
-    {kBothCores, kUb, kGm},                      // mte3
+    {kVectorCore, kUb, kGm},                     // mte3: the cube has none
     {kCubeCore, kL0c, kGm | kL1},                // fix
 }};
 
-/// ascend950: as 910b, and FIX may write L0C results to UB.
+/// ascend950: as 910b, but MTE3 runs on the cube core as well, and FIX may
+/// write L0C results to UB.
 constexpr std::array<PipeDescription, kNumPipes> k950Pipes = [] {
   std::array<PipeDescription, kNumPipes> pipes = k910bPipes;
+  pipes[static_cast<size_t>(Pipe::mte3)].cores = kBothCores;
   pipes[static_cast<size_t>(Pipe::fix)].writes |= kUb;
   return pipes;
 }();
@@ -104,7 +114,8 @@ constexpr BuiltinTable kBuiltinTables[] = {
       {131072, 64, 0, 0},           // l0c
       {1024, 64, 0, 0}},            // bt
      k910bPipes,
-     /*eventIds=*/8},
+     /*eventIds=*/8,
+     k910bCrossCore},
     {llvm::StringLiteral("ascend950"),
      {{253952, 32, 245760, 253952},
       {524288, 32, 0, 0},
@@ -113,7 +124,8 @@ constexpr BuiltinTable kBuiltinTables[] = {
       {262144, 64, 0, 0},
       {4096, 64, 0, 0}},
      k950Pipes,
-     /*eventIds=*/8},
+     /*eventIds=*/8,
+     k950CrossCore},
 };
 
 /// The index in kBuiltinTables of the table called `name`.
@@ -152,6 +164,7 @@ TargetDescription::TargetDescription(size_t tableIndex) {
   }
   pipes = table.pipes;
   eventIds = table.eventIds;
+  crossCore = table.crossCore;
 }
 
 bool TargetDescription::isKnownTarget(StringRef name) {

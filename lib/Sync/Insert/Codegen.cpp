@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DsaPlan/Sync/Insert/CrossCore.h"
 #include "DsaPlan/Sync/Insert/Plan.h"
 
 #include "mlir/IR/Builders.h"
@@ -232,4 +233,51 @@ void mlir::dsaplan::sync::createParkedFlag(Operation *before, Operation *after,
   builder.setInsertionPointAfter(after);
   SetFlagOp::create(builder, loc, srcAttr, dstAttr,
                     builder.getI64IntegerAttr(event));
+}
+
+//===----------------------------------------------------------------------===//
+// Cross-core pairs
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The mode of a pair between the cube core and the vector cores of a
+/// group.
+constexpr int64_t kCubeVectorMode = 2;
+
+void createCrossCoreSet(OpBuilder &b, Location loc,
+                        const CrossCorePair &pair) {
+  MLIRContext *context = b.getContext();
+  CrossCoreSetOp::create(b, loc, CoreAttr::get(context, pair.from),
+                         PipeAttr::get(context, pair.pipe),
+                         b.getI64IntegerAttr(kCubeVectorMode),
+                         b.getI64IntegerAttr(pair.id));
+}
+
+void createCrossCoreWait(OpBuilder &b, Location loc,
+                         const CrossCorePair &pair) {
+  CrossCoreWaitOp::create(b, loc, CoreAttr::get(b.getContext(), pair.to),
+                          b.getI64IntegerAttr(kCubeVectorMode),
+                          b.getI64IntegerAttr(pair.id));
+}
+} // namespace
+
+void mlir::dsaplan::sync::createCrossCoreOps(func::FuncOp func,
+                                             const ProgramOrder &order,
+                                             const CrossCorePlan &plan) {
+  OpBuilder b(func.getContext());
+  for (const CrossCorePair &pair : plan.pairs) {
+    ArrayRef<Operation *> ops = order.opsOf(pair.block);
+    Operation *producer = ops[pair.after];
+    Operation *consumer = ops[pair.before];
+    if (pair.loop) {
+      b.setInsertionPoint(pair.loop);
+      createCrossCoreSet(b, pair.loop->getLoc(), pair);
+      b.setInsertionPointAfter(pair.loop);
+      createCrossCoreWait(b, pair.loop->getLoc(), pair);
+    }
+    b.setInsertionPointAfter(producer);
+    createCrossCoreSet(b, producer->getLoc(), pair);
+    b.setInsertionPoint(consumer);
+    createCrossCoreWait(b, consumer->getLoc(), pair);
+  }
 }

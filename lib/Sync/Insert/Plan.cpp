@@ -59,3 +59,12 @@ double ProgramOrder::linearGap(Block *block, Gap gap) const {
     return position(byIndex[gap]) - 0.5;
   return endPosition(byIndex.back()) + 0.5;
 }
+
+Block *mlir::dsaplan::sync::commonBlock(Operation *a, Operation *b) {
+  for (Block *block = a->getBlock(); block;
+       block = block->getParentOp() ? block->getParentOp()->getBlock()
+                                    : nullptr)
+    if (block->findAncestorOpInBlock(*b))
+      return block;
+  return nullptr;
+}

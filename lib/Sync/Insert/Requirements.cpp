@@ -79,16 +79,6 @@ FailureOr<std::optional<PipeAccess>> accessOf(Operation *op) {
   return std::optional<PipeAccess>(PipeAccess{op, *pipe, std::move(accesses)});
 }
 
-/// The innermost block holding both ops.
-Block *commonBlock(Operation *a, Operation *b) {
-  for (Block *block = a->getBlock(); block;
-       block = block->getParentOp() ? block->getParentOp()->getBlock()
-                                    : nullptr)
-    if (block->findAncestorOpInBlock(*b))
-      return block;
-  return nullptr;
-}
-
 void requireForward(const ProgramOrder &order, SyncRequirements &result,
                     Operation *from, Operation *to, Pipe src, Pipe dst) {
   Block *block = commonBlock(from, to);
@@ -159,8 +149,11 @@ LogicalResult mlir::dsaplan::sync::collectSyncRequirements(
   if (!ok)
     return failure();
   result.dependencies = findSyncDependencies(func, result.accesses, scope);
-  if (failed(verifySameCore(result.accesses, result.dependencies, target)))
+  FailureOr<std::vector<SyncDependency>> crossCore =
+      splitCrossCore(result.accesses, result.dependencies, target);
+  if (failed(crossCore))
     return failure();
+  result.crossCore = std::move(*crossCore);
   for (const SyncDependency &dep : result.dependencies) {
     const PipeAccess &x = result.accesses[dep.earlier];
     const PipeAccess &y = result.accesses[dep.later];

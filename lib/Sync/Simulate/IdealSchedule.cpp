@@ -66,7 +66,7 @@ private:
 
 int64_t mlir::dsaplan::idealMakespan(const ExecutedRun &run) {
   std::vector<ByteTimes> memories(run.memoryNames.size());
-  std::array<int64_t, kNumPipes> nextIssue{}, lastEnd{};
+  std::array<int64_t, kNumUnits> nextIssue{}, lastEnd{};
   int64_t makespan = 0;
   for (const ExecutedEntry &entry : run.entries) {
     if (entry.kind != ExecutedEntry::Kind::Op || entry.start < 0)

@@ -6,9 +6,11 @@
 //
 // Runs the function in program order: scf.for, scf.while, scf.if,
 // scf.index_switch, scf.execute_region and calls to functions with a body
-// are followed; a pipe op, set_flag, wait_flag, pipe_barrier or barrier_all
-// becomes a trace entry (a pipe op is one instruction: its regions are not
-// the scalar unit's). Values.cpp evaluates the integers and views.
+// are followed; a pipe op, set_flag, wait_flag, pipe_barrier, barrier_all,
+// cross_core_set or cross_core_wait becomes a trace entry (a pipe op is one
+// instruction: its regions are not the scalar unit's), on the pipe of the
+// core that runs it (Cores.cpp). Values.cpp evaluates the integers and
+// views.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,6 +105,8 @@ int TraceBuilder::gmMemory(Value root) {
 }
 
 LogicalResult TraceBuilder::run() {
+  mixed = holdsBothCores();
+  trace.crossCoreLimit = target.getCrossCore().counterLimit;
   SmallVector<Val> args;
   size_t integerArg = 0;
   for (BlockArgument arg : func.getArguments()) {
@@ -177,27 +181,10 @@ LogicalResult TraceBuilder::runOp(Operation &op) {
     trace.gaveUp = true;
     return success();
   }
-  if (auto set = dyn_cast<SetFlagOp>(op)) {
-    emitSync(op, EntryKind::Set, static_cast<unsigned>(set.getSrc()),
-             {static_cast<unsigned>(set.getSrc()),
-              static_cast<unsigned>(set.getDst()), set.getEvent()});
-    return success();
-  }
-  if (auto wait = dyn_cast<WaitFlagOp>(op)) {
-    emitSync(op, EntryKind::Wait, static_cast<unsigned>(wait.getDst()),
-             {static_cast<unsigned>(wait.getSrc()),
-              static_cast<unsigned>(wait.getDst()), wait.getEvent()});
-    return success();
-  }
-  if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
-    emitSync(op, EntryKind::Barrier, static_cast<unsigned>(barrier.getPipe()),
-             {});
-    return success();
-  }
-  if (isa<BarrierAllOp>(op)) {
-    emitSync(op, EntryKind::BarrierAll, kScalarPipe, {});
-    return success();
-  }
+  if (isa<SetFlagOp, WaitFlagOp, PipeBarrierOp, BarrierAllOp>(op))
+    return emitSyncOp(op);
+  if (isa<CrossCoreSetOp, CrossCoreWaitOp>(op))
+    return emitCrossCore(op);
   // A pipe op is one instruction: its regions (a linalg body) are not the
   // scalar unit's.
   if (std::optional<Pipe> pipe = getOpPipe(&op))
@@ -366,7 +353,13 @@ void TraceBuilder::emitSync(Operation &op, EntryKind kind, unsigned pipe,
 /// reads or writes (MemoryEffectOpInterface on that operand; an op without
 /// the interface, or with effects on no value, reads and writes them all).
 LogicalResult TraceBuilder::emitPipeOp(Operation &op, Pipe pipe) {
-  Entry entry{EntryKind::Op, &op, static_cast<unsigned>(pipe)};
+  unsigned cores = coresOf(op, target.getPipe(pipe).cores);
+  SmallVector<unsigned, 2> bases = unitBases(cores);
+  if (bases.size() > 1)
+    return unsupported(&op, "on pipe " + stringifyPipe(pipe) +
+                                " it may run on the cube or the vector core "
+                                "(say which with dsaplan.core)");
+  Entry entry{EntryKind::Op, &op, bases.front() + static_cast<unsigned>(pipe)};
   SmallVector<MemoryEffects::EffectInstance> effects;
   auto interface = dyn_cast<MemoryEffectOpInterface>(op);
   if (interface)

@@ -115,6 +115,15 @@ private:
   LogicalResult evalSubView(memref::SubViewOp op, const View &source);
   LogicalResult evalRoot(Operation &op);
 
+  /// Cores (Cores.cpp): whether the function holds ops of both cores; the
+  /// cores an op of `pipeCores` runs on (its dsaplan.core, the spaces of
+  /// its memref operands); the first unit of each of them.
+  bool holdsBothCores();
+  unsigned coresOf(Operation &op, unsigned pipeCores);
+  SmallVector<unsigned, 2> unitBases(unsigned cores) const;
+  LogicalResult emitSyncOp(Operation &op);
+  LogicalResult emitCrossCore(Operation &op);
+
   LogicalResult emitPipeOp(Operation &op, Pipe pipe);
   LogicalResult addAccesses(Entry &entry, Value operand, bool read, bool write);
   void emitSync(Operation &op, EntryKind kind, unsigned pipe, FlagKey flag);
@@ -140,6 +149,9 @@ private:
   SmallVector<int64_t, 4> iterations;
   int64_t steps = 0;
   unsigned callDepth = 0;
+  /// The function holds ops of both cores: the vector core's pipes are the
+  /// units from kNumPipes on.
+  bool mixed = false;
 };
 
 } // namespace simulator

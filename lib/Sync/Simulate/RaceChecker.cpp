@@ -32,7 +32,7 @@ namespace {
 /// Per pipe, how many of each pipe's ops are known to have finished: what
 /// is known finished is always a prefix of a pipe's ops, since a set covers
 /// all earlier ops of its pipe and a barrier all earlier ops of its own.
-using Clock = std::array<int64_t, kNumPipes>;
+using Clock = std::array<int64_t, kNumUnits>;
 
 /// One access in the shadow of memory.
 struct Record {
@@ -78,6 +78,12 @@ struct Race {
   int64_t begin, end;
 };
 
+/// `into` learns what `clock` knows.
+void acquire(Clock &into, const Clock &clock) {
+  for (size_t q = 0; q < kNumUnits; ++q)
+    into[q] = std::max(into[q], clock[q]);
+}
+
 class RaceChecker {
 public:
   RaceChecker(const Trace &trace, const Timeline &timeline, uint64_t seed,
@@ -109,10 +115,13 @@ private:
 ///   op on p:      checked against the shadow with what p knows; on S it
 ///                 first knows all its earlier ops (S runs in order);
 ///   barrier on p: p knows all its earlier ops;
-///   set on p:     captures what p knows plus all p's earlier ops;
-///   wait on q:    q learns what the set it took captured.
+///   set on p:     captures what p knows plus all p's earlier ops (a
+///                 cross_core_set too);
+///   wait on q:    q learns what the set it took captured (a
+///                 cross_core_wait: every pipe of its core does);
+///   barrier_all:  every pipe of its core knows what every pipe of it issued.
 void RaceChecker::run() {
-  std::array<Clock, kNumPipes> known{};
+  std::array<Clock, kNumUnits> known{};
   Clock issued{};
   DenseMap<int64_t, Clock> captured;
   for (int64_t entry : timeline.order) {
@@ -132,19 +141,25 @@ void RaceChecker::run() {
       known[p][p] = issued[p];
       break;
     case EntryKind::BarrierAll:
-      for (Clock &clock : known)
-        clock = issued;
+      // Every pipe of the core knows all that every pipe of it issued.
+      for (unsigned q = coreBase(p), end = q + kNumPipes; q < end; ++q)
+        for (unsigned r = coreBase(p); r < end; ++r)
+          known[q][r] = issued[r];
       break;
     case EntryKind::Set:
+    case EntryKind::CrossSet:
       captured[entry] = known[p];
       captured[entry][p] = issued[p];
       break;
     case EntryKind::Wait:
-      if (timeline.consumed[entry] >= 0) {
-        const Clock &clock = captured[timeline.consumed[entry]];
-        for (size_t q = 0; q < kNumPipes; ++q)
-          known[p][q] = std::max(known[p][q], clock[q]);
-      }
+      if (timeline.consumed[entry] >= 0)
+        acquire(known[p], captured[timeline.consumed[entry]]);
+      break;
+    case EntryKind::CrossWait:
+      // The whole core waited: each of its pipes learns what the set took.
+      if (timeline.consumed[entry] >= 0)
+        for (unsigned q = coreBase(p), end = q + kNumPipes; q < end; ++q)
+          acquire(known[q], captured[timeline.consumed[entry]]);
       break;
     }
   }

@@ -51,8 +51,8 @@ SimulationRun simulateOnce(func::FuncOp func, const TargetDescription &target,
   SimulationRun stats;
   stats.seed = seed;
   Trace trace;
-  for (unsigned pipe = 0; pipe < kNumPipes; ++pipe)
-    trace.inOrder[pipe] = !target.needsBarrier(static_cast<Pipe>(pipe));
+  for (unsigned unit = 0; unit < kNumUnits; ++unit)
+    trace.inOrder[unit] = !target.needsBarrier(pipeOfUnit(unit));
   if (failed(buildTrace(func, target, options, seed, trace, findings))) {
     stats.errors = 1;
     return stats;

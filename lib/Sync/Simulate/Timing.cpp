@@ -4,13 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// An event-driven timing model of the pipes: in-order issue with seeded
-// durations, flags of one bit and barriers. It finds the errors that show
-// in time rather than in bytes: a set that fires while its flag is still
-// set (an overrun: the signal is lost), a pipe blocked for ever on a wait
-// or a barrier_all (a hang), a flag still set at the end (never waited
-// for); and it records the order in which the entries took effect, for
-// the race check.
+// An event-driven timing model of the pipes of each core: in-order issue
+// with seeded durations, flags of one bit, barriers and the cross-core
+// counters. It finds the errors that show in time rather than in bytes: a
+// set that fires while its flag is still set, or a cross-core signal past
+// the counter's limit (an overrun: the signal is lost), a pipe blocked for
+// ever on a wait or a barrier_all (a hang), a flag still set or a counter
+// still holding signals at the end (never waited for); and it records the
+// order in which the entries took effect, for the race check.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,7 @@
 
 #include "llvm/ADT/DenseSet.h"
 
+#include <deque>
 #include <map>
 #include <queue>
 
@@ -35,7 +37,12 @@ namespace {
 ///    holding the pipe); a flag is one bit, a set that fires while it is
 ///    still set is an overrun: that signal is lost;
 ///  - wait_flag holds its pipe until the flag is set, then clears it; a
-///    wait that was blocked goes on the cycle after the flag fired.
+///    wait that was blocked goes on the cycle after the flag fired;
+///  - cross_core_set fires like set_flag and adds a signal to the other
+///    core's counter (at most the target's limit: one more is an overrun);
+///    cross_core_wait holds every pipe of its core from when they have all
+///    been issued what comes before it until the counter has a signal, and
+///    takes the oldest.
 /// Events are taken in time order.
 class PipeSimulator {
 public:
@@ -55,22 +62,33 @@ private:
     int64_t setter = -1; // the set whose signal the bit holds, -1: clear
     int64_t waiter = -1; // the wait blocked on it
   };
-  /// A barrier_all being reached: by how many pipes, and when the last of
-  /// their earlier ops finishes.
+  /// A barrier_all (or a cross_core_wait) being reached by the pipes of its
+  /// core: by how many, and when the last of their earlier ops finishes (a
+  /// cross_core_wait: when the last of them reached it).
   struct Rendezvous {
     unsigned arrived = 0;
     int64_t ready = 0;
   };
+  /// A cross-core counter: the sets whose signals it holds, oldest first,
+  /// and the cross_core_wait its core is held at, if any.
+  struct Counter {
+    std::deque<int64_t> signals;
+    int64_t waiter = -1;
+  };
   /// (time, kind, sequence, pipe or entry): at one time, issues first,
   /// then waits waking up, then flags firing.
   using Event = std::tuple<int64_t, int, int64_t, int64_t>;
-  enum { kIssue = 0, kWake = 1, kFire = 2 };
+  enum { kIssue = 0, kWake = 1, kFire = 2, kCrossWake = 3 };
 
   void issue(unsigned pipe, int64_t time);
   void issueOp(PipeState &state, int64_t entry, int64_t time);
   void arrive(PipeState &state, int64_t entry, int64_t time);
   void fire(int64_t set, int64_t time);
   void pass(int64_t wait, int64_t time);
+  void arriveCrossWait(PipeState &state, int64_t entry, int64_t time);
+  void fireCross(int64_t set, int64_t time);
+  void passCross(int64_t wait, int64_t time);
+  void reportCounters();
   void schedule(unsigned pipe, int64_t time);
   void finish();
 
@@ -81,8 +99,9 @@ private:
   std::vector<SimulationFinding> &findings;
   SimulationRun &stats;
   std::vector<int64_t> durations;
-  std::array<PipeState, kNumPipes> pipes;
+  std::array<PipeState, kNumUnits> pipes;
   std::map<FlagKey, Flag> flags;
+  std::map<FlagKey, Counter> counters;
   DenseMap<int64_t, Rendezvous> rendezvous;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events;
   int64_t sequence = 0;
@@ -104,8 +123,7 @@ PipeSimulator::PipeSimulator(const Trace &trace, const CostModel &costs,
   for (const Entry &entry : trace.entries) {
     int64_t duration = 0;
     if (entry.kind == EntryKind::Op) {
-      int64_t base =
-          costs.baseCycles(static_cast<Pipe>(entry.pipe), entry.bytes);
+      int64_t base = costs.baseCycles(pipeOfUnit(entry.pipe), entry.bytes);
       int64_t percent = rng.uniform(100 - jitter, 100 + jitter);
       duration = std::max<int64_t>(1, base * percent / 100);
     }
@@ -113,12 +131,15 @@ PipeSimulator::PipeSimulator(const Trace &trace, const CostModel &costs,
     stats.serial += duration;
   }
   for (auto [index, entry] : llvm::enumerate(trace.entries)) {
-    if (entry.kind != EntryKind::BarrierAll) {
+    if (entry.kind != EntryKind::BarrierAll &&
+        entry.kind != EntryKind::CrossWait) {
       pipes[entry.pipe].entries.push_back(index);
       continue;
     }
-    for (PipeState &state : pipes)
-      state.entries.push_back(index);
+    // Held by every pipe of its core.
+    for (unsigned unit = coreBase(entry.pipe), end = unit + kNumPipes;
+         unit < end; ++unit)
+      pipes[unit].entries.push_back(index);
   }
 }
 
@@ -133,7 +154,7 @@ void PipeSimulator::run(Timeline &out) {
   out.start.assign(n, -1);
   out.end.assign(n, -1);
   out.consumed.assign(n, -1);
-  for (unsigned pipe = 0; pipe < kNumPipes; ++pipe)
+  for (unsigned pipe = 0; pipe < kNumUnits; ++pipe)
     schedule(pipe, 0);
   while (!events.empty()) {
     auto [time, kind, seq, what] = events.top();
@@ -142,6 +163,10 @@ void PipeSimulator::run(Timeline &out) {
       issue(static_cast<unsigned>(what), time);
     else if (kind == kWake)
       pass(what, time);
+    else if (kind == kCrossWake)
+      passCross(what, time);
+    else if (trace.entries[what].kind == EntryKind::CrossSet)
+      fireCross(what, time);
     else
       fire(what, time);
   }
@@ -166,8 +191,9 @@ void PipeSimulator::issueOp(PipeState &state, int64_t entry, int64_t time) {
   schedule(pipe, start + 1);
 }
 
-/// A pipe reaches a barrier_all and stops; the last pipe to reach it, once
-/// every pipe's earlier ops have finished, lets them all go on.
+/// A pipe reaches a barrier_all and stops; the last pipe of its core to
+/// reach it, once every such pipe's earlier ops have finished, lets them
+/// all go on.
 void PipeSimulator::arrive(PipeState &state, int64_t entry, int64_t time) {
   Rendezvous &at = rendezvous[entry];
   at.ready = std::max({at.ready, time, state.maxEnd});
@@ -175,10 +201,75 @@ void PipeSimulator::arrive(PipeState &state, int64_t entry, int64_t time) {
     return;
   timeline->start[entry] = timeline->end[entry] = at.ready;
   timeline->order.push_back(entry);
-  for (unsigned pipe = 0; pipe < kNumPipes; ++pipe) {
-    ++pipes[pipe].cursor;
-    schedule(pipe, at.ready);
+  for (unsigned unit = coreBase(trace.entries[entry].pipe),
+                end = unit + kNumPipes;
+       unit < end; ++unit) {
+    ++pipes[unit].cursor;
+    schedule(unit, at.ready);
   }
+}
+
+/// The scalar unit of a core reaches a cross_core_wait once every pipe of
+/// the core has been issued what comes before it (their ops need not have
+/// finished); it takes a signal then, or, with the counter empty, holds the
+/// core until a set fires.
+void PipeSimulator::arriveCrossWait(PipeState &state, int64_t entry,
+                                    int64_t time) {
+  Rendezvous &at = rendezvous[entry];
+  at.ready = std::max(at.ready, time);
+  if (++at.arrived < kNumPipes)
+    return;
+  timeline->start[entry] = at.ready;
+  Counter &counter = counters[trace.entries[entry].flag];
+  if (counter.signals.empty()) {
+    counter.waiter = entry;
+    return;
+  }
+  passCross(entry, at.ready);
+}
+
+void PipeSimulator::passCross(int64_t wait, int64_t time) {
+  Counter &counter = counters[trace.entries[wait].flag];
+  timeline->consumed[wait] = counter.signals.front();
+  counter.signals.pop_front();
+  counter.waiter = -1;
+  timeline->end[wait] = time;
+  timeline->order.push_back(wait);
+  stats.makespan = std::max(stats.makespan, time);
+  for (unsigned unit = coreBase(trace.entries[wait].pipe),
+                end = unit + kNumPipes;
+       unit < end; ++unit) {
+    ++pipes[unit].cursor;
+    schedule(unit, time);
+  }
+}
+
+/// A counter holds at most the target's limit of signals; one more is an
+/// overrun (undefined on the hardware), reported and not counted.
+void PipeSimulator::fireCross(int64_t set, int64_t time) {
+  const Entry &entry = trace.entries[set];
+  Counter &counter = counters[entry.flag];
+  stats.makespan = std::max(stats.makespan, time);
+  if (static_cast<int64_t>(counter.signals.size()) >= trace.crossCoreLimit) {
+    SimulationFinding finding;
+    finding.kind = FindingKind::Overrun;
+    finding.op = entry.op;
+    finding.other = trace.entries[counter.signals.front()].op;
+    finding.message =
+        "simulated overrun: " + flagName(entry.flag) + iterationText(entry) +
+        " gets a signal at cycle " + std::to_string(time) + " while it holds " +
+        std::to_string(counter.signals.size()) +
+        ", the most a cross-core counter holds: the producing core runs "
+        "ahead of the one waiting (seed " +
+        std::to_string(seed) + ")";
+    finding.note = "the oldest signal it holds";
+    findings.push_back(std::move(finding));
+    return;
+  }
+  ++stats.flagsSet;
+  counter.signals.push_back(set);
+  if (counter.waiter >= 0 && counter.signals.size() == 1)
+    events.push({time + syncLatency, kCrossWake, sequence++, counter.waiter});
 }
 
 void PipeSimulator::issue(unsigned pipe, int64_t time) {
@@ -190,13 +281,16 @@ void PipeSimulator::issue(unsigned pipe, int64_t time) {
     return issueOp(state, index, time);
   case EntryKind::BarrierAll:
     return arrive(state, index, time);
+  case EntryKind::CrossWait:
+    return arriveCrossWait(state, index, time);
   case EntryKind::Barrier:
     time = std::max(time, state.maxEnd);
     timeline->start[index] = timeline->end[index] = time;
     timeline->order.push_back(index);
     ++state.cursor;
     return schedule(pipe, time);
-  case EntryKind::Set: {
+  case EntryKind::Set:
+  case EntryKind::CrossSet: {
     int64_t fires = std::max(time, state.maxEnd);
     timeline->start[index] = time;
     timeline->end[index] = fires;
@@ -269,7 +363,7 @@ void PipeSimulator::finish() {
   if (trace.gaveUp)
     return;
   llvm::DenseSet<int64_t> reportedBarriers;
-  for (unsigned pipe = 0; pipe < kNumPipes; ++pipe) {
+  for (unsigned pipe = 0; pipe < kNumUnits; ++pipe) {
     PipeState &state = pipes[pipe];
     if (state.cursor == state.entries.size())
       continue;
@@ -279,12 +373,22 @@ void PipeSimulator::finish() {
     SimulationFinding finding;
     finding.kind = FindingKind::Hang;
     finding.op = wait.op;
-    if (wait.kind == EntryKind::BarrierAll) {
+    if (wait.kind == EntryKind::CrossWait) {
+      if (!reportedBarriers.insert(blocked).second)
+        continue;
+      finding.message = "simulated hang: the " +
+                        std::string(coreBase(pipe) ? "vector" : "cube") +
+                        " core waits for ever at a cross_core_wait" +
+                        iterationText(wait) + " on " + flagName(wait.flag) +
+                        ", which no cross_core_set signals (seed " +
+                        std::to_string(seed) + ")";
+    } else if (wait.kind == EntryKind::BarrierAll) {
       // Once per barrier: the pipes that never reach it are the news.
       if (!reportedBarriers.insert(blocked).second)
         continue;
       std::string missing;
-      for (unsigned other = 0; other < kNumPipes; ++other) {
+      for (unsigned other = coreBase(pipe), last = other + kNumPipes;
+           other < last; ++other) {
         const PipeState &o = pipes[other];
         if (o.cursor == o.entries.size() || o.entries[o.cursor] != blocked)
           missing += (missing.empty() ? "" : ", ") + pipeName(other);
@@ -303,6 +407,7 @@ void PipeSimulator::finish() {
   }
   if (timeline->hung)
     return;
+  reportCounters();
   for (const auto &[key, flag] : flags) {
     if (flag.setter < 0)
       continue;
@@ -314,6 +419,25 @@ void PipeSimulator::finish() {
                       " still set" + iterationText(set) +
                       ": it is never waited for (seed " +
                       std::to_string(seed) + ")";
+    findings.push_back(std::move(finding));
+  }
+}
+
+/// Signals left in a cross-core counter at the end were never waited for.
+void PipeSimulator::reportCounters() {
+  for (const auto &[key, counter] : counters) {
+    if (counter.signals.empty())
+      continue;
+    const Entry &set = trace.entries[counter.signals.front()];
+    SimulationFinding finding;
+    finding.kind = FindingKind::Unwaited;
+    finding.op = set.op;
+    finding.message = "simulated run ends with " + flagName(key) +
+                      " holding " + std::to_string(counter.signals.size()) +
+                      " signal" + (counter.signals.size() == 1 ? "" : "s") +
+                      " that no cross_core_wait took, the oldest set" +
+                      iterationText(set) + " (seed " + std::to_string(seed) +
+                      ")";
     findings.push_back(std::move(finding));
   }
 }

@@ -16,11 +16,17 @@ using namespace mlir;
 using namespace mlir::dsaplan;
 using namespace mlir::dsaplan::simulator;
 
-std::string simulator::pipeName(unsigned pipe) {
-  return stringifyPipe(static_cast<Pipe>(pipe)).str();
+std::string mlir::dsaplan::unitName(unsigned unit) {
+  std::string name = stringifyPipe(pipeOfUnit(unit)).str();
+  return unit < kNumPipes ? name : "aiv." + name;
 }
 
+std::string simulator::pipeName(unsigned pipe) { return unitName(pipe); }
+
 std::string simulator::flagName(const FlagKey &key) {
+  if (std::get<0>(key) == kCrossCoreFlag)
+    return "cross-core id " + std::to_string(std::get<2>(key)) + " of the " +
+           (std::get<1>(key) < kNumPipes ? "cube" : "vector") + " core";
   return "event " + std::to_string(std::get<2>(key)) + " of <" +
          pipeName(std::get<0>(key)) + " -> " + pipeName(std::get<1>(key)) +
          ">";

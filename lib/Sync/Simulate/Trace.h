@@ -71,11 +71,17 @@ struct ByteRun {
 };
 
 /// In the order of ExecutedEntry::Kind. A BarrierAll entry is issued by the
-/// scalar unit and queued on every pipe.
-enum class EntryKind { Op, Set, Wait, Barrier, BarrierAll };
+/// scalar unit of a core and queued on every pipe of that core; so is a
+/// CrossWait (a cross_core_wait holds its whole core).
+enum class EntryKind { Op, Set, Wait, Barrier, BarrierAll, CrossSet, CrossWait };
 
-/// (src pipe, dst pipe, event id).
+/// (src unit, dst unit, event id); for a cross-core counter
+/// (kCrossCoreFlag, the receiving core's S unit, id).
 using FlagKey = std::tuple<unsigned, unsigned, int64_t>;
+constexpr unsigned kCrossCoreFlag = ~0u;
+
+/// The first unit of the core of `unit` (0 or kNumPipes).
+inline unsigned coreBase(unsigned unit) { return unit - unit % kNumPipes; }
 
 /// What an entry reads or writes: runs of one memory (a space by its enum
 /// value, a GM buffer from kFirstGm on).
@@ -103,8 +109,10 @@ struct Trace {
   std::vector<Entry> entries;
   /// Per pipe: whether the target runs its ops in order (no pipe_barrier
   /// needed between them).
-  std::array<bool, kNumPipes> inOrder{};
+  std::array<bool, kNumUnits> inOrder{};
   bool gaveUp = false;
+  /// The most signals a cross-core counter holds (the target's).
+  int64_t crossCoreLimit = 0;
   DenseMap<int, int64_t> rootBytes;
   DenseMap<int, std::string> memoryNames;
 };
@@ -118,7 +126,7 @@ struct Timeline {
 };
 
 
-/// "v", "mte2": the name of pipe number `pipe`.
+/// "v", "mte2", "aiv.mte2": the name of unit number `pipe`.
 std::string pipeName(unsigned pipe);
 
 /// "event 3 of <mte2 -> v>".

@@ -32,8 +32,11 @@ namespace {
 constexpr int64_t kTidsPerPipe = 1000;
 constexpr int64_t kSyncLane = 500;
 
-std::string pipeName(unsigned pipe) {
-  return stringifyPipe(static_cast<Pipe>(pipe)).str();
+std::string pipeName(unsigned pipe) { return unitName(pipe); }
+
+bool isCrossCore(const ExecutedEntry &entry) {
+  return entry.kind == ExecutedEntry::Kind::CrossSet ||
+         entry.kind == ExecutedEntry::Kind::CrossWait;
 }
 
 /// "file.mlir:12:7", or "" for an unknown location.
@@ -56,6 +59,9 @@ std::string bytesText(const ExecutedRun &run,
 }
 
 std::string flagText(const ExecutedEntry &entry) {
+  if (isCrossCore(entry))
+    return "id " + std::to_string(entry.flagId) + " to " +
+           (entry.flagDst < kNumPipes ? "cube" : "vector");
   return "<" + pipeName(entry.flagSrc) + " -> " + pipeName(entry.flagDst) +
          ">, " + std::to_string(entry.flagId);
 }
@@ -115,7 +121,7 @@ void TraceWriter::writeEvents() {
     if (entry.kind == ExecutedEntry::Kind::Op)
       writeOp(entry);
     else if (entry.kind == ExecutedEntry::Kind::Set ||
-             entry.kind == ExecutedEntry::Kind::Wait)
+             entry.kind == ExecutedEntry::Kind::Wait || isCrossCore(entry))
       writeSync(index, entry);
   }
   writeTrackNames();
@@ -155,11 +161,15 @@ void TraceWriter::writeOp(const ExecutedEntry &entry) {
 /// a slice from reaching it to passing it, where the flow of the set whose
 /// signal it took ends.
 void TraceWriter::writeSync(int64_t index, const ExecutedEntry &entry) {
-  bool isSet = entry.kind == ExecutedEntry::Kind::Set;
+  bool isSet = entry.kind == ExecutedEntry::Kind::Set ||
+               entry.kind == ExecutedEntry::Kind::CrossSet;
   int64_t begin = isSet ? entry.end : entry.start;
   int64_t lane = syncLanes.place(entry.pipe, begin, entry.end);
   int64_t tid = kTidsPerPipe * entry.pipe + kSyncLane + lane;
-  std::string name = (isSet ? "set_flag " : "wait_flag ") + flagText(entry);
+  const char *verb = isCrossCore(entry) ? (isSet ? "cross_core_set "
+                                                 : "cross_core_wait ")
+                                        : (isSet ? "set_flag " : "wait_flag ");
+  std::string name = verb + flagText(entry);
   json.object([&] {
     common(name, "X", tid, begin);
     json.attribute("dur", entry.end - begin);
@@ -234,7 +244,7 @@ void mlir::dsaplan::writeChromeTrace(const ExecutedRun &run,
       json.attribute("ideal", stats.ideal);
       json.attribute("pipe_overlap", run.pipeOverlap);
       json.attributeObject("busy", [&] {
-        for (unsigned pipe = 0; pipe < kNumPipes; ++pipe)
+        for (unsigned pipe = 0; pipe < kNumUnits; ++pipe)
           if (stats.busy[pipe])
             json.attribute(pipeName(pipe), stats.busy[pipe]);
       });

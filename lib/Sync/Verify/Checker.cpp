@@ -45,7 +45,7 @@ using namespace mlir::dsaplan::verify;
 // Accesses
 //===----------------------------------------------------------------------===//
 
-void SyncChecker::report(const Access &earlier, Operation *later, Pipe pipe,
+void SyncChecker::report(const Access &earlier, Operation *later, unsigned unit,
                          const Touch &touch, int64_t begin, int64_t end) {
   if (!reported.insert({earlier.op, later}).second)
     return;
@@ -57,8 +57,8 @@ void SyncChecker::report(const Access &earlier, Operation *later, Pipe pipe,
   InFlightDiagnostic diag =
       later->emitError()
       << "unordered " << kind << ": '" << later->getName() << "' on pipe "
-      << stringifyPipe(pipe) << " and '" << earlier.op->getName()
-      << "' on pipe " << stringifyPipe(earlier.pipe);
+      << unitText(unit) << " and '" << earlier.op->getName() << "' on pipe "
+      << unitText(earlier.unit);
   if (a.sameMemory(touch.bytes))
     diag << " touch bytes [" << begin << ", " << end << ") of "
          << memoryName(a);
@@ -72,7 +72,8 @@ void SyncChecker::report(const Access &earlier, Operation *later, Pipe pipe,
 
 void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
   SmallVector<Touch> touches = touchesOf(op);
-  if (!checkReach(op, pipe, touches) || !checkOverlap(op, pipe))
+  if (!checkReach(op, pipe, touches) || !checkOverlap(op, pipe) ||
+      !accessUnit(op, pipe, accessCores(op, pipe, touches)))
     return;
   access(op, pipe, touches, state);
 }
@@ -85,14 +86,14 @@ void SyncChecker::access(Operation *op, Pipe pipe, ArrayRef<Touch> touches,
 
 int64_t SyncChecker::checkAccess(Operation *op, Pipe pipe,
                                  ArrayRef<Touch> touches, PathState &state) {
-  unsigned q = static_cast<unsigned>(pipe);
+  unsigned cores = accessCores(op, pipe, touches);
+  unsigned q = accessUnit(op, pipe, cores).value_or(static_cast<unsigned>(pipe));
   int64_t seq = ++counters[q];
   auto orderedBefore = [&](const Access &earlier) {
-    unsigned p = static_cast<unsigned>(earlier.pipe);
+    unsigned p = earlier.unit;
     return state.known[q][p].contains(earlier.seq) ||
            (p == q && !needsBarrier(pipe));
   };
-  unsigned cores = accessCores(op, pipe, touches);
   for (const Touch &touch : touches) {
     ++checked;
     // One report per earlier op, over the bytes of all its pages.
@@ -101,8 +102,6 @@ int64_t SyncChecker::checkAccess(Operation *op, Pipe pipe,
         touch.bytes, [&](const Access &earlier, int64_t lo, int64_t hi) {
           if (!earlier.touch.write && !touch.write)
             return;
-          if ((earlier.cores & cores) == 0 && earlier.cores && cores)
-            return reportCrossCore(earlier, {op, pipe, seq, touch, cores});
           if (orderedBefore(earlier))
             return;
           auto [it, inserted] = races.try_emplace(earlier.op, earlier, lo, hi);
@@ -112,7 +111,7 @@ int64_t SyncChecker::checkAccess(Operation *op, Pipe pipe,
           }
         });
     for (auto &[earlierOp, race] : races)
-      report(std::get<0>(race), op, pipe, touch, std::get<1>(race),
+      report(std::get<0>(race), op, q, touch, std::get<1>(race),
              std::get<2>(race));
   }
   return seq;
@@ -120,13 +119,13 @@ int64_t SyncChecker::checkAccess(Operation *op, Pipe pipe,
 
 void SyncChecker::recordAccess(Operation *op, Pipe pipe, int64_t seq,
                                ArrayRef<Touch> touches, PathState &state) {
-  unsigned q = static_cast<unsigned>(pipe);
+  unsigned cores = accessCores(op, pipe, touches);
+  unsigned q = accessUnit(op, pipe, cores).value_or(static_cast<unsigned>(pipe));
   auto orderedBefore = [&](const Access &earlier) {
-    unsigned p = static_cast<unsigned>(earlier.pipe);
+    unsigned p = earlier.unit;
     return state.known[q][p].contains(earlier.seq) ||
            (p == q && !needsBarrier(pipe));
   };
-  unsigned cores = accessCores(op, pipe, touches);
   // The bytes this write covers of an earlier access ordered before it:
   // anything that conflicts with the earlier access there conflicts with
   // this write too, and is ordered after the earlier one if it is ordered
@@ -136,7 +135,7 @@ void SyncChecker::recordAccess(Operation *op, Pipe pipe, int64_t seq,
     if (touch.write)
       state.history.cut(touch.bytes, orderedBefore);
   for (const Touch &touch : touches)
-    state.history.add({op, pipe, seq, touch, cores});
+    state.history.add({op, pipe, seq, touch, cores, q});
   state.executed[q].insert(seq, seq + 1);
 }
 
@@ -237,11 +236,11 @@ bool SyncChecker::run(unsigned &checkedOut) {
   for (const auto &[key, flag] : state.flags) {
     failedAny = true;
     flag.setOp->emitError() << "event " << std::get<2>(key) << " of <"
-                            << stringifyPipe(static_cast<Pipe>(std::get<0>(key)))
-                            << " -> "
-                            << stringifyPipe(static_cast<Pipe>(std::get<1>(key)))
+                            << unitText(std::get<0>(key)) << " -> "
+                            << unitText(std::get<1>(key))
                             << "> is set and never waited for";
   }
+  reportLeftOverSignals(state);
   checkedOut = checked;
   return !failedAny;
 }

@@ -36,14 +36,13 @@ using namespace mlir::dsaplan::verify;
 ///   wait_flag <mte2 -> v>, 0    // V consumes (1)
 ///   set_flag <mte2 -> v>, 0     // may fire before V reached the wait
 ///   wait_flag <mte2 -> v>, 0    // hangs if it did
-void SyncChecker::setFlag(SetFlagOp set, PathState &state) {
-  FlagKey key{static_cast<int>(set.getSrc()), static_cast<int>(set.getDst()),
-              set.getEvent()};
-  unsigned p = static_cast<unsigned>(set.getSrc());
+void SyncChecker::setFlag(SetFlagOp set, unsigned base, PathState &state) {
+  unsigned p = base + static_cast<unsigned>(set.getSrc());
+  unsigned q = base + static_cast<unsigned>(set.getDst());
+  FlagKey key{static_cast<int>(p), static_cast<int>(q), set.getEvent()};
   auto flagName = [&](InFlightDiagnostic &diag) -> InFlightDiagnostic & {
-    return diag << "event " << set.getEvent() << " of <"
-                << stringifyPipe(set.getSrc()) << " -> "
-                << stringifyPipe(set.getDst()) << ">";
+    return diag << "event " << set.getEvent() << " of <" << unitText(p)
+                << " -> " << unitText(q) << ">";
   };
   if (state.flags.count(key)) {
     failedAny = true;
@@ -53,7 +52,6 @@ void SyncChecker::setFlag(SetFlagOp set, PathState &state) {
   }
   auto consumer = state.consumers.find(key);
   if (consumer != state.consumers.end()) {
-    unsigned q = static_cast<unsigned>(set.getDst());
     IntervalSet unordered = consumer->second.waits.minus(state.known[p][q]);
     if (!unordered.empty() &&
         reportedOverruns.insert(set.getOperation()).second) {
@@ -74,20 +72,20 @@ void SyncChecker::setFlag(SetFlagOp set, PathState &state) {
 
 /// A wait runs on its pipe like an access (a later set of its flag must know
 /// it finished) and hands over what the set captured.
-void SyncChecker::waitFlag(WaitFlagOp wait, PathState &state) {
-  FlagKey key{static_cast<int>(wait.getSrc()), static_cast<int>(wait.getDst()),
-              wait.getEvent()};
+void SyncChecker::waitFlag(WaitFlagOp wait, unsigned base,
+                           PathState &state) {
+  unsigned src = base + static_cast<unsigned>(wait.getSrc());
+  unsigned q = base + static_cast<unsigned>(wait.getDst());
+  FlagKey key{static_cast<int>(src), static_cast<int>(q), wait.getEvent()};
   auto it = state.flags.find(key);
   if (it == state.flags.end()) {
     failedAny = true;
     wait.emitError() << "waits for event " << wait.getEvent() << " of <"
-                     << stringifyPipe(wait.getSrc()) << " -> "
-                     << stringifyPipe(wait.getDst())
+                     << unitText(src) << " -> " << unitText(q)
                      << "> that no set_flag raised: the pipe would hang";
     return;
   }
-  unsigned q = static_cast<unsigned>(wait.getDst());
-  for (size_t p = 0; p < kNumPipes; ++p)
+  for (size_t p = 0; p < kNumUnits; ++p)
     state.known[q][p].unite(it->second.knowledge[p]);
   state.flags.erase(it);
   int64_t seq = ++counters[q];
@@ -100,24 +98,52 @@ void SyncChecker::waitFlag(WaitFlagOp wait, PathState &state) {
 
 /// One op of the walk; the structure (branches, loops) is RegionWalker's.
 WalkStep SyncChecker::step(Operation &op, PathState &state) {
+  if (auto set = dyn_cast<CrossCoreSetOp>(op)) {
+    crossCoreSet(set, state);
+    return WalkStep::Done;
+  }
+  if (auto wait = dyn_cast<CrossCoreWaitOp>(op)) {
+    crossCoreWait(wait, state);
+    return WalkStep::Done;
+  }
+  return visitSync(op, state);
+}
+
+/// set_flag, wait_flag, pipe_barrier and barrier_all, on every core that
+/// has their pipes (Cores.cpp).
+WalkStep SyncChecker::visitSync(Operation &op, PathState &state) {
+  auto coresOfPipes = [&](Pipe a, Pipe b) {
+    unsigned cores = target.getPipe(a).cores & target.getPipe(b).cores;
+    if (auto core =
+            op.getAttrOfType<CoreAttr>(DsaPlanDialect::getCoreAttrName()))
+      cores &= maskOfCore(core.getValue());
+    return cores;
+  };
   if (auto set = dyn_cast<SetFlagOp>(op)) {
-    setFlag(set, state);
+    for (unsigned base : unitBases(coresOfPipes(set.getSrc(), set.getDst())))
+      setFlag(set, base, state);
     return WalkStep::Done;
   }
   if (auto wait = dyn_cast<WaitFlagOp>(op)) {
-    waitFlag(wait, state);
+    for (unsigned base : unitBases(coresOfPipes(wait.getSrc(), wait.getDst())))
+      waitFlag(wait, base, state);
     return WalkStep::Done;
   }
   if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
-    unsigned p = static_cast<unsigned>(barrier.getPipe());
-    state.known[p][p].unite(state.executed[p]);
+    Pipe pipe = barrier.getPipe();
+    for (unsigned base : unitBases(coresOfPipes(pipe, pipe))) {
+      unsigned p = base + static_cast<unsigned>(pipe);
+      state.known[p][p].unite(state.executed[p]);
+    }
     return WalkStep::Done;
   }
-  // Every pipe drains: each knows all that every pipe ran before it.
+  // Every pipe of a core drains: each knows all that every pipe of the core
+  // ran before it.
   if (isa<BarrierAllOp>(op)) {
-    for (size_t q = 0; q < kNumPipes; ++q)
-      for (size_t p = 0; p < kNumPipes; ++p)
-        state.known[q][p].unite(state.executed[p]);
+    for (unsigned base : unitBases(coresOfPipes(Pipe::s, Pipe::s)))
+      for (size_t q = base; q < base + kNumPipes; ++q)
+        for (size_t p = base; p < base + kNumPipes; ++p)
+          state.known[q][p].unite(state.executed[p]);
     return WalkStep::Done;
   }
   return WalkStep::Enter;
@@ -127,12 +153,12 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
                                             Operation *at) {
   PathState merged;
   for (const PathState &s : states)
-    for (size_t p = 0; p < kNumPipes; ++p)
+    for (size_t p = 0; p < kNumUnits; ++p)
       merged.executed[p].unite(s.executed[p]);
   // Known at the merge: known on every path that ran it.
   auto mergeKnowledge = [&](auto knowledgeOf) {
     Knowledge result;
-    for (size_t p = 0; p < kNumPipes; ++p) {
+    for (size_t p = 0; p < kNumUnits; ++p) {
       bool first = true;
       for (const PathState &s : states) {
         IntervalSet onPath = knowledgeOf(s)[p];
@@ -143,7 +169,7 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
     }
     return result;
   };
-  for (size_t q = 0; q < kNumPipes; ++q)
+  for (size_t q = 0; q < kNumUnits; ++q)
     merged.known[q] =
         mergeKnowledge([&](const PathState &s) -> const Knowledge & { return s.known[q]; });
   // Flags must be balanced: the same ones set on every path.
@@ -157,8 +183,8 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
         InFlightDiagnostic diag =
             at->emitError()
             << "unbalanced flags: event " << std::get<2>(key) << " of <"
-            << stringifyPipe(static_cast<Pipe>(std::get<0>(key))) << " -> "
-            << stringifyPipe(static_cast<Pipe>(std::get<1>(key)))
+            << unitText(std::get<0>(key)) << " -> "
+            << unitText(std::get<1>(key))
             << "> is set on some paths through this op and not on others";
         diag.attachNote(flag.setOp->getLoc()) << "set here";
       }
@@ -180,6 +206,7 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
       if (!into.waitOp)
         into.waitOp = consumer.waitOp;
     }
+  mergeCounters(states, at, merged);
   // Every access that may have run stays a candidate.
   SmallVector<const History *> histories;
   for (const PathState &s : states)

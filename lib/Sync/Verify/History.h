@@ -40,12 +40,14 @@ struct Access {
   Touch touch;
   /// The cores the op may run on (a CoreMask).
   unsigned cores = kBothCores;
+  /// The pipe of the core that runs it (SyncChecker.h, kNumUnits).
+  unsigned unit = 0;
   /// What tells two accesses apart: one execution of an op (its pipe and
   /// sequence number), the kind, and the bytes.
   using Key = std::tuple<int64_t, int, Operation *, int64_t, int64_t>;
   Key key() const {
-    return {(seq * static_cast<int64_t>(kNumPipes) +
-             static_cast<int64_t>(pipe)) * 2 + touch.write,
+    return {(seq * static_cast<int64_t>(kNumUnits) +
+             static_cast<int64_t>(unit)) * 2 + touch.write,
             touch.bytes.space, touch.bytes.alloc, touch.bytes.begin,
             touch.bytes.end};
   }

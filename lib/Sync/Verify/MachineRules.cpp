@@ -73,23 +73,6 @@ unsigned SyncChecker::coresOf(Pipe pipe, ArrayRef<Touch> touches) const {
   return cores;
 }
 
-/// Flags order the pipes of one core: two conflicting accesses on
-/// different cores are never ordered here, whatever flags lie between.
-void SyncChecker::reportCrossCore(const Access &earlier, const Access &later) {
-  if (!reported.insert({earlier.op, later.op}).second)
-    return;
-  failedAny = true;
-  InFlightDiagnostic diag =
-      later.op->emitError()
-      << "'" << later.op->getName() << "' on pipe " << stringifyPipe(later.pipe)
-      << " (" << stringifyCores(later.cores) << " core) and '"
-      << earlier.op->getName() << "' on pipe " << stringifyPipe(earlier.pipe)
-      << " (" << stringifyCores(earlier.cores) << " core) touch "
-      << memoryName(later.touch.bytes)
-      << " from different cores: no set_flag/wait_flag orders them";
-  diag.attachNote(earlier.op->getLoc()) << "the earlier access";
-}
-
 /// A vector instruction's source and destination share a start address with
 /// the same layout, or are disjoint (Ascend C's address-overlap rule): an
 /// op that reads one placed tile and writes another over part of it
@@ -146,8 +129,8 @@ void SyncChecker::settledCall(CallOpInterface call, PathState &state) {
     failedAny = true;
     InFlightDiagnostic diag = call->emitError();
     diag << "settled call with event " << std::get<2>(key) << " of <"
-         << stringifyPipe(static_cast<Pipe>(std::get<0>(key))) << " -> "
-         << stringifyPipe(static_cast<Pipe>(std::get<1>(key)))
+         << unitText(std::get<0>(key)) << " -> "
+         << unitText(std::get<1>(key))
          << "> in flight: the callee's own flags may consume it";
     diag.attachNote(flag.setOp->getLoc()) << "the set_flag";
     return;
@@ -176,7 +159,10 @@ unsigned SyncChecker::accessCores(Operation *op, Pipe pipe,
                                   ArrayRef<Touch> touches) const {
   if (op->hasAttr(DsaPlanDialect::getSettledAttrName()))
     return kBothCores;
-  return coresOf(pipe, touches);
+  unsigned cores = coresOf(pipe, touches);
+  if (auto core = op->getAttrOfType<CoreAttr>(DsaPlanDialect::getCoreAttrName()))
+    cores &= maskOfCore(core.getValue());
+  return cores;
 }
 
 /// The cores the function's own accesses run on (each op's pipe narrowed by

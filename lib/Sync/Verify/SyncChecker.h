@@ -32,13 +32,18 @@
 #include <array>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace mlir {
 namespace dsaplan {
 namespace verify {
 
-/// Per pipe p, the sequence numbers of p known to have finished.
-using Knowledge = std::array<IntervalSet, kNumPipes>;
+// The pipes are units (Target.h): a kernel of one core uses the first
+// kNumPipes (the Pipe enum), whichever core it is; a kernel of both
+// (Cores.cpp) the cube core's there and the vector core's from kNumPipes on.
+
+/// Per unit p, the sequence numbers of p known to have finished.
+using Knowledge = std::array<IntervalSet, kNumUnits>;
 
 /// A raised flag: what its set captured.
 struct FlagState {
@@ -49,8 +54,17 @@ struct FlagState {
   }
 };
 
-/// (source pipe, destination pipe, event id).
+/// (source unit, destination unit, event id).
 using FlagKey = std::tuple<int, int, int64_t>;
+
+/// A cross-core counter of one core and id: the signals in it, oldest
+/// first, each what its set captured, and the unit that sets it.
+struct Counter {
+  std::vector<FlagState> signals;
+  int setter = -1;
+};
+/// (the waiting core's first unit, id).
+using CounterKey = std::pair<unsigned, int64_t>;
 
 /// The wait that consumed the latest set of a flag: its sequence numbers on
 /// the waiting pipe (one per path that reached here) and one of its ops.
@@ -61,9 +75,10 @@ struct Consumer {
 
 /// What one path knows at a point of the walk.
 struct PathState {
-  Knowledge executed;                       // per pipe
-  std::array<Knowledge, kNumPipes> known;   // known[q][p]
+  Knowledge executed;                       // per unit
+  std::array<Knowledge, kNumUnits> known;   // known[q][p]
   std::map<FlagKey, FlagState> flags;
+  std::map<CounterKey, Counter> counters;
   std::map<FlagKey, Consumer> consumers;
   History history;
 };
@@ -101,20 +116,31 @@ private:
   unsigned coresOfFunction();
   unsigned accessCores(Operation *op, Pipe pipe, ArrayRef<Touch> touches) const;
   std::optional<PathState> merge(ArrayRef<PathState> states, Operation *at);
-  void report(const Access &earlier, Operation *later, Pipe pipe,
+  void report(const Access &earlier, Operation *later, unsigned unit,
               const Touch &touch, int64_t begin, int64_t end);
-  void reportCrossCore(const Access &earlier, const Access &later);
   bool checkReach(Operation *op, Pipe pipe, ArrayRef<Touch> touches);
   unsigned coresOf(Pipe pipe, ArrayRef<Touch> touches) const;
-  void setFlag(SetFlagOp set, PathState &state);
-  void waitFlag(WaitFlagOp wait, PathState &state);
+  void setFlag(SetFlagOp set, unsigned base, PathState &state);
+  void waitFlag(WaitFlagOp wait, unsigned base, PathState &state);
+  /// Cores.cpp: the units of a function of both cores.
+  bool holdsBothCores();
+  SmallVector<unsigned, 2> unitBases(unsigned cores);
+  std::optional<unsigned> accessUnit(Operation *op, Pipe pipe, unsigned cores);
+  std::string unitText(unsigned unit);
+  WalkStep visitSync(Operation &op, PathState &state);
+  void crossCoreSet(CrossCoreSetOp set, PathState &state);
+  void crossCoreWait(CrossCoreWaitOp wait, PathState &state);
+  void mergeCounters(ArrayRef<PathState> states, Operation *at,
+                     PathState &merged);
+  void reportLeftOverSignals(const PathState &state);
   bool needsBarrier(Pipe pipe) const { return target.needsBarrier(pipe); }
 
   func::FuncOp func;
   const TargetDescription &target;
   /// Sequence numbers are per pipe (knowledge is per pipe too), so that what
   /// one path ran of a pipe stays a few contiguous ranges.
-  std::array<int64_t, kNumPipes> counters{};
+  std::array<int64_t, kNumUnits> counters{};
+  std::optional<bool> mixed;
   bool failedAny = false;
   unsigned checked = 0;
   std::optional<unsigned> functionCores;

@@ -41,6 +41,15 @@ def DsaPlan_Pipe : I32EnumAttr<"Pipe", "hardware pipe of an Ascend AI core", [
   let cppNamespace = "::mlir::dsaplan";
 }
 
+def DsaPlan_Core : I32EnumAttr<"Core",
+    "a core of an Ascend AI core group (910B: one cube core, two vector cores)", [
+      I32EnumAttrCase<"cube", 0>,
+      I32EnumAttrCase<"vector", 1>
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::dsaplan";
+}
+
 //===----------------------------------------------------------------------===//
 // Attributes
 //===----------------------------------------------------------------------===//
@@ -57,6 +66,18 @@ def DsaPlan_SpaceAttr : EnumAttr<DsaPlan_Dialect, DsaPlan_MemorySpace, "space"> 
 
 def DsaPlan_PipeAttr : EnumAttr<DsaPlan_Dialect, DsaPlan_Pipe, "pipe"> {
   let summary = "the hardware pipe an op runs on";
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def DsaPlan_CoreAttr : EnumAttr<DsaPlan_Dialect, DsaPlan_Core, "core"> {
+  let summary = "the core an op runs on";
+  let description = [{
+    `dsaplan.core = #dsaplan.core<vector>` on an op says which core runs it
+    where its pipe and the spaces it touches leave that open (a copy
+    between two GM buffers on MTE2, a pipe of both cores, in a function
+    that holds ops of both cores), and on a `set_flag`/`wait_flag` between
+    two such pipes.
+  }];
   let assemblyFormat = "`<` $value `>`";
 }
 

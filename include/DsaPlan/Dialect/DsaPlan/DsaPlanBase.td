@@ -23,6 +23,9 @@ def DsaPlan_Dialect : Dialect {
     Discardable attributes understood on other ops:
     - `dsaplan.pipe = #dsaplan.pipe<...>`: the pipe an op runs on;
     - `dsaplan.target = #dsaplan.target<...>`: on a module, the target;
+    - `dsaplan.core = #dsaplan.core<cube|vector>`: on an op, the core that
+      runs it, where its pipe and spaces leave that open in a function
+      holding ops of both cores;
     - `dsaplan.buffers = N : i64` (1 to 4) or `"auto"`: on an allocation in
       a loop body, its number of rotating slots (`dsaplan-multi-buffer`);
     - `dsaplan.report_point = N : i64`: on an op that accesses memory, the
@@ -37,6 +40,10 @@ def DsaPlan_Dialect : Dialect {
     /// Name of the discardable attribute giving an op's pipe.
     static constexpr ::llvm::StringLiteral getPipeAttrName() {
       return ::llvm::StringLiteral("dsaplan.pipe");
+    }
+    /// Name of the discardable attribute giving the core an op runs on.
+    static constexpr ::llvm::StringLiteral getCoreAttrName() {
+      return ::llvm::StringLiteral("dsaplan.core");
     }
     /// Name of the discardable module attribute giving the target.
     static constexpr ::llvm::StringLiteral getTargetAttrName() {

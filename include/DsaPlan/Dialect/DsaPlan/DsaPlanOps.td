@@ -145,6 +145,56 @@ def DsaPlan_WaitFlagOp : DsaPlan_FlagOp<"wait_flag"> {
   }];
 }
 
+class DsaPlan_CrossCoreOp<string mnemonic> : DsaPlan_Op<mnemonic,
+    [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let hasVerifier = 1;
+}
+
+def DsaPlan_CrossCoreSetOp : DsaPlan_CrossCoreOp<"cross_core_set"> {
+  let summary = "signal the other core(s) of the group through flag `id`";
+  let description = [{
+    Issued on pipe `pipe` of core `core` (Ascend C's
+    `CrossCoreSetFlag<mode, pipe>(id)`): once every earlier instruction of
+    that pipe has completed, a signal is added to the counter `id` of the
+    cores the mode names. In mode 2 a set of the cube core signals both
+    vector cores of its group, and the cube core receives a signal once both
+    vector cores have set. Each core holds at most the target's counter
+    limit (15 on ascend910b) of unconsumed signals per id; one more is an
+    overrun. The pipe cannot be S on ascend910b.
+
+    ```mlir
+    dsaplan.cross_core_set cube <fix>, mode 2, id 0
+    ```
+  }];
+  let arguments = (ins DsaPlan_CoreAttr:$core, DsaPlan_PipeAttr:$pipe,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$mode,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$id);
+  let assemblyFormat = [{
+    custom<CoreKeyword>($core) custom<Pipe>($pipe) `,` `mode` $mode `,` `id` $id
+    attr-dict
+  }];
+}
+
+def DsaPlan_CrossCoreWaitOp : DsaPlan_CrossCoreOp<"cross_core_wait"> {
+  let summary = "core `core` waits for a signal on flag `id`";
+  let description = [{
+    Issued by the scalar unit of core `core` (Ascend C's
+    `CrossCoreWaitFlag(id)`): while the core's counter `id` is zero, no
+    later instruction of the core, on any pipe, is issued; then one signal
+    is taken. Instructions issued before it run on.
+
+    ```mlir
+    dsaplan.cross_core_wait vector, mode 2, id 0
+    ```
+  }];
+  let arguments = (ins DsaPlan_CoreAttr:$core,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$mode,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$id);
+  let assemblyFormat = [{
+    custom<CoreKeyword>($core) `,` `mode` $mode `,` `id` $id attr-dict
+  }];
+}
+
 def DsaPlan_PipeBarrierOp : DsaPlan_Op<"pipe_barrier",
     [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
   let summary = "orders the instructions of one pipe";

@@ -21,10 +21,13 @@
 //   m     cube          l0a, l0b, bt  l0c                     yes
 //   fix   cube          l0c           gm, l1                  yes
 //   v     vector        ub            ub                      yes
-//   mte3  cube, vector  ub            gm                      yes
+//   mte3  vector        ub            gm                      yes
 //   s     cube, vector  gm, ub        gm, ub                  no (in order)
 //
-// and event ids 0-7 for every pipe pair.
+// and event ids 0-7 for every pipe pair. The cube core (AIC) owns L1, L0A,
+// L0B, L0C and BT; each of the two vector cores (AIV) its own UB; GM is
+// shared, and the cores order their GM accesses with the cross-core flags
+// (CrossCoreDescription: 11 ids, counters of at most 15 signals).
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,6 +73,13 @@ inline constexpr size_t kNumMemorySpaces = getMaxEnumValForMemorySpace() + 1;
 
 /// The number of pipes: the size of every array indexed by Pipe.
 inline constexpr size_t kNumPipes = getMaxEnumValForPipe() + 1;
+/// The cores of an AI core group the sync orders: the cube core and a
+/// vector core (Core).
+inline constexpr size_t kNumCores = getMaxEnumValForCore() + 1;
+/// The pipes of a core group, core by core ("units"): the cube core's
+/// kNumPipes, then the vector core's. The checkers give each core its own
+/// pipes this way, so that the cube's MTE2 and the vector core's are two.
+inline constexpr size_t kNumUnits = kNumCores * kNumPipes;
 
 /// The cores of an AI core pair, as bits of a mask: a pipe may run on both
 /// (mte2, mte3, s), a space belongs to one.
@@ -82,6 +92,32 @@ enum CoreMask : unsigned {
 
 /// "cube", "vector", "cube or vector", "no core".
 llvm::StringRef stringifyCores(unsigned cores);
+
+/// The mask of one core.
+inline CoreMask maskOfCore(Core core) {
+  return core == Core::cube ? kCubeCore : kVectorCore;
+}
+
+/// The cross-core flags of an AI core group (Ascend C CrossCoreSetFlag and
+/// CrossCoreWaitFlag; docs/sync.md "Cross-core synchronisation"). Each core
+/// has a counter per id: a set on one core adds a signal to the counters of
+/// the cores it signals, a wait blocks its whole core while its counter is
+/// zero and then takes one signal.
+struct CrossCoreDescription {
+  /// Ids 0 to this minus one.
+  int64_t ids = 0;
+  /// The most signals a counter may hold: one more set before a wait is an
+  /// overrun.
+  int64_t counterLimit = 0;
+  /// Bit m set: mode m exists (0: all cores of one kind, 1: the vector
+  /// cores of a group, 2: the cube core and the vector cores of a group).
+  unsigned modes = 0;
+  /// Vector cores per cube core in a group.
+  int64_t vectorCores = 0;
+  bool hasMode(int64_t mode) const {
+    return mode >= 0 && mode < 32 && ((modes >> mode) & 1);
+  }
+};
 
 /// Where a pipe runs and what it may touch. `reads` and `writes` have bit s
 /// for MemorySpace s and bit kGlobalMemoryBit for global memory.
@@ -136,6 +172,12 @@ public:
     (void)src, (void)dst; // the same for every pair on the built-in chips
     return eventIds;
   }
+  /// The cross-core flags between the cube and the vector cores.
+  const CrossCoreDescription &getCrossCore() const { return crossCore; }
+  /// Whether `pipe` runs on `core`.
+  bool runsOn(Pipe pipe, Core core) const {
+    return getPipe(pipe).cores & maskOfCore(core);
+  }
 
 private:
   /// Built-in table number `table`, without overrides.
@@ -145,6 +187,7 @@ private:
   std::array<SpaceDescription, kNumMemorySpaces> spaces;
   std::array<PipeDescription, kNumPipes> pipes;
   int64_t eventIds = 0;
+  CrossCoreDescription crossCore;
 };
 
 /// The cycle costs the simulator gives the pipes. These are estimates for

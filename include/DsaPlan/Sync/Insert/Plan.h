@@ -86,6 +86,9 @@ private:
   DenseMap<Block *, std::vector<Operation *>> blockOps;
 };
 
+/// The innermost block holding both ops.
+Block *commonBlock(Operation *a, Operation *b);
+
 /// The access of pipe `src` at op `after` of a block must finish before the
 /// access of pipe `dst` at op `before` starts. Forward: after < before, both
 /// in one execution of the block; around a back edge: `after` in one
@@ -112,7 +115,10 @@ struct SyncRequirements {
   DenseMap<Operation *, unsigned> accessIndex;
   /// Bit p set: the op is, or holds, an access of pipe p.
   DenseMap<Operation *, unsigned> pipesOf;
+  /// Between accesses of one core; those between the cube and the vector
+  /// core are in `crossCore` (CrossCore.h), not filed as requirements.
   std::vector<SyncDependency> dependencies;
+  std::vector<SyncDependency> crossCore;
   /// Forward requirements by block id, around back edges by the loop's
   /// position (scf.for).
   std::map<unsigned, SmallVector<Requirement>> forward;

@@ -44,6 +44,16 @@ class FuncOp;
 } // namespace func
 namespace dsaplan {
 
+/// The simulated pipes are units (Target.h): a kernel of one core uses the
+/// first kNumPipes, whichever core it is; a kernel of both (with
+/// cross-core flags) runs the cube core's pipes there and the vector
+/// core's in the next kNumPipes, named "aiv.v", "aiv.mte2", ...
+/// The pipe of a unit, and its name ("mte2", "aiv.mte2").
+inline Pipe pipeOfUnit(unsigned unit) {
+  return static_cast<Pipe>(unit % kNumPipes);
+}
+std::string unitName(unsigned unit);
+
 struct SimulationOptions {
   /// The first seed; run k uses seed + k. A seed fixes the choices of the
   /// scalar unit (unknown conditions, unknown integer arguments) and the
@@ -92,10 +102,12 @@ struct SimulationFinding {
 };
 
 /// One entry of a simulated run as it executed: a pipe op, a set_flag, a
-/// wait_flag, a pipe_barrier or a barrier_all (issued by the scalar unit,
-/// `pipe` is S), with its concrete bytes and its cycles.
+/// wait_flag, a pipe_barrier, a barrier_all (issued by the scalar unit,
+/// `pipe` is S), a cross_core_set or a cross_core_wait (on its core's S),
+/// with its concrete bytes and its cycles. `pipe` is a unit
+/// (kNumUnits).
 struct ExecutedEntry {
-  enum class Kind { Op, Set, Wait, Barrier, BarrierAll };
+  enum class Kind { Op, Set, Wait, Barrier, BarrierAll, CrossSet, CrossWait };
   struct Run {
     int64_t begin, end; // bytes [begin, end)
   };
@@ -107,7 +119,8 @@ struct ExecutedEntry {
   Kind kind = Kind::Op;
   Operation *op = nullptr;
   unsigned pipe = 0;
-  /// set/wait: the flag (source pipe, destination pipe, event id).
+  /// set/wait: the flag (source unit, destination unit, event id); a
+  /// cross-core set or wait: (kCrossCoreFlag, waiting core's S unit, id).
   unsigned flagSrc = 0, flagDst = 0;
   int64_t flagId = 0;
   /// Iteration numbers of the enclosing loops, outermost first.
@@ -133,7 +146,7 @@ struct ExecutedRun {
   bool pipeOverlap = true;
   /// Per pipe: whether it runs its ops one after the other whatever
   /// pipeOverlap says (the target's pipes that need no pipe_barrier).
-  std::array<bool, kNumPipes> inOrder{};
+  std::array<bool, kNumUnits> inOrder{};
 };
 
 /// How much a loop overlapped its pipes in one run: the sum of its ops'
@@ -155,7 +168,7 @@ struct SimulationRun {
   int64_t serial = 0;       // the sum of the ops' durations
   /// The dataflow ideal (IdealSchedule.h) of this run's ops, when computed.
   int64_t ideal = 0;
-  std::array<int64_t, kNumPipes> busy{}; // cycles with an op running
+  std::array<int64_t, kNumUnits> busy{}; // cycles with an op running
   unsigned errors = 0;
   bool gaveUp = false;
 };
