@@ -46,9 +46,10 @@ using namespace mlir::dsaplan::sync;
 
 namespace {
 
-/// Loop pairs of one loop and pipe pair (each holds an event id over the
-/// whole loop, and nested loops need ids too).
-constexpr size_t kMaxLoopPairs = 4;
+/// Loop pairs of one loop and pipe pair the cover makes at most, a bound on
+/// its work; IdPressure.cpp then merges them down to what the event ids
+/// allow.
+constexpr size_t kMaxLoopPairs = 64;
 
 //===----------------------------------------------------------------------===//
 // Knowledge: what each pipe knows to have finished
@@ -387,7 +388,8 @@ void SyncCover::coverBackEdges(Block *body, Operation *loop,
 /// first unmet consumer needs gets its own pair, so a consumer waits for
 /// the producer it needs and not for the last one of the body: with a
 /// rotating buffer unrolled (dsaplan-unroll-rotations), iteration i+1's
-/// load into slot s waits only for slot s's last reader. Past kMaxLoopPairs
+/// load into slot s waits only for slot s's last reader (IdPressure.cpp
+/// merges the pairs of one slot when there are too many). Past kMaxLoopPairs
 /// pairs, the last pair's set moves down to cover `req` too (each pair
 /// holds an event id for the whole loop).
 Gap SyncCover::placeLoopPair(LoopKey key, const Requirement &req, Gap wait) {

@@ -130,9 +130,12 @@ SmallVector<Span> spansOf(const ProgramOrder &order,
   for (auto &[key, pairs] : decisions.pairs) {
     auto [blockId, src, dst] = key;
     Block *block = order.blockWithId(blockId);
+    Operation *loop = block->getParentOp();
     for (const FlagPair &pair : pairs)
-      spans.push_back({order.linearGap(block, pair.set),
-                       order.linearGap(block, pair.wait),
+      spans.push_back({pair.wholeBody ? order.position(loop) - 0.5
+                                      : order.linearGap(block, pair.set),
+                       pair.wholeBody ? order.endPosition(loop) + 0.5
+                                      : order.linearGap(block, pair.wait),
                        {block, pair.set, pair.wait, nullptr, src, dst, -1,
                         pair.rank}});
   }

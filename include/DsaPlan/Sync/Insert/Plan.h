@@ -145,6 +145,9 @@ LogicalResult collectSyncRequirements(func::FuncOp func,
 struct FlagPair {
   Gap set, wait;
   unsigned rank = 0;
+  /// A pair of an scf.for body whose pairs were merged for want of ids
+  /// (IdPressure.cpp): it holds its id over the whole loop.
+  bool wholeBody = false;
 };
 
 /// Job 2: the flag pairs and barriers that meet the requirements.
@@ -163,6 +166,14 @@ struct SyncDecisions {
 SyncDecisions coverSyncRequirements(func::FuncOp func,
                                     const ProgramOrder &order,
                                     const SyncRequirements &requirements);
+
+/// Between jobs 2 and 3: where more pairs of one block and pipe pair would
+/// be in flight at once than the pipe pair has event ids (on a straight
+/// line, the most whose stretches meet; in an scf.for body, all of them),
+/// merges neighbours whose stretches meet into one pair (set after the
+/// later producer, wait before the earlier consumer) until they fit.
+void relieveIdPressure(const TargetDescription &target,
+                       const ProgramOrder &order, SyncDecisions &decisions);
 
 /// Job 3: a pair with its event id, ready to be created.
 struct PlannedPair {
