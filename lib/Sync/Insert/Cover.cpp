@@ -157,7 +157,8 @@ private:
   void coverBackEdges(Block *body, Operation *loop, const Knowledge &atEnd,
                       ArrayRef<Knowledge> firstHistory,
                       ArrayRef<SmallVector<Inserted, 2>> inserted);
-  Gap placeLoopPair(LoopKey key, const Requirement &req, Gap wait);
+  Gap placeLoopPair(SmallVector<FlagPair, 1> &pairs, const Requirement &req,
+                    Gap wait);
   void stepOver(Operation *op, Gap gap, Knowledge &knowledge,
                 InputFlags &flags, bool coverNested);
   /// The index of the last op of `block` that is or holds an access of
@@ -204,6 +205,9 @@ Knowledge SyncCover::coverBlock(Block *block) {
   if (isa<scf::ForOp>(parent) &&
       requirements.backEdge.count(order.position(parent)))
     coverBackEdges(block, parent, knowledge, history, inserted);
+  else if (requirements.branchBackEdge.count(order.blockId(block)))
+    coverBackEdges(block, parent->getParentOfType<scf::ForOp>(), knowledge,
+                   history, inserted);
   return knowledge;
 }
 
@@ -332,8 +336,13 @@ void SyncCover::coverBackEdges(Block *body, Operation *loop,
                                  ArrayRef<SmallVector<Inserted, 2>> inserted) {
   ArrayRef<Operation *> blockOps = order.opsOf(body);
   Gap end = blockOps.size();
+  // The body of `loop`, or a block of a branch in it: then the previous
+  // execution of the block may be several iterations back, and what ran
+  // in between is not counted (what the pipes knew at its end still holds).
+  bool branch = body->getParentOp() != loop;
   ArrayRef<Requirement> reqs =
-      requirements.backEdge.find(order.position(loop))->second;
+      branch ? requirements.branchBackEdge.find(order.blockId(body))->second
+             : requirements.backEdge.find(order.position(loop))->second;
   std::vector<Knowledge> history(end + 1);
   InputFlags flags;
   Knowledge knowledge = atEnd.nextIteration();
@@ -358,7 +367,12 @@ void SyncCover::coverBackEdges(Block *body, Operation *loop,
       }
       // The set of the previous iteration hands over what the producer
       // knew then, as knowledge of the previous iteration.
-      Gap set = placeLoopPair({order.position(loop), req.src, req.dst}, req, gap);
+      SmallVector<FlagPair, 1> &pairs =
+          branch ? decisions.branchLoopPairs[{order.blockId(body), req.src,
+                                              req.dst}]
+                 : decisions.loopPairs[{order.position(loop), req.src,
+                                        req.dst}];
+      Gap set = placeLoopPair(pairs, req, gap);
       knowledge.receive(req.dst, firstHistory[set]
                                      .capture(req.src, set)
                                      .nextIteration());
@@ -366,6 +380,10 @@ void SyncCover::coverBackEdges(Block *body, Operation *loop,
     if (gap < end)
       stepOver(blockOps[gap], gap, knowledge, flags, /*coverNested=*/false);
   }
+  // The wait after the loop learns from a branch's pairs nothing of the
+  // body's accesses: the branch may not have run in the last iterations.
+  if (branch)
+    return;
   for (auto &[key, pairs] : decisions.loopPairs) {
     if (std::get<0>(key) != order.position(loop))
       continue;
@@ -392,8 +410,8 @@ void SyncCover::coverBackEdges(Block *body, Operation *loop,
 /// merges the pairs of one slot when there are too many). Past kMaxLoopPairs
 /// pairs, the last pair's set moves down to cover `req` too (each pair
 /// holds an event id for the whole loop).
-Gap SyncCover::placeLoopPair(LoopKey key, const Requirement &req, Gap wait) {
-  SmallVector<FlagPair, 1> &pairs = decisions.loopPairs[key];
+Gap SyncCover::placeLoopPair(SmallVector<FlagPair, 1> &pairs,
+                             const Requirement &req, Gap wait) {
   Gap set = req.after + 1;
   if (pairs.size() < kMaxLoopPairs) {
     pairs.push_back({set, wait, numDecisions++});

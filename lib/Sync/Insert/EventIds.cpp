@@ -35,6 +35,7 @@
 #include "DsaPlan/Sync/Insert/Plan.h"
 #include "OrderChecker.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -147,6 +148,16 @@ SmallVector<Span> spansOf(const ProgramOrder &order,
                        order.endPosition(loop) + 0.5,
                        {&loop->getRegion(0).front(), pair.set, pair.wait, loop,
                         src, dst, -1, pair.rank}});
+  }
+  for (auto &[key, pairs] : decisions.branchLoopPairs) {
+    auto [blockId, src, dst] = key;
+    Block *block = order.blockWithId(blockId);
+    Operation *loop = block->getParentOp()->getParentOfType<scf::ForOp>();
+    for (const FlagPair &pair : pairs)
+      spans.push_back({order.position(loop) - 0.5,
+                       order.endPosition(loop) + 0.5,
+                       {block, pair.set, pair.wait, loop, src, dst, -1,
+                        pair.rank}});
   }
   llvm::sort(spans, [](const Span &a, const Span &b) {
     return std::make_tuple(a.begin, a.end, a.plan.src, a.plan.dst,

@@ -123,6 +123,12 @@ struct SyncRequirements {
   /// position (scf.for).
   std::map<unsigned, SmallVector<Requirement>> forward;
   std::map<int64_t, SmallVector<Requirement>> backEdge;
+  /// Around the back edge of an scf.for, between two accesses of one block
+  /// of a branch in its body (an scf.if or scf.index_switch that may skip
+  /// them), by that block's id: from one execution of the block to the next
+  /// (FlashAttention's causal skip: the load of a K slot waits for the last
+  /// read of that slot, however many iterations skipped it).
+  std::map<unsigned, SmallVector<Requirement>> branchBackEdge;
   /// Fallback for loops other than scf.for and for the regions of one op
   /// that run one after the other: a set and its wait (or a barrier) right
   /// after the op; one per op and pair of pipes orders the op before
@@ -161,6 +167,12 @@ struct SyncDecisions {
   /// consumer in the body and after the loop.
   std::map<std::tuple<int64_t, Pipe, Pipe>, SmallVector<FlagPair, 1>>
       loopPairs;
+  /// Around the back edge of a loop, but in a block of a branch of its body,
+  /// by (block id, src, dst): set before the loop and after the producer in
+  /// the block, waited before the consumer in the block and after the loop.
+  /// An execution that skips the block leaves the flag set for the next.
+  std::map<std::tuple<unsigned, Pipe, Pipe>, SmallVector<FlagPair, 1>>
+      branchLoopPairs;
 };
 
 SyncDecisions coverSyncRequirements(func::FuncOp func,
