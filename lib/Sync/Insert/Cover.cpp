@@ -202,12 +202,11 @@ Knowledge SyncCover::coverBlock(Block *block) {
       stepOver(blockOps[gap], gap, knowledge, flags, /*coverNested=*/true);
   }
   Operation *parent = block->getParentOp();
-  if (isa<scf::ForOp>(parent) &&
+  if (isa<scf::ForOp, scf::WhileOp>(parent) && loopBody(parent) == block &&
       requirements.backEdge.count(order.position(parent)))
     coverBackEdges(block, parent, knowledge, history, inserted);
   else if (requirements.branchBackEdge.count(order.blockId(block)))
-    coverBackEdges(block, parent->getParentOfType<scf::ForOp>(), knowledge,
-                   history, inserted);
+    coverBackEdges(block, enclosingLoop(block), knowledge, history, inserted);
   return knowledge;
 }
 

@@ -35,7 +35,6 @@
 #include "DsaPlan/Sync/Insert/Plan.h"
 #include "OrderChecker.h"
 
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -146,13 +145,13 @@ SmallVector<Span> spansOf(const ProgramOrder &order,
     for (const FlagPair &pair : pairs)
       spans.push_back({order.position(loop) - 0.5,
                        order.endPosition(loop) + 0.5,
-                       {&loop->getRegion(0).front(), pair.set, pair.wait, loop,
+                       {loopBody(loop), pair.set, pair.wait, loop,
                         src, dst, -1, pair.rank}});
   }
   for (auto &[key, pairs] : decisions.branchLoopPairs) {
     auto [blockId, src, dst] = key;
     Block *block = order.blockWithId(blockId);
-    Operation *loop = block->getParentOp()->getParentOfType<scf::ForOp>();
+    Operation *loop = enclosingLoop(block);
     for (const FlagPair &pair : pairs)
       spans.push_back({order.position(loop) - 0.5,
                        order.endPosition(loop) + 0.5,

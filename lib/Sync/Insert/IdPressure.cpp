@@ -159,7 +159,7 @@ public:
       if (pairs.size() <= kMaxLoopPairs)
         continue;
       Operation *loop = order.opAt(std::get<0>(key));
-      Gap end = order.opsOf(&loop->getRegion(0).front()).size();
+      Gap end = order.opsOf(loopBody(loop)).size();
       llvm::stable_sort(pairs, [](const FlagPair &a, const FlagPair &b) {
         return std::make_pair(a.wait, a.set) < std::make_pair(b.wait, b.set);
       });
@@ -212,7 +212,9 @@ void IdPressure::relieve(Block *block, Pipe src, Pipe dst,
   unsigned ids = target.getNumEventIds(src, dst);
   unsigned held = heldAround(block, src, dst);
   size_t budget = held < ids ? ids - held : 1;
-  bool wholeBody = isa<scf::ForOp>(block->getParentOp());
+  Operation *owner = block->getParentOp();
+  bool wholeBody = isa<scf::ForOp, scf::WhileOp>(owner) &&
+                   loopBody(owner) == block;
   SmallVector<MergedPair> merged;
   for (const FlagPair &pair : pairs)
     merged.push_back({pair, pair.set});

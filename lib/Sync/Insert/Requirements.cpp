@@ -102,7 +102,7 @@ void requireForward(const ProgramOrder &order, SyncRequirements &result,
 /// dependency runs from one execution of that block to the next.
 Block *sharedBranchBlock(Operation *loop, Operation *from, Operation *to) {
   Block *block = commonBlock(from, to);
-  if (block == &loop->getRegion(0).front())
+  if (block == loopBody(loop))
     return nullptr;
   for (Operation *op = block->getParentOp(); op != loop; op = op->getParentOp())
     if (!isa<scf::IfOp, scf::IndexSwitchOp>(op))
@@ -114,12 +114,15 @@ void requireAcrossIterations(const ProgramOrder &order,
                              SyncRequirements &result, Operation *loop,
                              Operation *from, Operation *to, Pipe src,
                              Pipe dst) {
-  auto forOp = dyn_cast<scf::ForOp>(loop);
-  if (!forOp) {
-    result.eager.insert({from, src, dst}); // scf.while and other loops
+  // An scf.while's iterations run its "do" region: a dependency from one
+  // execution of it to the next gets pairs there, as an scf.for's body
+  // does; one from or to the "before" region has no gap between.
+  Block *body = isa<scf::ForOp, scf::WhileOp>(loop) ? loopBody(loop) : nullptr;
+  if (!body || !body->findAncestorOpInBlock(*from) ||
+      !body->findAncestorOpInBlock(*to)) {
+    result.eager.insert({from, src, dst});
     return;
   }
-  Block *body = forOp.getBody();
   unsigned after = order.indexInBlock(body->findAncestorOpInBlock(*from));
   unsigned before = order.indexInBlock(body->findAncestorOpInBlock(*to));
   // A producer ahead of its consumer in the body (GM rows two iterations

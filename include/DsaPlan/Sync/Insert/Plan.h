@@ -89,6 +89,13 @@ private:
 /// The innermost block holding both ops.
 Block *commonBlock(Operation *a, Operation *b);
 
+/// The block whose executions are the iterations of `loop` with pairs
+/// around its back edge: an scf.for's body, an scf.while's "do" region.
+Block *loopBody(Operation *loop);
+
+/// The innermost scf.for or scf.while holding `block`.
+Operation *enclosingLoop(Block *block);
+
 /// The access of pipe `src` at op `after` of a block must finish before the
 /// access of pipe `dst` at op `before` starts. Forward: after < before, both
 /// in one execution of the block; around a back edge: `after` in one
