@@ -21,6 +21,8 @@ simulates it (8 seeds, GM checked), and prints:
   ideal        the dataflow ideal of that run
   findings     verifier errors and simulator findings (races, overruns,
                hangs): 0 when the syncs are right
+  ours (pipes)  where the peer checks one pipe pair only
+               (`// peer-pipes: m -> mte1`), our set_flags of that pair
   more?        "MORE" where ours exceed a listed peer count
 
   bench/peers/run.py [--dsa-opt build/bin/dsa-opt] [--only NAME,...]
@@ -54,6 +56,9 @@ def run_case(dsa_opt, path, tmp):
         return {"case": name, "error": proc.stderr.strip().splitlines()[0]}
     out = open(placed).read()
     ours = len(re.findall(r"dsaplan\.(set_flag|pipe_barrier|barrier_all)\b", out))
+    pipes = header(text, "peer-pipes")
+    ours_pipes = (len(re.findall(r"dsaplan\.set_flag <" + re.escape(pipes) + ">", out))
+                  if pipes else "")
     verify = subprocess.run([dsa_opt, placed, "-dsaplan-verify-sync", "-o", os.devnull],
                             capture_output=True, text=True)
     sim = subprocess.run([dsa_opt, placed,
@@ -68,6 +73,7 @@ def run_case(dsa_opt, path, tmp):
         "peer_syncs": int(header(text, "peer-syncs") or 0),
         "count": header(text, "peer-count"),
         "ours": ours,
+        "ours_pipes": f"{ours_pipes} <{pipes}>" if pipes else "",
         "makespan": makespan.group(1) if makespan else "-",
         "ideal": ideal.group(1) if ideal else "-",
         "findings": findings,
@@ -83,22 +89,23 @@ def main():
     if args.only:
         names = set(args.only.split(","))
         paths = [p for p in paths if os.path.splitext(os.path.basename(p))[0] in names]
-    print("| case | peer test | peer syncs | ours | makespan | ideal | findings | more? |")
-    print("|---|---|---:|---:|---:|---:|---:|---|")
+    print("| case | peer test | peer syncs | ours | ours (pipes) | makespan | ideal | findings | more? |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---|")
     more = 0
     with tempfile.TemporaryDirectory() as tmp:
         for path in paths:
             row = run_case(args.dsa_opt, path, tmp)
             if "error" in row:
-                print(f"| {row['case']} | error: {row['error']} | | | | | | |")
+                print(f"| {row['case']} | error: {row['error']} | | | | | | | |")
                 more += 1
                 continue
-            over = row["ours"] > row["peer_syncs"]
+            compared = row["ours"] if not row["ours_pipes"] else int(row["ours_pipes"].split()[0])
+            over = compared > row["peer_syncs"]
             flag = ("MORE" if row["count"] == "listed" else "more (peer at least)") if over else ""
             more += over and row["count"] == "listed"
             peer = row["peer"].split(" @")[-1]
             print(f"| {row['case']} | {peer} | {'' if row['count'] == 'listed' else '>= '}{row['peer_syncs']} "
-                  f"| {row['ours']} | {row['makespan']} | {row['ideal']} | {row['findings']} | {flag} |")
+                  f"| {row['ours']} | {row['ours_pipes']} | {row['makespan']} | {row['ideal']} | {row['findings']} | {flag} |")
     print(f"{len(paths)} cases, {more} with more syncs than a listed peer count")
 
 

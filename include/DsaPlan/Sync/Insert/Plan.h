@@ -12,6 +12,8 @@
 //   Cover.cpp         which flag pairs and barriers meet them (what every
 //                         pipe knows at each gap; pairs around loop back
 //                         edges, one per slot of a rotating buffer)
+//   IdPressure.cpp    fewer pairs where a block would hold more at once
+//                         than its pipe pair has event ids
 //   EventIds.cpp      an event id for each pair, clear of the ids the
 //                         input's own syncs have in flight
 //   Codegen.cpp       the set_flag/wait_flag/pipe_barrier ops, each
