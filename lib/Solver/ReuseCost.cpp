@@ -317,6 +317,11 @@ CostSearch::CostSearch(const CostInstance &costs,
   rootBound = std::min(bestCost, forced >= kInfinity
                                      ? bestCost
                                      : std::max(pinned + forced, clique));
+  // The flow bound sees the whole group, however large: where the cliques
+  // leave a gap.
+  if (withBound && rootBound < bestCost)
+    rootBound = std::min(bestCost, std::max(rootBound, flowCostBound(
+                                                costs, group, control)));
   // The hitting-set bound costs more: only where the others leave a gap.
   if (withBound && rootBound < bestCost && group.size() <= kSearchMaxItems)
     rootBound = std::min(bestCost,

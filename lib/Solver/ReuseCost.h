@@ -72,6 +72,19 @@ int64_t hittingSetBound(const CostInstance &costs,
                         const std::vector<uint32_t> &group, int64_t floor,
                         int64_t ceiling, SearchControl *control);
 
+/// The capacity less the bytes the reserved ranges take (merged).
+int64_t usableBytes(const PoolInstance &instance);
+
+/// A lower bound on the reuse cost among the items of `group` (closed under
+/// conflicts and penalties), of any size: the cheapest flow of bytes over
+/// time, each item taking its bytes from unused ones or from items before it
+/// and giving them on, a penalised hand-over costing per byte the penalty
+/// over the smaller size (ReuseFlowBound.cpp). 0 when `control` stops it or
+/// its work budget runs out.
+int64_t flowCostBound(const CostInstance &costs,
+                      const std::vector<uint32_t> &group,
+                      SearchControl *control);
+
 struct CostResult {
   ItemOffsets offsets;   // within capacity, valid
   int64_t cost = 0;

@@ -54,24 +54,6 @@ constexpr size_t kMaxCores = 4096;
 // The clique bound
 //===----------------------------------------------------------------------===//
 
-/// Bytes of [0, capacity) no item may take: the reserved ranges, merged.
-int64_t reservedBytes(const PoolInstance &instance) {
-  std::vector<AddressRange> ranges = instance.reserved;
-  std::sort(ranges.begin(), ranges.end(),
-            [](const AddressRange &a, const AddressRange &b) {
-              return std::tie(a.begin, a.end) < std::tie(b.begin, b.end);
-            });
-  int64_t bytes = 0, covered = 0;
-  for (const AddressRange &range : ranges) {
-    int64_t begin = std::max(range.begin, covered);
-    int64_t end = std::min(range.end, instance.capacity);
-    if (end > begin)
-      bytes += end - begin;
-    covered = std::max(covered, end);
-  }
-  return bytes;
-}
-
 /// Whether `item` has a penalty with `other`, and its cost (0 if none).
 int64_t penaltyBetween(const CostInstance &costs, uint32_t item,
                        uint32_t other) {
@@ -235,7 +217,7 @@ public:
                                          costs.related[group[a]].end(),
                                          group[b]))
           neighbours[a] |= uint64_t(1) << b;
-    usable = costs.instance->capacity - reservedBytes(*costs.instance);
+    usable = usableBytes(*costs.instance);
   }
 
   int64_t run() {
@@ -335,7 +317,7 @@ public:
     sizes.resize(n);
     for (size_t a = 0; a < n; ++a)
       sizes[a] = items[group[a]].size;
-    usable = costs.instance->capacity - reservedBytes(*costs.instance);
+    usable = usableBytes(*costs.instance);
   }
 
   int64_t run(int64_t floor, int64_t ceiling) {
@@ -677,4 +659,21 @@ int64_t dsaplan::solver::detail::cliqueCostBound(
     const CostInstance &costs, const std::vector<uint32_t> &group,
     SearchControl *control) {
   return CliqueBound(costs, group, control).run();
+}
+
+int64_t dsaplan::solver::detail::usableBytes(const PoolInstance &instance) {
+  std::vector<AddressRange> ranges = instance.reserved;
+  std::sort(ranges.begin(), ranges.end(),
+            [](const AddressRange &a, const AddressRange &b) {
+              return std::tie(a.begin, a.end) < std::tie(b.begin, b.end);
+            });
+  int64_t bytes = 0, covered = 0;
+  for (const AddressRange &range : ranges) {
+    int64_t begin = std::max(range.begin, covered);
+    int64_t end = std::min(range.end, instance.capacity);
+    if (end > begin)
+      bytes += end - begin;
+    covered = std::max(covered, end);
+  }
+  return instance.capacity - bytes;
 }

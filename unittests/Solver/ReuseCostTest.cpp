@@ -240,6 +240,58 @@ TEST(ReuseCost, HittingSetBoundNeverAboveTheMinimum) {
   EXPECT_GT(positive, 10);
 }
 
+/// Every item of `instance`, as one group.
+std::vector<uint32_t> allItems(const dsaplan::solver::detail::PoolInstance &instance) {
+  std::vector<uint32_t> all(instance.items.size());
+  for (uint32_t i = 0; i < all.size(); ++i)
+    all[i] = i;
+  return all;
+}
+
+TEST(ReuseCost, FlowBoundNeverAboveTheMinimum) {
+  // The least-cost flow of bytes over time is a bound on every pool (with
+  // separations, temporal exclusions, pins, twins), by brute force; and it
+  // is not a bound of 0 everywhere.
+  using namespace dsaplan::solver::detail;
+  std::mt19937 random(2727);
+  int positive = 0, fitting = 0;
+  for (int round = 0; round < 200; ++round) {
+    Problem problem = round % 3 ? randomProblem(random, round % 2 ? 5 : 6)
+                                : randomProblemWithTwin(random, 5);
+    int64_t minimum = bruteForceMinimum(problem);
+    if (minimum < 0)
+      continue;
+    ++fitting;
+    PoolInstance instance = buildPoolInstance(problem, 0);
+    CostInstance costs = buildCostInstance(problem, instance);
+    int64_t bound = flowCostBound(costs, allItems(instance), nullptr);
+    EXPECT_LE(bound, minimum) << "round " << round;
+    positive += bound > 0;
+  }
+  EXPECT_GT(fitting, 50);
+  EXPECT_GT(positive, 20) << positive << " of " << fitting;
+}
+
+TEST(ReuseCost, FlowBoundChargesForcedHandOvers) {
+  // a and b (64 B) die before c and d (64 B) are born, in 128 B: c and d
+  // take all their bytes from a and b, each penalised with both, so every
+  // placement pays 2. A 128 B
+  // item e, then a 64 B item f penalised with it: f takes 64 of e's bytes
+  // at 1 / 64 a byte, one more.
+  using namespace dsaplan::solver::detail;
+  ProblemBuilder builder(128, 32);
+  size_t a = builder.add(64, {{0, 1}}), b = builder.add(64, {{0, 1}});
+  size_t c = builder.add(64, {{1, 2}}), d = builder.add(64, {{1, 2}});
+  size_t e = builder.add(128, {{2, 3}}), f = builder.add(64, {{3, 4}});
+  for (auto [first, second] : {std::pair{a, c}, {b, c}, {a, d}, {b, d}, {e, f}})
+    builder.problem.reusePenalties.push_back({first, second, 1, "cross_pipe"});
+  builder.problem.objective = Objective::ReuseCost;
+  PoolInstance instance = buildPoolInstance(builder.problem, 0);
+  CostInstance costs = buildCostInstance(builder.problem, instance);
+  EXPECT_EQ(flowCostBound(costs, allItems(instance), nullptr), 3);
+  EXPECT_EQ(bruteForceMinimum(builder.problem), 3);
+}
+
 /// The cheapest set of penalised pairs hitting every minimal heavy clique
 /// of `costs` (pairwise related items whose sizes exceed the capacity), by
 /// enumerating every clique and every set of pairs.

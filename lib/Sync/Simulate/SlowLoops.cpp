@@ -130,7 +130,7 @@ bool setRightBefore(const ExecutedEntry &wait) {
   auto set = dyn_cast_or_null<SetFlagOp>(wait.op->getPrevNode());
   return set && static_cast<unsigned>(set.getSrc()) == wait.flagSrc &&
          static_cast<unsigned>(set.getDst()) == wait.flagDst &&
-         set.getEvent() == wait.flagId;
+         static_cast<int64_t>(set.getEvent()) == wait.flagId;
 }
 
 /// What the wait at `index` ordered: the nearest op of the setting pipe
