@@ -136,8 +136,10 @@ void requireAcrossIterations(const ProgramOrder &order,
     return;
   }
   // Both in one block of a branch: a pair of that block, so that an
-  // iteration that skips the branch neither waits nor sets.
-  if (Block *branch = sharedBranchBlock(loop, from, to)) {
+  // iteration that skips the branch neither waits nor sets. (A barrier
+  // needs no balance: it stays before the branch.)
+  Block *branch = src != dst ? sharedBranchBlock(loop, from, to) : nullptr;
+  if (branch) {
     unsigned producer = order.indexInBlock(branch->findAncestorOpInBlock(*from));
     unsigned consumer = order.indexInBlock(branch->findAncestorOpInBlock(*to));
     if (consumer <= producer) {
