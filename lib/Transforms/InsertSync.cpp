@@ -203,6 +203,7 @@ struct DsaPlanInsertSyncPass
       return signalPassFailure();
     createCrossCoreOps(func, order, *crossCore);
     SyncDecisions decisions = coverSyncRequirements(func, order, requirements);
+    relieveIdPressure(target, order, decisions);
     LLVM_DEBUG(printDecisions(llvm::dbgs(), decisions));
     SyncPlan plan =
         assignEventIds(func, target, order, decisions, requirements);

@@ -9,6 +9,8 @@
 // Unrolled by the period of the permutation, the body yields each argument
 // unchanged and every access names one tile, which is what the sync pass
 // needs to give each slot its own flags (docs/sync.md, "Rotating buffers").
+// An scf.while is unrolled the same way, each copy after the first guarded
+// by its condition re-checked (unrollWhile).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,8 @@
 #include "DsaPlan/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <numeric>
 
@@ -33,6 +37,8 @@ namespace {
 
 /// Longer periods are left rolled: the body would grow by the period.
 constexpr unsigned kMaxRotationPeriod = 8;
+
+unsigned ringPeriod(ArrayRef<int> next);
 
 bool isTileArgument(BlockArgument arg) {
   return isa<BaseMemRefType>(arg.getType()) &&
@@ -70,9 +76,14 @@ std::optional<unsigned> getRotationPeriod(scf::ForOp loop) {
   }
   if (!anyTile)
     return std::nullopt;
+  return ringPeriod(next);
+}
+
+/// The ring period of `next` (argument i takes argument next[i]'s tile, -1
+/// for no tile argument): the least common multiple of its rings' lengths.
+unsigned ringPeriod(ArrayRef<int> next) {
   unsigned period = 1;
   for (size_t start = 0; start < next.size(); ++start) {
-    // The length of the ring through `start`, if it is on one.
     unsigned length = 0;
     for (int at = next[start]; at >= 0 && length < next.size();
          at = next[at]) {
@@ -84,6 +95,122 @@ std::optional<unsigned> getRotationPeriod(scf::ForOp loop) {
     }
   }
   return period;
+}
+
+/// The period of the rotation in which an scf.while's "do" region yields
+/// its tile arguments, when the loop can be unrolled by it with its
+/// condition re-checked: the "before" region forwards its arguments
+/// unchanged and computes the condition from values alone (no memory
+/// effect, no region: re-running it decides the same), and every tile
+/// argument is yielded a tile argument.
+///
+///   scf.while (%i = %c0, %cur = %a, %nxt = %b) {
+///     %go = arith.cmpi ult, %i, %n : index
+///     scf.condition(%go) %i, %cur, %nxt
+///   } do {
+///   ^bb0(%j: index, %t: ..., %u: ...):
+///     ...
+///     scf.yield %j1, %u, %t                    // period 2
+///   }
+std::optional<unsigned> getRotationPeriod(scf::WhileOp loop) {
+  Block *before = loop.getBeforeBody(), *after = loop.getAfterBody();
+  scf::ConditionOp condition = loop.getConditionOp();
+  if (condition.getArgs().size() != before->getNumArguments() ||
+      before->getArgumentTypes() != after->getArgumentTypes())
+    return std::nullopt;
+  for (auto [forwarded, arg] :
+       llvm::zip(condition.getArgs(), before->getArguments()))
+    if (forwarded != arg)
+      return std::nullopt;
+  for (Operation &op : before->without_terminator())
+    if (op.getNumRegions() || !isMemoryEffectFree(&op))
+      return std::nullopt;
+  auto yield = cast<scf::YieldOp>(after->getTerminator());
+  SmallVector<int> next(after->getNumArguments(), -1);
+  bool anyTile = false;
+  for (BlockArgument arg : after->getArguments()) {
+    if (!isTileArgument(arg))
+      continue;
+    anyTile = true;
+    auto source = dyn_cast<BlockArgument>(yield.getOperand(arg.getArgNumber()));
+    if (!source || source.getOwner() != after || !isTileArgument(source))
+      return std::nullopt;
+    next[arg.getArgNumber()] = source.getArgNumber();
+  }
+  if (!anyTile)
+    return std::nullopt;
+  return ringPeriod(next);
+}
+
+/// The "before" region of `loop` on `args`, cloned at `b`: the condition
+/// and the values it forwards (`args` themselves).
+Value cloneCondition(OpBuilder &b, scf::WhileOp loop, ValueRange args) {
+  IRMapping map;
+  map.map(loop.getBeforeBody()->getArguments(), args);
+  for (Operation &op : loop.getBeforeBody()->without_terminator())
+    b.clone(op, map);
+  return map.lookupOrDefault(loop.getConditionOp().getCondition());
+}
+
+/// Copies `body` (the "do" region's ops but its yield) `copies` more times
+/// after the first, each in an scf.if on the condition re-checked: the
+/// values the do region yields, from `args` (the first copy's yield).
+/// Where the condition fails, the copy is skipped and the loop leaves at
+/// its next check, which decides the same.
+SmallVector<Value> cloneGuardedCopies(OpBuilder &b, scf::WhileOp loop,
+                                      ArrayRef<Operation *> body,
+                                      ValueRange args, unsigned copies) {
+  if (copies == 0)
+    return SmallVector<Value>(args);
+  Location loc = loop.getLoc();
+  Value go = cloneCondition(b, loop, args);
+  auto guard = scf::IfOp::create(b, loc, TypeRange(args), go,
+                                 /*withElseRegion=*/true);
+  OpBuilder thenBuilder = guard.getThenBodyBuilder();
+  IRMapping map;
+  map.map(loop.getAfterBody()->getArguments(), args);
+  for (Operation *op : body)
+    thenBuilder.clone(*op, map);
+  SmallVector<Value> yielded;
+  for (Value v : loop.getYieldOp().getOperands())
+    yielded.push_back(map.lookupOrDefault(v));
+  SmallVector<Value> inner =
+      cloneGuardedCopies(thenBuilder, loop, body, yielded, copies - 1);
+  scf::YieldOp::create(thenBuilder, loc, inner);
+  OpBuilder elseBuilder = guard.getElseBodyBuilder();
+  scf::YieldOp::create(elseBuilder, loc, args);
+  return SmallVector<Value>(guard.getResults());
+}
+
+/// Unrolls an scf.while by `period`: the do region runs its body, then up to
+/// period - 1 more copies, each guarded by the condition. Every entry to the
+/// do region then holds the tiles in their initial order (a guard that
+/// fails leaves them rotated, but the loop then leaves), so each tile
+/// argument is replaced by its initial tile in the do region:
+///
+///   } do {                                  } do {
+///     load %t; sum %t                         load %a; sum %a
+///     scf.yield %j1, %u, %t          =>       %r:3 = scf.if (%j1 < %n) {
+///   }                                           load %b; sum %b
+///                                               scf.yield %j2, %a, %b
+///                                             } else {
+///                                               scf.yield %j1, %b, %a
+///                                             }
+///                                             scf.yield %r#0, %r#1, %r#2
+void unrollWhile(scf::WhileOp loop, unsigned period) {
+  Block *after = loop.getAfterBody();
+  SmallVector<Operation *> body;
+  for (Operation &op : after->without_terminator())
+    body.push_back(&op);
+  scf::YieldOp yield = loop.getYieldOp();
+  OpBuilder b(yield);
+  SmallVector<Value> results =
+      cloneGuardedCopies(b, loop, body, yield.getOperands(), period - 1);
+  yield->setOperands(results);
+  // The copies name the arguments rotated: now each names its tile.
+  for (BlockArgument arg : after->getArguments())
+    if (isTileArgument(arg))
+      arg.replaceAllUsesWith(loop.getInits()[arg.getArgNumber()]);
 }
 
 /// Replaces each iter_arg that `loop` yields unchanged by its initial value,
@@ -118,6 +245,16 @@ struct DsaPlanUnrollRotationsPass
       if (failed(unrolled) || !unrolled->mainLoopOp)
         continue;
       forwardInvariantIterArgs(*unrolled->mainLoopOp);
+      ++numUnrolled;
+      unrolledAny = true;
+    }
+    SmallVector<scf::WhileOp> whiles;
+    getOperation().walk([&](scf::WhileOp loop) { whiles.push_back(loop); });
+    for (scf::WhileOp loop : whiles) {
+      std::optional<unsigned> period = getRotationPeriod(loop);
+      if (!period || *period < 2 || *period > kMaxRotationPeriod)
+        continue;
+      unrollWhile(loop, *period);
       ++numUnrolled;
       unrolledAny = true;
     }

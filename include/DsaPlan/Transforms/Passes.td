@@ -527,8 +527,16 @@ def DsaPlanUnrollRotations
 
     A trip count that the period does not divide leaves an epilogue loop
     with the remaining iterations (still correct; its accesses fall back to
-    the whole space, as before). Loops in `scf.while` are not unrolled.
-    Periods above 8 are left alone (the body would grow more than the
+    the whole space, as before).
+
+    An `scf.while` whose "do" region yields its tile arguments rotated is
+    unrolled the same way when its "before" region forwards its arguments
+    unchanged and computes the condition without memory effects: the do
+    region runs its body, then each further copy in an `scf.if` on the
+    condition re-checked (a copy whose check fails is skipped, and the loop
+    leaves at its next check, which decides the same), so every entry to
+    the do region holds the tiles in their first order and each access
+    names one tile. Periods above 8 are left alone (the body would grow more than the
     overlap is worth).
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",

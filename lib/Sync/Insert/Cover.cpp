@@ -46,9 +46,10 @@ using namespace mlir::dsaplan::sync;
 
 namespace {
 
-/// Loop pairs of one loop and pipe pair (each holds an event id over the
-/// whole loop, and nested loops need ids too).
-constexpr size_t kMaxLoopPairs = 4;
+/// Loop pairs of one loop and pipe pair the cover makes at most, a bound on
+/// its work; IdPressure.cpp then merges them down to what the event ids
+/// allow.
+constexpr size_t kMaxLoopPairs = 64;
 
 //===----------------------------------------------------------------------===//
 // Knowledge: what each pipe knows to have finished
@@ -156,7 +157,8 @@ private:
   void coverBackEdges(Block *body, Operation *loop, const Knowledge &atEnd,
                       ArrayRef<Knowledge> firstHistory,
                       ArrayRef<SmallVector<Inserted, 2>> inserted);
-  Gap placeLoopPair(LoopKey key, const Requirement &req, Gap wait);
+  Gap placeLoopPair(SmallVector<FlagPair, 1> &pairs, const Requirement &req,
+                    Gap wait);
   void stepOver(Operation *op, Gap gap, Knowledge &knowledge,
                 InputFlags &flags, bool coverNested);
   /// The index of the last op of `block` that is or holds an access of
@@ -200,9 +202,11 @@ Knowledge SyncCover::coverBlock(Block *block) {
       stepOver(blockOps[gap], gap, knowledge, flags, /*coverNested=*/true);
   }
   Operation *parent = block->getParentOp();
-  if (isa<scf::ForOp>(parent) &&
+  if (isa<scf::ForOp, scf::WhileOp>(parent) && loopBody(parent) == block &&
       requirements.backEdge.count(order.position(parent)))
     coverBackEdges(block, parent, knowledge, history, inserted);
+  else if (requirements.branchBackEdge.count(order.blockId(block)))
+    coverBackEdges(block, enclosingLoop(block), knowledge, history, inserted);
   return knowledge;
 }
 
@@ -331,8 +335,13 @@ void SyncCover::coverBackEdges(Block *body, Operation *loop,
                                  ArrayRef<SmallVector<Inserted, 2>> inserted) {
   ArrayRef<Operation *> blockOps = order.opsOf(body);
   Gap end = blockOps.size();
+  // The body of `loop`, or a block of a branch in it: then the previous
+  // execution of the block may be several iterations back, and what ran
+  // in between is not counted (what the pipes knew at its end still holds).
+  bool branch = body->getParentOp() != loop;
   ArrayRef<Requirement> reqs =
-      requirements.backEdge.find(order.position(loop))->second;
+      branch ? requirements.branchBackEdge.find(order.blockId(body))->second
+             : requirements.backEdge.find(order.position(loop))->second;
   std::vector<Knowledge> history(end + 1);
   InputFlags flags;
   Knowledge knowledge = atEnd.nextIteration();
@@ -357,7 +366,12 @@ void SyncCover::coverBackEdges(Block *body, Operation *loop,
       }
       // The set of the previous iteration hands over what the producer
       // knew then, as knowledge of the previous iteration.
-      Gap set = placeLoopPair({order.position(loop), req.src, req.dst}, req, gap);
+      SmallVector<FlagPair, 1> &pairs =
+          branch ? decisions.branchLoopPairs[{order.blockId(body), req.src,
+                                              req.dst}]
+                 : decisions.loopPairs[{order.position(loop), req.src,
+                                        req.dst}];
+      Gap set = placeLoopPair(pairs, req, gap);
       knowledge.receive(req.dst, firstHistory[set]
                                      .capture(req.src, set)
                                      .nextIteration());
@@ -365,6 +379,10 @@ void SyncCover::coverBackEdges(Block *body, Operation *loop,
     if (gap < end)
       stepOver(blockOps[gap], gap, knowledge, flags, /*coverNested=*/false);
   }
+  // The wait after the loop learns from a branch's pairs nothing of the
+  // body's accesses: the branch may not have run in the last iterations.
+  if (branch)
+    return;
   for (auto &[key, pairs] : decisions.loopPairs) {
     if (std::get<0>(key) != order.position(loop))
       continue;
@@ -387,11 +405,12 @@ void SyncCover::coverBackEdges(Block *body, Operation *loop,
 /// first unmet consumer needs gets its own pair, so a consumer waits for
 /// the producer it needs and not for the last one of the body: with a
 /// rotating buffer unrolled (dsaplan-unroll-rotations), iteration i+1's
-/// load into slot s waits only for slot s's last reader. Past kMaxLoopPairs
+/// load into slot s waits only for slot s's last reader (IdPressure.cpp
+/// merges the pairs of one slot when there are too many). Past kMaxLoopPairs
 /// pairs, the last pair's set moves down to cover `req` too (each pair
 /// holds an event id for the whole loop).
-Gap SyncCover::placeLoopPair(LoopKey key, const Requirement &req, Gap wait) {
-  SmallVector<FlagPair, 1> &pairs = decisions.loopPairs[key];
+Gap SyncCover::placeLoopPair(SmallVector<FlagPair, 1> &pairs,
+                             const Requirement &req, Gap wait) {
   Gap set = req.after + 1;
   if (pairs.size() < kMaxLoopPairs) {
     pairs.push_back({set, wait, numDecisions++});

@@ -55,6 +55,12 @@ void mlir::dsaplan::sync::printRequirements(raw_ostream &os,
       printRequirement(os, requirement);
       os << " around the back edge\n";
     }
+  for (const auto &[block, requirements] : r.branchBackEdge)
+    for (const Requirement &requirement : requirements) {
+      os << "  block " << block << ": ";
+      printRequirement(os, requirement);
+      os << " around its loop's back edge\n";
+    }
   for (const auto &[op, src, dst] : r.eager) {
     os << "  eager after '" << op->getName() << "': ";
     printPair(os, src, dst);
@@ -79,6 +85,13 @@ void mlir::dsaplan::sync::printDecisions(raw_ostream &os,
   for (const auto &[key, pairs] : d.loopPairs)
     for (const FlagPair &pair : pairs) {
       os << "  loop @" << std::get<0>(key) << ": pair ";
+      printPair(os, std::get<1>(key), std::get<2>(key));
+      os << " set at gap " << pair.set << ", wait at gap " << pair.wait
+         << "\n";
+    }
+  for (const auto &[key, pairs] : d.branchLoopPairs)
+    for (const FlagPair &pair : pairs) {
+      os << "  block " << std::get<0>(key) << ": loop pair ";
       printPair(os, std::get<1>(key), std::get<2>(key));
       os << " set at gap " << pair.set << ", wait at gap " << pair.wait
          << "\n";

@@ -130,9 +130,12 @@ SmallVector<Span> spansOf(const ProgramOrder &order,
   for (auto &[key, pairs] : decisions.pairs) {
     auto [blockId, src, dst] = key;
     Block *block = order.blockWithId(blockId);
+    Operation *loop = block->getParentOp();
     for (const FlagPair &pair : pairs)
-      spans.push_back({order.linearGap(block, pair.set),
-                       order.linearGap(block, pair.wait),
+      spans.push_back({pair.wholeBody ? order.position(loop) - 0.5
+                                      : order.linearGap(block, pair.set),
+                       pair.wholeBody ? order.endPosition(loop) + 0.5
+                                      : order.linearGap(block, pair.wait),
                        {block, pair.set, pair.wait, nullptr, src, dst, -1,
                         pair.rank}});
   }
@@ -142,8 +145,18 @@ SmallVector<Span> spansOf(const ProgramOrder &order,
     for (const FlagPair &pair : pairs)
       spans.push_back({order.position(loop) - 0.5,
                        order.endPosition(loop) + 0.5,
-                       {&loop->getRegion(0).front(), pair.set, pair.wait, loop,
+                       {loopBody(loop), pair.set, pair.wait, loop,
                         src, dst, -1, pair.rank}});
+  }
+  for (auto &[key, pairs] : decisions.branchLoopPairs) {
+    auto [blockId, src, dst] = key;
+    Block *block = order.blockWithId(blockId);
+    Operation *loop = enclosingLoop(block);
+    for (const FlagPair &pair : pairs)
+      spans.push_back({order.position(loop) - 0.5,
+                       order.endPosition(loop) + 0.5,
+                       {block, pair.set, pair.wait, loop, src, dst, -1,
+                        pair.rank}});
   }
   llvm::sort(spans, [](const Span &a, const Span &b) {
     return std::make_tuple(a.begin, a.end, a.plan.src, a.plan.dst,

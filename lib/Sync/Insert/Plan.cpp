@@ -12,6 +12,8 @@
 
 #include "DsaPlan/Sync/Insert/Plan.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace mlir::dsaplan;
 using namespace mlir::dsaplan::sync;
@@ -58,6 +60,19 @@ double ProgramOrder::linearGap(Block *block, Gap gap) const {
   if (gap < byIndex.size())
     return position(byIndex[gap]) - 0.5;
   return endPosition(byIndex.back()) + 0.5;
+}
+
+Block *mlir::dsaplan::sync::loopBody(Operation *loop) {
+  if (auto whileOp = dyn_cast<scf::WhileOp>(loop))
+    return whileOp.getAfterBody();
+  return &loop->getRegion(0).front();
+}
+
+Operation *mlir::dsaplan::sync::enclosingLoop(Block *block) {
+  for (Operation *op = block->getParentOp(); op; op = op->getParentOp())
+    if (isa<scf::ForOp, scf::WhileOp>(op))
+      return op;
+  return nullptr;
 }
 
 Block *mlir::dsaplan::sync::commonBlock(Operation *a, Operation *b) {

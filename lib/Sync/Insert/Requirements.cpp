@@ -8,7 +8,8 @@
 // that touches dsaplan memory, with its pipe and byte ranges (MemoryAccess
 // analysis), find their dependencies (SyncDependencies analysis), and file
 // each as a requirement of the innermost block holding both ops (forward)
-// or of the body of the loop it crosses (back edge):
+// or of the body of the loop it crosses (back edge; of the block of a
+// branch in that body when both accesses lie in it):
 //
 //   %t = ...                         // block B, op 0
 //   memref.copy %gm, %t {mte2}       // op 1
@@ -96,16 +97,32 @@ void requireForward(const ProgramOrder &order, SyncRequirements &result,
        dst});
 }
 
+/// The block of `from` when `from` and `to` lie in one block nested in the
+/// body of `loop` through branches only (scf.if, scf.index_switch): the
+/// dependency runs from one execution of that block to the next.
+Block *sharedBranchBlock(Operation *loop, Operation *from, Operation *to) {
+  Block *block = commonBlock(from, to);
+  if (block == loopBody(loop))
+    return nullptr;
+  for (Operation *op = block->getParentOp(); op != loop; op = op->getParentOp())
+    if (!isa<scf::IfOp, scf::IndexSwitchOp>(op))
+      return nullptr;
+  return block;
+}
+
 void requireAcrossIterations(const ProgramOrder &order,
                              SyncRequirements &result, Operation *loop,
                              Operation *from, Operation *to, Pipe src,
                              Pipe dst) {
-  auto forOp = dyn_cast<scf::ForOp>(loop);
-  if (!forOp) {
-    result.eager.insert({from, src, dst}); // scf.while and other loops
+  // An scf.while's iterations run its "do" region: a dependency from one
+  // execution of it to the next gets pairs there, as an scf.for's body
+  // does; one from or to the "before" region has no gap between.
+  Block *body = isa<scf::ForOp, scf::WhileOp>(loop) ? loopBody(loop) : nullptr;
+  if (!body || !body->findAncestorOpInBlock(*from) ||
+      !body->findAncestorOpInBlock(*to)) {
+    result.eager.insert({from, src, dst});
     return;
   }
-  Block *body = forOp.getBody();
   unsigned after = order.indexInBlock(body->findAncestorOpInBlock(*from));
   unsigned before = order.indexInBlock(body->findAncestorOpInBlock(*to));
   // A producer ahead of its consumer in the body (GM rows two iterations
@@ -117,6 +134,19 @@ void requireAcrossIterations(const ProgramOrder &order,
   if (after < before) {
     result.forward[order.blockId(body)].push_back({after, before, src, dst});
     return;
+  }
+  // Both in one block of a branch: a pair of that block, so that an
+  // iteration that skips the branch neither waits nor sets. (A barrier
+  // needs no balance: it stays before the branch.)
+  Block *branch = src != dst ? sharedBranchBlock(loop, from, to) : nullptr;
+  if (branch) {
+    unsigned producer = order.indexInBlock(branch->findAncestorOpInBlock(*from));
+    unsigned consumer = order.indexInBlock(branch->findAncestorOpInBlock(*to));
+    if (consumer <= producer) {
+      result.branchBackEdge[order.blockId(branch)].push_back(
+          {producer, consumer, src, dst});
+      return;
+    }
   }
   result.backEdge[order.position(loop)].push_back({after, before, src, dst});
 }
@@ -177,5 +207,6 @@ LogicalResult mlir::dsaplan::sync::collectSyncRequirements(
   }
   sortAndUnique(result.forward);
   sortAndUnique(result.backEdge);
+  sortAndUnique(result.branchBackEdge);
   return success();
 }

@@ -12,6 +12,8 @@
 //   Cover.cpp         which flag pairs and barriers meet them (what every
 //                         pipe knows at each gap; pairs around loop back
 //                         edges, one per slot of a rotating buffer)
+//   IdPressure.cpp    fewer pairs where a block would hold more at once
+//                         than its pipe pair has event ids
 //   EventIds.cpp      an event id for each pair, clear of the ids the
 //                         input's own syncs have in flight
 //   Codegen.cpp       the set_flag/wait_flag/pipe_barrier ops, each
@@ -89,6 +91,13 @@ private:
 /// The innermost block holding both ops.
 Block *commonBlock(Operation *a, Operation *b);
 
+/// The block whose executions are the iterations of `loop` with pairs
+/// around its back edge: an scf.for's body, an scf.while's "do" region.
+Block *loopBody(Operation *loop);
+
+/// The innermost scf.for or scf.while holding `block`.
+Operation *enclosingLoop(Block *block);
+
 /// The access of pipe `src` at op `after` of a block must finish before the
 /// access of pipe `dst` at op `before` starts. Forward: after < before, both
 /// in one execution of the block; around a back edge: `after` in one
@@ -123,6 +132,12 @@ struct SyncRequirements {
   /// position (scf.for).
   std::map<unsigned, SmallVector<Requirement>> forward;
   std::map<int64_t, SmallVector<Requirement>> backEdge;
+  /// Around the back edge of an scf.for, between two accesses of one block
+  /// of a branch in its body (an scf.if or scf.index_switch that may skip
+  /// them), by that block's id: from one execution of the block to the next
+  /// (FlashAttention's causal skip: the load of a K slot waits for the last
+  /// read of that slot, however many iterations skipped it).
+  std::map<unsigned, SmallVector<Requirement>> branchBackEdge;
   /// Fallback for loops other than scf.for and for the regions of one op
   /// that run one after the other: a set and its wait (or a barrier) right
   /// after the op; one per op and pair of pipes orders the op before
@@ -145,6 +160,9 @@ LogicalResult collectSyncRequirements(func::FuncOp func,
 struct FlagPair {
   Gap set, wait;
   unsigned rank = 0;
+  /// A pair of an scf.for body whose pairs were merged for want of ids
+  /// (IdPressure.cpp): it holds its id over the whole loop.
+  bool wholeBody = false;
 };
 
 /// Job 2: the flag pairs and barriers that meet the requirements.
@@ -158,11 +176,25 @@ struct SyncDecisions {
   /// consumer in the body and after the loop.
   std::map<std::tuple<int64_t, Pipe, Pipe>, SmallVector<FlagPair, 1>>
       loopPairs;
+  /// Around the back edge of a loop, but in a block of a branch of its body,
+  /// by (block id, src, dst): set before the loop and after the producer in
+  /// the block, waited before the consumer in the block and after the loop.
+  /// An execution that skips the block leaves the flag set for the next.
+  std::map<std::tuple<unsigned, Pipe, Pipe>, SmallVector<FlagPair, 1>>
+      branchLoopPairs;
 };
 
 SyncDecisions coverSyncRequirements(func::FuncOp func,
                                     const ProgramOrder &order,
                                     const SyncRequirements &requirements);
+
+/// Between jobs 2 and 3: where more pairs of one block and pipe pair would
+/// be in flight at once than the pipe pair has event ids (on a straight
+/// line, the most whose stretches meet; in an scf.for body, all of them),
+/// merges neighbours whose stretches meet into one pair (set after the
+/// later producer, wait before the earlier consumer) until they fit.
+void relieveIdPressure(const TargetDescription &target,
+                       const ProgramOrder &order, SyncDecisions &decisions);
 
 /// Job 3: a pair with its event id, ready to be created.
 struct PlannedPair {
