@@ -326,16 +326,24 @@ ReuseWait reusePenalty(const solver::Buffer &first, AllocOp firstAlloc,
 void mlir::dsaplan::addReusePenalties(func::FuncOp func, PlacementProblem &pp,
                                       const CostModel &costs) {
   pp.problem.objective = solver::Objective::ReuseCost;
-  SmallVector<SmallVector<TileAccess, 4>> accesses =
-      accessesPerAlloc(func, pp.allocs, costs);
   const std::vector<solver::Buffer> &buffers = pp.problem.buffers;
   SmallVector<size_t> perPool(pp.problem.pools.size(), 0);
   for (const solver::Buffer &buffer : buffers)
     ++perPool[buffer.pool];
-  for (size_t a = 0; a < buffers.size(); ++a)
+  if (llvm::all_of(perPool,
+                   [](size_t count) {
+                     return count == 0 || count > kMaxPenalisedAllocs;
+                   }))
+    return;
+  SmallVector<SmallVector<TileAccess, 4>> accesses =
+      accessesPerAlloc(func, pp.allocs, costs);
+  for (size_t a = 0; a < buffers.size(); ++a) {
+    // A pool past the limit gets no penalties: skip its pairs whole, not
+    // one by one (10,000 tiles are 50 million pairs).
+    if (perPool[buffers[a].pool] > kMaxPenalisedAllocs)
+      continue;
     for (size_t b = a + 1; b < buffers.size(); ++b) {
       if (buffers[a].pool != buffers[b].pool ||
-          perPool[buffers[a].pool] > kMaxPenalisedAllocs ||
           solver::liveRangesOverlap(buffers[a].live, buffers[b].live))
         continue;
       ReuseWait penalty =
@@ -346,6 +354,7 @@ void mlir::dsaplan::addReusePenalties(func::FuncOp func, PlacementProblem &pp,
             {a, b, penalty.cycles,
              penalty.crossPipe ? "cross_pipe" : "generic"});
     }
+  }
 }
 
 int64_t mlir::dsaplan::getOneSlotWait(func::FuncOp func, AllocOp alloc,

@@ -26,6 +26,7 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <functional>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::dsaplan;
@@ -609,6 +610,27 @@ SmallVector<Touch> verify::touchesOf(Operation *op,
         record(value, true);
     }
   return touches;
+}
+
+ArrayRef<Touch> TouchCache::get(Operation *op,
+                                const LoopIterations &iterations) {
+  // Outside a loop the walk has not entered (an op in no loop, or a whole
+  // function walk) the induction variable has no entry.
+  constexpr int64_t kNotEntered = std::numeric_limits<int64_t>::min();
+  SmallVector<int64_t, 2> key;
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+      auto it = iterations.find(loop.getInductionVar());
+      key.push_back(it == iterations.end() ? kNotEntered : it->second);
+    }
+  SmallVector<const Entry *, 1> &known = byOp[op];
+  for (const Entry *entry : known)
+    if (entry->iterations == key)
+      return entry->touches;
+  entries.push_back({std::move(key), touchesOf(op, iterations)});
+  known.push_back(&entries.back());
+  return entries.back().touches;
 }
 
 /// Whether `op` reads or writes memory the pipes share (a dsaplan space or

@@ -22,6 +22,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <deque>
 #include <optional>
 #include <vector>
 
@@ -76,6 +77,26 @@ struct Touch {
 /// The memory `op` reads and writes, from its operands and effects, in the
 /// loop iterations `iterations` (GM offsets that move with a loop).
 SmallVector<Touch> touchesOf(Operation *op, const LoopIterations &iterations);
+
+/// touchesOf, computed once per op and per iteration of each scf.for around
+/// it: the walk meets an op once per unrolled iteration and path, and its
+/// operands are defined in the loops around it or outside them, so those
+/// loops' iterations are all its offsets can move with.
+///
+///   scf.for %i ... { memref.copy %gm[%i], %v }   // 3 iterations: 3 entries
+class TouchCache {
+public:
+  /// Valid until the next call.
+  ArrayRef<Touch> get(Operation *op, const LoopIterations &iterations);
+
+private:
+  struct Entry {
+    SmallVector<int64_t, 2> iterations; // of the loops around, innermost first
+    SmallVector<Touch> touches;
+  };
+  std::deque<Entry> entries;
+  llvm::DenseMap<Operation *, SmallVector<const Entry *, 1>> byOp;
+};
 
 /// Whether `op` reads or writes memory the pipes share (a dsaplan space or
 /// global memory): its effects say so for a memref operand; an op without

@@ -75,7 +75,7 @@ void SyncChecker::report(const Access &earlier, Operation *later, unsigned unit,
 }
 
 void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
-  SmallVector<Touch> touches = touchesOf(op, state.iterations);
+  ArrayRef<Touch> touches = touchCache.get(op, state.iterations);
   if (!rules.checkReach(op, pipe, touches) || !rules.checkOverlap(op, pipe)) {
     failedAny = true;
     return;

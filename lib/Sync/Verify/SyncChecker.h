@@ -141,6 +141,7 @@ private:
   /// Sequence numbers are per pipe (knowledge is per pipe too), so that what
   /// one path ran of a pipe stays a few contiguous ranges.
   std::array<int64_t, kNumUnits> counters{};
+  TouchCache touchCache;
   std::optional<bool> mixed;
   bool failedAny = false;
   unsigned checked = 0;
