@@ -79,3 +79,33 @@ module attributes {dsaplan.target = #dsaplan.target<"ascend910b">} {
     return
   }
 }
+
+// -----
+
+// An inner loop whose lower bound moves with the outer loop: the inner
+// store's row is 4 r + j, so its bytes depend on both loops' iterations,
+// though only the inner induction variable is its operand's. Rows 0-2,
+// 4-6 and 8-10 in the three outer iterations the walk unrolls share no
+// byte: accepted. (verify-sync computes an op's touches once per
+// iteration of the loops they depend on; keyed by the inner loop alone,
+// the second outer iteration would reuse rows 0-2 and report a write
+// after write.)
+module attributes {dsaplan.target = #dsaplan.target<"ascend910b">} {
+  func.func @inner_bound_moves_with_outer(%x: memref<16x256xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+    %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<1x256xf32, #dsaplan.space<ub>>  // [0, 1024)
+    scf.for %r = %c0 to %c3 step %c1 {
+      %lb = arith.muli %r, %c4 : index
+      %ub_j = arith.addi %lb, %c3 : index
+      scf.for %j = %lb to %ub_j step %c1 {
+        %row = memref.subview %x[%j, 0] [1, 256] [1, 1] : memref<16x256xf32> to memref<1x256xf32, strided<[256, 1], offset: ?>>  // 1024 j + [0, 1024)
+        memref.copy %a, %row {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<1x256xf32, #dsaplan.space<ub>> to memref<1x256xf32, strided<[256, 1], offset: ?>>
+      }
+    }
+    return
+  }
+}

@@ -612,24 +612,76 @@ SmallVector<Touch> verify::touchesOf(Operation *op,
   return touches;
 }
 
+namespace {
+
+/// The scf.for induction variables `op`'s touches can depend on: those its
+/// operands are computed from (through plain ops, and a loop's lower bound
+/// once its variable is), or none when a value may be one of several (a
+/// block argument or an op with regions on the way): then every loop
+/// around `op` counts.
+///
+///   %o = arith.muli %i, %c8       // %i: the induction variable of loop L
+///   memref.subview %gm[%o] ...    // depends on L's iteration only
+std::optional<SmallVector<Value, 2>> inductionVariablesOf(Operation *op) {
+  // Values looked at before giving up: long chains count every loop.
+  constexpr unsigned kVisitLimit = 64;
+  SmallVector<Value, 2> ivs;
+  SmallVector<Value> pending(op->getOperands());
+  llvm::DenseSet<Value> seen;
+  while (!pending.empty()) {
+    Value value = pending.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    if (seen.size() > kVisitLimit)
+      return std::nullopt;
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      if (isa<func::FuncOp>(owner) && arg.getOwner()->isEntryBlock())
+        continue;
+      auto loop = dyn_cast<scf::ForOp>(owner);
+      if (!loop || value != loop.getInductionVar())
+        return std::nullopt;
+      ivs.push_back(value);
+      pending.push_back(loop.getLowerBound());
+      continue;
+    }
+    Operation *def = value.getDefiningOp();
+    if (def->getNumRegions())
+      return std::nullopt;
+    llvm::append_range(pending, def->getOperands());
+  }
+  return ivs;
+}
+
+} // namespace
+
 ArrayRef<Touch> TouchCache::get(Operation *op,
                                 const LoopIterations &iterations) {
-  // Outside a loop the walk has not entered (an op in no loop, or a whole
-  // function walk) the induction variable has no entry.
+  auto [known, inserted] = byOp.try_emplace(op);
+  if (inserted) {
+    std::optional<SmallVector<Value, 2>> ivs = inductionVariablesOf(op);
+    if (!ivs) {
+      ivs.emplace();
+      for (Operation *parent = op->getParentOp(); parent;
+           parent = parent->getParentOp())
+        if (auto loop = dyn_cast<scf::ForOp>(parent))
+          ivs->push_back(loop.getInductionVar());
+    }
+    known->second.ivs = std::move(*ivs);
+  }
+  // A loop the walk has not entered (a walk of the whole function at once)
+  // has no entry.
   constexpr int64_t kNotEntered = std::numeric_limits<int64_t>::min();
   SmallVector<int64_t, 2> key;
-  for (Operation *parent = op->getParentOp(); parent;
-       parent = parent->getParentOp())
-    if (auto loop = dyn_cast<scf::ForOp>(parent)) {
-      auto it = iterations.find(loop.getInductionVar());
-      key.push_back(it == iterations.end() ? kNotEntered : it->second);
-    }
-  SmallVector<const Entry *, 1> &known = byOp[op];
-  for (const Entry *entry : known)
+  for (Value iv : known->second.ivs) {
+    auto it = iterations.find(iv);
+    key.push_back(it == iterations.end() ? kNotEntered : it->second);
+  }
+  for (const Entry *entry : known->second.entries)
     if (entry->iterations == key)
       return entry->touches;
   entries.push_back({std::move(key), touchesOf(op, iterations)});
-  known.push_back(&entries.back());
+  known->second.entries.push_back(&entries.back());
   return entries.back().touches;
 }
 

@@ -78,12 +78,13 @@ struct Touch {
 /// loop iterations `iterations` (GM offsets that move with a loop).
 SmallVector<Touch> touchesOf(Operation *op, const LoopIterations &iterations);
 
-/// touchesOf, computed once per op and per iteration of each scf.for around
-/// it: the walk meets an op once per unrolled iteration and path, and its
-/// operands are defined in the loops around it or outside them, so those
-/// loops' iterations are all its offsets can move with.
+/// touchesOf, computed once per op and per iteration of each scf.for whose
+/// induction variable its operands are computed from: the walk meets an op
+/// once per unrolled iteration and path, and most ops' bytes do not move
+/// with the loops around them.
 ///
 ///   scf.for %i ... { memref.copy %gm[%i], %v }   // 3 iterations: 3 entries
+///   scf.for %i ... { memref.copy %gm, %v }       // one entry
 class TouchCache {
 public:
   /// Valid until the next call.
@@ -91,11 +92,15 @@ public:
 
 private:
   struct Entry {
-    SmallVector<int64_t, 2> iterations; // of the loops around, innermost first
+    SmallVector<int64_t, 2> iterations; // of `OpEntries::ivs`, in order
     SmallVector<Touch> touches;
   };
+  struct OpEntries {
+    SmallVector<Value, 2> ivs;
+    SmallVector<const Entry *, 1> entries;
+  };
   std::deque<Entry> entries;
-  llvm::DenseMap<Operation *, SmallVector<const Entry *, 1>> byOp;
+  llvm::DenseMap<Operation *, OpEntries> byOp;
 };
 
 /// Whether `op` reads or writes memory the pipes share (a dsaplan space or
