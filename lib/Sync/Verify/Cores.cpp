@@ -59,7 +59,7 @@ bool SyncChecker::holdsBothCores() {
       return;
     if (std::optional<Pipe> pipe = getOpPipe(op)) {
       unsigned cores =
-          rules.accessCores(op, *pipe, touchesOf(op, LoopIterations()));
+          rules.accessCores(op, *pipe, touchCache.get(op, LoopIterations()));
       if (cores != kBothCores)
         seen |= cores;
     }
