@@ -23,7 +23,10 @@
 //    related to that lies below it; the search enumerates exactly those.
 //    Its root bound also takes the clique bound: items that pairwise
 //    conflict or have a penalty and need more than the usable bytes force
-//    penalised pairs among them to share bytes (ReuseCost.cpp).
+//    penalised pairs among them to share bytes (ReuseCostBound.cpp); the
+//    flow of bytes over time (ReuseFlowBound.cpp); and the split bound, an
+//    item's two gaps against what must keep off its bytes
+//    (ReuseSplitBound.cpp).
 //
 //===----------------------------------------------------------------------===//
 
