@@ -50,6 +50,7 @@
 #include "DsaPlan/Support/IntervalSet.h"
 
 #include "mlir/Dialect/Bufferization/Transforms/BufferViewFlowAnalysis.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -59,35 +60,6 @@
 
 using namespace mlir;
 using namespace mlir::dsaplan;
-
-//===----------------------------------------------------------------------===//
-// ProgramPoints
-//===----------------------------------------------------------------------===//
-
-ProgramPoints::ProgramPoints(Operation *root) {
-  for (Region &region : root->getRegions())
-    numberRegion(region);
-}
-
-void ProgramPoints::numberRegion(Region &region) {
-  for (Block &block : region)
-    for (Operation &op : block) {
-      index[&op] = numOps++;
-      // Only control flow is looked into: the body of a linalg op (scalar
-      // code) is part of the op.
-      if (isa<RegionBranchOpInterface>(op))
-        for (Region &nested : op.getRegions())
-          numberRegion(nested);
-      lastNested[&op] = numOps - 1;
-    }
-}
-
-Operation *ProgramPoints::numbered(Operation *op) const {
-  while (op && !index.count(op))
-    op = op->getParentOp();
-  assert(op && "op is not nested in the numbered root");
-  return op;
-}
 
 //===----------------------------------------------------------------------===//
 // In-place pairs
@@ -102,7 +74,14 @@ static bool hasEffectOn(ArrayRef<MemoryEffects::EffectInstance> instances,
   });
 }
 
-std::optional<InPlacePair> mlir::dsaplan::getInPlacePair(Operation *op) {
+bool mlir::dsaplan::isTileOp(Operation *op) {
+  if (isa<AllocOp>(op))
+    return true;
+  auto view = dyn_cast<memref::ViewOp>(op);
+  return view && isa_and_nonnull<ArenaOp>(view.getSource().getDefiningOp());
+}
+
+std::optional<InPlaceTiles> mlir::dsaplan::getInPlaceTiles(Operation *op) {
   if (!op->hasAttr(DsaPlanDialect::getInPlaceAttrName()))
     return std::nullopt;
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
@@ -112,21 +91,32 @@ std::optional<InPlacePair> mlir::dsaplan::getInPlacePair(Operation *op) {
   effects.getEffects(instances);
   // Whole tiles only: a view's start is not the tile's, and a tile reached
   // through a region value may be one of several.
-  auto tile = [](Value value) { return value.getDefiningOp<AllocOp>(); };
+  auto isTile = [](Value value) {
+    Operation *def = value.getDefiningOp();
+    return def && isTileOp(def);
+  };
   for (Value output : op->getOperands()) {
-    AllocOp outputTile = tile(output);
-    if (!outputTile || !hasEffectOn<MemoryEffects::Write>(instances, output))
+    if (!isTile(output) || !hasEffectOn<MemoryEffects::Write>(instances, output))
       continue;
-    for (Value input : op->getOperands()) {
-      AllocOp inputTile = tile(input);
-      if (inputTile && inputTile != outputTile &&
+    for (Value input : op->getOperands())
+      if (isTile(input) && input != output &&
           input.getType() == output.getType() &&
           hasEffectOn<MemoryEffects::Read>(instances, input) &&
           !hasEffectOn<MemoryEffects::Write>(instances, input))
-        return InPlacePair{inputTile, outputTile};
-    }
+        return InPlaceTiles{input, output};
   }
   return std::nullopt;
+}
+
+std::optional<InPlacePair> mlir::dsaplan::getInPlacePair(Operation *op) {
+  std::optional<InPlaceTiles> tiles = getInPlaceTiles(op);
+  if (!tiles)
+    return std::nullopt;
+  auto input = tiles->input.getDefiningOp<AllocOp>();
+  auto output = tiles->output.getDefiningOp<AllocOp>();
+  if (!input || !output)
+    return std::nullopt;
+  return InPlacePair{input, output};
 }
 
 //===----------------------------------------------------------------------===//
@@ -178,8 +168,8 @@ struct LiveIn {
 /// other op whole.
 class LiveRangeBuilder : public RegionWalkClient<LiveIn> {
 public:
-  LiveRangeBuilder(const ProgramPoints &points, AllocOp alloc)
-      : points(points), alloc(alloc) {}
+  LiveRangeBuilder(const ProgramPoints &points, Operation *tile)
+      : points(points), tile(tile) {}
 
   /// Records the accesses of `alias`, and the uses that force a
   /// whole-function range.
@@ -214,7 +204,8 @@ private:
   }
 
   const ProgramPoints &points;
-  AllocOp alloc;
+  /// The op that defines the tile (isTileOp).
+  Operation *tile;
   SmallVector<Access> accesses;
   SmallVector<ConservativeUse> escapes;
   llvm::SmallPtrSet<Operation *, 4> carryingLoops;
@@ -255,8 +246,8 @@ void LiveRangeBuilder::addAccessesOf(Value alias) {
     }
     if (!reads && !writes)
       continue;
-    std::optional<InPlacePair> pair = getInPlacePair(user);
-    bool inPlace = pair && pair->input.getResult() == use.get();
+    std::optional<InPlaceTiles> pair = getInPlaceTiles(user);
+    bool inPlace = pair && pair->input == use.get();
     int64_t lower = reads ? points.readPoint(user) : points.writePoint(user);
     int64_t upper = (reads && inPlace && !writes) ? points.writePoint(user)
                                                   : points.end(user);
@@ -306,7 +297,7 @@ SmallVector<PointInterval, 2> LiveRangeBuilder::build(Region &body) {
   });
   if (accesses.empty()) {
     // Never accessed: it still exists at its own op.
-    add(points.begin(alloc), points.end(alloc));
+    add(points.begin(tile), points.end(tile));
   } else if (!body.empty()) {
     LiveIn state;
     RegionWalker<LiveRangeBuilder, LiveIn>(*this, kLoopIterations)
@@ -400,7 +391,7 @@ WalkStep LiveRangeBuilder::step(Operation &op, LiveIn &state) {
   bool accessedByOp = llvm::any_of(accessesIn(begin, begin + 2),
                                    [&](const Access &a) { return a.op == &op; });
   if (isLoopOp(&op)) {
-    if (!op.isProperAncestor(alloc) || carryingLoops.contains(&op) ||
+    if (!op.isProperAncestor(tile) || carryingLoops.contains(&op) ||
         accessedByOp) {
       add(begin, end);
       return WalkStep::Done;
@@ -447,31 +438,33 @@ mlir::dsaplan::resolveAliases(BufferViewFlowAnalysis &aliases, Value root) {
 BufferLifetimes::BufferLifetimes(Operation *function) : points(function) {
   BufferViewFlowAnalysis aliases(function);
   Region &body = function->getRegion(0);
-  function->walk([&](AllocOp alloc) {
-    LiveRangeBuilder builder(points, alloc);
-    for (Value alias : resolveAliases(aliases, alloc.getResult())) {
+  function->walk([&](Operation *tile) {
+    if (!isTileOp(tile))
+      return;
+    LiveRangeBuilder builder(points, tile);
+    for (Value alias : resolveAliases(aliases, tile->getResult(0))) {
       builder.addCarryingLoops(alias);
       builder.addAccessesOf(alias);
     }
     if (std::optional<ConservativeUse> escape = builder.getEscape()) {
-      conservative[alloc] = *escape;
-      ranges[alloc] = {{0, points.size()}};
+      conservative[tile] = *escape;
+      ranges[tile] = {{0, points.size()}};
       return;
     }
-    ranges[alloc] = builder.build(body);
+    ranges[tile] = builder.build(body);
   });
 }
 
-ArrayRef<PointInterval> BufferLifetimes::getLiveRange(AllocOp alloc) const {
-  auto it = ranges.find(alloc);
+ArrayRef<PointInterval> BufferLifetimes::getLiveRange(Operation *tile) const {
+  auto it = ranges.find(tile);
   if (it == ranges.end())
     return {};
   return it->second;
 }
 
 const ConservativeUse *
-BufferLifetimes::getConservativeUse(AllocOp alloc) const {
-  auto it = conservative.find(alloc);
+BufferLifetimes::getConservativeUse(Operation *tile) const {
+  auto it = conservative.find(tile);
   return it == conservative.end() ? nullptr : &it->second;
 }
 

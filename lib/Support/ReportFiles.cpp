@@ -6,6 +6,7 @@
 
 #include "DsaPlan/Support/ReportFiles.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -28,6 +29,14 @@ LogicalResult mlir::dsaplan::writeFunctionFile(func::FuncOp func,
                             << "': " << ec.message();
   os << text;
   return success();
+}
+
+std::string mlir::dsaplan::reportInstanceName(func::FuncOp func) {
+  auto module = func->getParentOfType<ModuleOp>();
+  std::string name = module && module.getSymName()
+                         ? module.getSymName()->str() + "::"
+                         : std::string();
+  return name + func.getSymName().str();
 }
 
 std::string mlir::dsaplan::locationText(Location loc) {

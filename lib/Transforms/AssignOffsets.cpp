@@ -11,7 +11,6 @@
 #include "DsaPlan/Solver/Solve.h"
 #include "DsaPlan/Solver/Validate.h"
 #include "DsaPlan/Support/ReportFiles.h"
-#include "DsaPlan/Sync/Insert/Pictures.h"
 #include "DsaPlan/Transforms/Passes.h"
 #include "DsaPlan/Transforms/PlacementProblem.h"
 #include "DsaPlan/Transforms/PlanOutcome.h"
@@ -39,14 +38,6 @@ struct FunctionPlacement {
   solver::Placement offsets;
   std::vector<solver::PoolResult> pools;
 };
-
-std::string instanceName(func::FuncOp func) {
-  auto module = func->getParentOfType<ModuleOp>();
-  std::string name = module && module.getSymName()
-                         ? module.getSymName()->str() + "::"
-                         : std::string();
-  return name + func.getSymName().str();
-}
 
 /// The file to import for `func`: `path` itself, or `path/<func>.json` when
 /// `path` is a directory (the layout export-problem writes).
@@ -249,14 +240,14 @@ LogicalResult DsaPlanAssignOffsetsPass::placeFunction(
     return success();
   reserveFrame(pp, frame);
   // Exported problems and solutions name the function the same way.
-  pp.problem.document.instance = instanceName(func);
+  pp.problem.document.instance = reportInstanceName(func);
   if (objective == PlacementObjective::Waits)
     addReusePenalties(func, pp, costModel);
 
   if (!exportProblem.empty() &&
       failed(writeFunctionFile(
           func, exportProblem, ".json",
-          solver::writeSchemaV1Problem(pp.problem, instanceName(func)))))
+          solver::writeSchemaV1Problem(pp.problem, reportInstanceName(func)))))
     return failure();
 
   std::vector<std::string> problems = solver::checkProblem(pp.problem);
@@ -335,7 +326,7 @@ DsaPlanAssignOffsetsPass::solvePlacement(func::FuncOp func,
       (void)writeFunctionFile(
           func, reportDir, ".json",
           solver::writeReportJson(pp.problem, solution.offsets,
-                                  solution.pools, instanceName(func)));
+                                  solution.pools, reportInstanceName(func)));
     return failure();
   }
   return FunctionPlacement{std::move(solution.offsets),
@@ -430,9 +421,7 @@ void DsaPlanAssignOffsetsPass::report(func::FuncOp func,
 LogicalResult DsaPlanAssignOffsetsPass::writeReports(
     func::FuncOp func, const PlacementProblem &pp,
     const FunctionPlacement &placement) {
-  std::string instance = instanceName(func);
-  if (markPoints)
-    markPlacementPoints(func);
+  std::string instance = reportInstanceName(func);
   for (const solver::PoolResult &pool : placement.pools) {
     const std::string &space = pp.problem.pools[pool.pool].name;
     if (failed(writeFunctionFile(

@@ -145,8 +145,9 @@ struct DsaPlanInsertSyncPass
   using Base::Base;
 
   /// `<function>.syncs.json`: every sync of the function, in program order,
-  /// with the location of the access it belongs to.
-  LogicalResult writeSyncReport() {
+  /// with the location of the access it belongs to; and the memory maps of
+  /// `pictures`, with those syncs.
+  LogicalResult writeSyncReport(const SyncPictures &pictures) {
     llvm::json::Array syncs;
     getOperation().walk([&](Operation *op) {
       llvm::json::Object entry;
@@ -180,7 +181,7 @@ struct DsaPlanInsertSyncPass
     if (failed(writeFunctionFile(getOperation(), reportDir, ".syncs.json",
                                  text)))
       return failure();
-    return writeSyncPictures(getOperation(), reportDir);
+    return pictures.write(reportDir);
   }
 
   void runOnOperation() override {
@@ -190,6 +191,11 @@ struct DsaPlanInsertSyncPass
     if (failed(checkSupportedStructure(func)))
       return signalPassFailure();
     TargetDescription target = TargetDescription::getForOp(func);
+    // Numbered before anything is inserted: the pictures count the points
+    // of this pass's input.
+    std::optional<SyncPictures> pictures;
+    if (!reportDir.empty())
+      pictures.emplace(func);
     ProgramOrder order(func);
     SyncRequirements requirements;
     if (failed(collectSyncRequirements(func, target, mode, order,
@@ -262,7 +268,7 @@ struct DsaPlanInsertSyncPass
     unsigned conflicts =
         summary ? countConflictingPairs(func, requirements.accesses, mode) : 0;
     numConflicts += conflicts;
-    if (!reportDir.empty() && failed(writeSyncReport()))
+    if (pictures && failed(writeSyncReport(*pictures)))
       return signalPassFailure();
     // Pass statistics are compiled out of release LLVM builds: the remark is
     // how a driver reads the counts.

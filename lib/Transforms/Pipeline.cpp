@@ -136,8 +136,6 @@ void mlir::dsaplan::buildDsaPlanPipeline(
   assign.importSolution = options.importSolution;
   assign.summary = options.summary;
   assign.reportDir = options.reportDir;
-  // insert-sync draws its syncs on the memory maps at the marked points.
-  assign.markPoints = options.insertSync && !options.reportDir.empty();
   pm.addPass(createDsaPlanAssignOffsets(assign));
   DsaPlanMaterializeOptions materialize;
   materialize.keepAllocs = options.keepAllocs;

@@ -4,15 +4,18 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Program points and the live range of every `dsaplan.alloc` of a function,
-// as sorted, disjoint, half-open intervals of points. See the description of
-// `dsaplan-compute-lifetimes` in Passes.td for the rules.
+// The live range of every tile of a function (a `dsaplan.alloc`, or after
+// dsaplan-materialize a `memref.view` of a `dsaplan.arena`), as sorted,
+// disjoint, half-open intervals of its program points (ProgramPoints.h).
+// See the description of `dsaplan-compute-lifetimes` in Passes.td for the
+// rules.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DSAPLAN_ANALYSIS_BUFFERLIFETIMES_H
 #define DSAPLAN_ANALYSIS_BUFFERLIFETIMES_H
 
+#include "DsaPlan/Analysis/ProgramPoints.h"
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Support/RegionWalk.h"
 
@@ -26,46 +29,6 @@ namespace mlir {
 class BufferViewFlowAnalysis;
 
 namespace dsaplan {
-
-/// Two points per op, numbered in pre-order over the ops nested in a root:
-/// op number k reads at point 2k and writes at point 2k+1. Control-flow ops
-/// (RegionBranchOpInterface) span their own two points and those of the ops
-/// nested in them; the regions of other ops (a linalg body) are not
-/// numbered, and their ops share the points of the op that holds them.
-///
-///   func.func @f() {          // (root, not numbered)
-///     %a = dsaplan.alloc      // op 0: points 0, 1
-///     scf.for ... {           // op 1: points 2, 3; spans [2, 8)
-///       linalg.fill           // op 2: points 4, 5
-///       scf.yield             // op 3: points 6, 7
-///     }
-///     func.return             // op 4: points 8, 9
-///   }
-class ProgramPoints {
-public:
-  explicit ProgramPoints(Operation *root);
-
-  int64_t readPoint(Operation *op) const {
-    return 2 * index.lookup(numbered(op));
-  }
-  int64_t writePoint(Operation *op) const { return readPoint(op) + 1; }
-  /// First point of `op`'s subtree and one past its last point.
-  int64_t begin(Operation *op) const { return readPoint(op); }
-  int64_t end(Operation *op) const {
-    return 2 * (lastNested.lookup(numbered(op)) + 1);
-  }
-  /// One past the last point of the root.
-  int64_t size() const { return 2 * numOps; }
-
-private:
-  void numberRegion(Region &region);
-  /// `op` or its closest numbered ancestor.
-  Operation *numbered(Operation *op) const;
-
-  llvm::DenseMap<Operation *, int64_t> index;
-  llvm::DenseMap<Operation *, int64_t> lastNested;
-  int64_t numOps = 0;
-};
 
 /// The operands of an op marked `dsaplan.in_place` that may share a start
 /// address: the hardware lets a vector instruction's source and destination
@@ -89,6 +52,15 @@ struct InPlacePair {
 };
 std::optional<InPlacePair> getInPlacePair(Operation *op);
 
+/// The same pair among tiles of either kind (isTileOp), as the input and
+/// output values: after dsaplan-materialize, the views the placement's
+/// pair became. Equals getInPlacePair's on IR whose tiles are allocs.
+struct InPlaceTiles {
+  Value input;
+  Value output;
+};
+std::optional<InPlaceTiles> getInPlaceTiles(Operation *op);
+
 /// The values that may hold `root`'s bytes: `aliases`' (views, region-branch
 /// values: scf.if results, loop iter_args), closed under the results that
 /// getAliasSources says name their operand's bytes without being views to
@@ -110,19 +82,29 @@ struct ConservativeUse {
   std::string reason;
 };
 
-/// The live range of each dsaplan.alloc in one function.
+/// Whether `op` defines a tile: a dsaplan.alloc, or a memref.view of a
+/// dsaplan.arena (what dsaplan-materialize turns a placed alloc into).
+///
+///   %t = dsaplan.alloc : memref<64xf32, #dsaplan.space<ub>>      // a tile
+///   %v = memref.view %ub[%c0][] : memref<196608xi8, ...> to ...  // a tile
+///   %s = memref.subview %v[0] [16] [1] : ...                     // a view
+bool isTileOp(Operation *op);
+
+/// The live range of each tile (isTileOp) in one function: of the
+/// dsaplan.alloc ops before materialisation, of the arena views after it
+/// (the sync pictures draw them), by the same rules.
 class BufferLifetimes {
 public:
   explicit BufferLifetimes(Operation *function);
 
   const ProgramPoints &getPoints() const { return points; }
-  /// Sorted, disjoint, non-empty intervals; empty when the buffer is never
-  /// accessed.
-  ArrayRef<PointInterval> getLiveRange(AllocOp alloc) const;
+  /// Sorted, disjoint, non-empty intervals of the tile `tile` defines;
+  /// empty for an op that is not a tile of the function.
+  ArrayRef<PointInterval> getLiveRange(Operation *tile) const;
   /// The live range as the `live` attribute dsaplan.alloc carries.
   LiveAttr getLiveAttr(AllocOp alloc) const;
   /// Set when the range was widened to the whole function.
-  const ConservativeUse *getConservativeUse(AllocOp alloc) const;
+  const ConservativeUse *getConservativeUse(Operation *tile) const;
 
 private:
   ProgramPoints points;

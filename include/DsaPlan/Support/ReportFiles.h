@@ -18,6 +18,10 @@ namespace dsaplan {
 LogicalResult writeFunctionFile(func::FuncOp func, StringRef dir,
                                 const Twine &suffix, const std::string &text);
 
+/// The name reports give `func`'s placement problem and memory maps:
+/// `module::function` in a named module, else the function's name.
+std::string reportInstanceName(func::FuncOp func);
+
 /// `file:line:col` for a file location (also inside a NameLoc), else the
 /// location as MLIR prints it: where a report says a tile or an op comes
 /// from.

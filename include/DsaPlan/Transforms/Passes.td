@@ -385,11 +385,10 @@ def DsaPlanAssignOffsets
     (`DIR/<function>.<space>.svg`: program points across, addresses up, a
     rectangle per live interval, capacity, reserved ranges, peak and lower
     bound marked, partial reuses of expired buffers outlined in red) and a
-    JSON report per function (`DIR/<function>.json`). With `mark-points`
-    every op that accesses memory also gets the program point it was placed
-    at (`dsaplan.report_point`), so that `dsaplan-insert-sync` with the same
-    `report-dir` can draw its syncs on these memory maps (it removes the
-    marks); `--dsa-plan` sets it when it inserts syncs and writes reports.
+    JSON report per function (`DIR/<function>.json`), both in the program
+    points of this pass's input (ProgramPoints, as the `live` attributes).
+    `dsaplan-insert-sync` with the same `report-dir` draws each memory map
+    again from its own input, with the syncs.
   }];
   let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect"];
   let options = [
@@ -428,11 +427,7 @@ def DsaPlanAssignOffsets
            "bound, capacity, status">,
     Option<"reportDir", "report-dir", "std::string", /*default=*/"\"\"",
            "Directory to write <function>.<space>.svg memory maps and "
-           "<function>.json reports to">,
-    Option<"markPoints", "mark-points", "bool", /*default=*/"false",
-           "With report-dir: mark every access op with its program point "
-           "(dsaplan.report_point), for dsaplan-insert-sync to draw its "
-           "syncs on the memory maps">
+           "<function>.json reports to">
   ];
   let statistics = [
     Statistic<"numBuffers", "buffers", "Buffers placed (all spaces)">,
@@ -714,18 +709,22 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     (and to global memory).
 
     `report-dir=DIR` writes `DIR/<function>.syncs.json` (every sync in
-    program order with the location of its access) and draws the syncs on
-    the memory maps `dsaplan-assign-offsets` wrote to the same directory:
-    each `DIR/<function>.<space>.svg` is drawn again from
-    `DIR/<function>.json` (the same tiles, live ranges, peak, lower bound
-    and capacity, on the same program points) with an arrow per flag pair
-    from the access its `set_flag` follows to the access its `wait_flag`
-    guards (coloured by the setting pipe, dashed when the wait is in the
-    next iteration of a loop) and a vertical mark per `pipe_barrier` at the
-    access it holds back. The ops must carry the placement's program points
-    (`dsaplan-assign-offsets` with `mark-points`, as `--dsa-plan` runs it);
-    the marks are removed. Without them the memory maps are left as placed,
-    with a warning.
+    program order with the location of its access) and a memory map per
+    space, `DIR/<function>.<space>.svg` (over the placement's map of that
+    name, when `dsaplan-assign-offsets` wrote one there), drawn from this
+    pass's input alone: a rectangle per live interval of each tile (a
+    placed `dsaplan.alloc`, or a `memref.view` of an arena, with the
+    offset and size it has and the live range of the placement's lifetime
+    rules), partial reuses of expired tiles outlined in red, the peak and
+    its lower bound; an arrow per flag pair from the access its `set_flag`
+    follows to the access its `wait_flag` guards (coloured by the setting
+    pipe, dashed when the wait is in the next iteration of a loop) and a
+    vertical mark per `pipe_barrier` at the access it holds back. The x
+    axis counts the program points of this pass's input, before its syncs
+    go in (ProgramPoints, the placement's numbering, applied to this IR):
+    the arenas, offsets and views of `dsaplan-materialize` and the loop
+    bodies `dsaplan-unroll-rotations` cloned have points of their own, so
+    the points differ from those of the placement's `<function>.json`.
   }];
   let dependentDialects = ["::mlir::dsaplan::DsaPlanDialect"];
   let options = [
@@ -739,8 +738,8 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
            "and memory in the number of such pairs)">,
     Option<"reportDir", "report-dir", "std::string", /*default=*/"\"\"",
            "Directory to write <function>.syncs.json to (every sync in "
-           "program order with the location of its access) and to draw the "
-           "syncs on the memory maps of dsaplan-assign-offsets in">,
+           "program order with the location of its access) and the memory "
+           "maps <function>.<space>.svg with the syncs drawn in">,
     Option<"pruneBudget", "prune-budget", "int64_t", /*default=*/"500000",
            "Drop the inserted syncs that the others imply, one at a time, "
            "while the checks have walked fewer ops than this (a count, not "

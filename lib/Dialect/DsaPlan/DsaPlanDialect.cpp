@@ -198,14 +198,6 @@ LogicalResult DsaPlanDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a unit attribute";
     return success();
   }
-  if (name == getReportPointAttrName()) {
-    auto point = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!point || point.getInt() < 0)
-      return op->emitError() << "'" << name
-                             << "' must be a non-negative integer, not "
-                             << attr.getValue();
-    return success();
-  }
   if (name == getBuffersAttrName()) {
     auto word = dyn_cast<StringAttr>(attr.getValue());
     auto depth = dyn_cast<IntegerAttr>(attr.getValue());

@@ -4,10 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Reads a function whose tiles are placed and synced, and draws each memory
-// space's placement (as dsaplan-assign-offsets reported it) with the syncs
-// on top, through the one memory-map writer of lib/Solver/Report.cpp. Reads
-// the IR and the report only; decides nothing.
+// Reads a function whose tiles are placed, numbers it and takes its tiles'
+// live ranges before the syncs go in, and draws each memory space with the
+// syncs on top once they are in, through the one memory-map writer of
+// lib/Solver/Report.cpp. Reads the IR only; decides nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,10 +22,7 @@
 #include "DsaPlan/Support/ReportFiles.h"
 #include "DsaPlan/Sync/Insert/Plan.h"
 
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
+#include "DsaPlan/Solver/Solve.h"
 
 using namespace mlir;
 using namespace mlir::dsaplan;
@@ -41,15 +38,6 @@ constexpr int kMaxCandidates = 16;
 
 /// The name of an arrow's end on no tile of the placement.
 constexpr const char *kUnknownTile = "(no tile)";
-
-StringRef reportPointName() { return DsaPlanDialect::getReportPointAttrName(); }
-
-/// The placement's program point of `op`, if it was marked.
-std::optional<int64_t> reportPoint(Operation *op) {
-  if (auto point = op->getAttrOfType<IntegerAttr>(reportPointName()))
-    return point.getInt();
-  return std::nullopt;
-}
 
 Operation *enclosingLoop(Operation *op) {
   for (Operation *parent = op->getParentOp();
@@ -130,99 +118,113 @@ std::string opText(Operation *op) {
          locationText(op->getLoc()) + ")";
 }
 
-/// The placement as reported, and what is drawn on each of its pools.
+/// The memory space of a placed tile, its pool, as the placement's.
+solver::Pool makePool(MemorySpace space, const TargetDescription &target) {
+  const SpaceDescription &desc = target.getSpace(space);
+  solver::Pool pool;
+  pool.id = pool.name = stringifyMemorySpace(space).str();
+  pool.capacity = desc.capacity;
+  pool.alignment = desc.alignment;
+  for (ByteRange range : desc.reserved)
+    pool.reserved.push_back({range.begin, range.end});
+  return pool;
+}
+
+/// The name a tile is drawn with: the allocation's (a view carries it in
+/// its location, findName), else where it comes from.
+std::string tileName(Operation *tile) {
+  if (auto alloc = dyn_cast<AllocOp>(tile))
+    return alloc.getDisplayName();
+  if (StringAttr name = findName(tile))
+    return name.str();
+  return "tile@" + locationText(tile->getLoc());
+}
+
+/// The tiles of a function as a placement (one pool per space, one buffer
+/// per tile, at its offset, over its live range), and what is drawn on
+/// each pool.
 class PictureBuilder {
 public:
-  PictureBuilder(func::FuncOp func, const ExecutionOrder &order)
-      : func(func), order(order) {}
+  PictureBuilder(func::FuncOp func, const BufferLifetimes &lifetimes,
+                 const ExecutionOrder &order)
+      : func(func), points(lifetimes.getPoints()), order(order) {}
 
-  LogicalResult readReport(StringRef dir);
-  /// Fails with an error unless every tile the IR accesses is a buffer of
-  /// the report, at its offset and size: a report of another placement
-  /// (left in the directory by an earlier run) is not drawn on.
-  LogicalResult checkReportMatches(StringRef dir);
+  void addTile(Operation *tile, const BufferLifetimes &lifetimes);
+  /// The peak and its lower bound of each pool, once every tile is in.
+  void finishPools();
   void addFlagPair(SetFlagOp set);
   void addBarrier(PipeBarrierOp barrier);
   void addBarrierAll(BarrierAllOp barrier);
   LogicalResult write(StringRef dir) const;
 
 private:
-  /// The pool of `space`, if the placement has one.
+  /// The pool of `space`, if a tile is in it.
   std::optional<size_t> poolOf(MemorySpace space) const;
-  /// The name of the buffer of `pool` live at `point` that holds `address`,
+  /// The name of the tile of `pool` live at `point` that holds `address`,
   /// or kUnknownTile.
   std::string nameAt(size_t pool, int64_t point, int64_t address) const;
   /// Draws the flag pair `set`..`wait` as an arrow from `from` to `to` on
   /// each space where they share bytes, one of them writing, and which is
   /// not in `drawn` yet (then added to it); unless `anyBytes`, only where
-  /// both ends are on a tile of the placement (not an access whose bytes
-  /// are not known exactly, such as through a value that one of several
-  /// tiles flows into).
+  /// both ends are on a tile (not an access whose bytes are not known
+  /// exactly, such as through a value that one of several tiles flows
+  /// into).
   void addArrows(SetFlagOp set, Operation *wait, Operation *from, Operation *to,
                  bool nextIteration, bool anyBytes,
                  SmallVectorImpl<size_t> &drawn);
 
   func::FuncOp func;
+  const ProgramPoints &points;
   const ExecutionOrder &order;
   solver::Problem problem;
   solver::Placement placement;
-  std::vector<solver::PoolResult> results;
+  std::vector<solver::PoolResult> results; // per pool
   std::vector<solver::MemoryMapExtras> extras; // per pool
 };
 
-/// `dir/<function>.json`, the placement report of `func`.
-SmallString<128> reportPath(func::FuncOp func, StringRef dir) {
-  SmallString<128> path(dir);
-  llvm::sys::path::append(path, func.getSymName() + ".json");
-  return path;
-}
-
-LogicalResult PictureBuilder::readReport(StringRef dir) {
-  SmallString<128> path = reportPath(func, dir);
-  auto file = llvm::MemoryBuffer::getFile(path);
-  if (!file)
-    return func.emitError()
-           << "cannot read the placement report '" << path
-           << "' to draw the syncs on: " << file.getError().message();
-  std::string error = solver::readReportJson((*file)->getBuffer().str(),
-                                             problem, placement, results);
-  if (!error.empty())
-    return func.emitError()
-           << "cannot read the placement report '" << path << "': " << error;
-  // The reserved bytes are the target's, as the placement saw them.
-  TargetDescription target = TargetDescription::getForOp(func);
-  for (solver::Pool &pool : problem.pools)
-    if (std::optional<MemorySpace> space = symbolizeMemorySpace(pool.name))
-      for (ByteRange range : target.getSpace(*space).reserved)
-        pool.reserved.push_back({range.begin, range.end});
-  extras.resize(problem.pools.size());
-  return success();
-}
-
-LogicalResult PictureBuilder::checkReportMatches(StringRef dir) {
-  SmallVector<Operation *> tiles;
-  func.walk([&](Operation *op) {
-    if (!isAccessCandidate(op))
-      return;
-    for (const MemoryAccess &access : placedAccesses(op))
-      if (access.tile && !llvm::is_contained(tiles, access.tile))
-        tiles.push_back(access.tile);
-  });
-  for (Operation *tile : tiles) {
-    MemoryAccess bytes = getTileBytes(tile);
-    std::optional<size_t> pool = poolOf(bytes.region.space);
-    bool found = false;
-    for (size_t b = 0; pool && b < problem.buffers.size() && !found; ++b)
-      found = problem.buffers[b].pool == *pool && placement[b] == bytes.begin &&
-              problem.buffers[b].size == bytes.end - bytes.begin;
-    if (!found)
-      return tile->emitError()
-             << "the placement report '" << reportPath(func, dir)
-             << "' is not of this IR: its tile at [" << bytes.begin << ", "
-             << bytes.end << ") of " << stringifyMemorySpace(bytes.region.space)
-             << " is none of the report's buffers";
+void PictureBuilder::addTile(Operation *tile,
+                             const BufferLifetimes &lifetimes) {
+  MemoryAccess bytes = getTileBytes(tile);
+  MemorySpace space = bytes.region.space;
+  std::optional<size_t> pool = poolOf(space);
+  if (!pool) {
+    pool = problem.pools.size();
+    problem.pools.push_back(makePool(space, TargetDescription::getForOp(func)));
+    extras.emplace_back();
   }
-  return success();
+  solver::Buffer buffer;
+  buffer.id = std::to_string(problem.buffers.size());
+  buffer.name = tileName(tile);
+  buffer.location = locationText(tile->getLoc());
+  buffer.size = bytes.end - bytes.begin;
+  buffer.alignment = problem.pools[*pool].alignment;
+  buffer.pool = *pool;
+  for (PointInterval interval : lifetimes.getLiveRange(tile))
+    buffer.live.push_back({interval.lower, interval.upper});
+  problem.buffers.push_back(std::move(buffer));
+  placement.push_back(bytes.begin);
+}
+
+void PictureBuilder::finishPools() {
+  problem.document.instance = reportInstanceName(func);
+  for (size_t pool = 0; pool < problem.pools.size(); ++pool) {
+    solver::PoolResult result;
+    result.pool = pool;
+    for (size_t b = 0; b < problem.buffers.size(); ++b) {
+      if (problem.buffers[b].pool != pool)
+        continue;
+      ++result.buffers;
+      result.peak =
+          std::max(result.peak, placement[b] + problem.buffers[b].size);
+    }
+    // Of the tiles as drawn: live together, not separated (the IR keeps no
+    // separations after dsaplan-materialize).
+    result.lowerBound = solver::lowerBound(problem, pool);
+    result.status = result.peak <= result.lowerBound
+                        ? solver::PoolStatus::Optimal
+                        : solver::PoolStatus::Feasible;
+    results.push_back(result);
+  }
 }
 
 std::optional<size_t> PictureBuilder::poolOf(MemorySpace space) const {
@@ -249,9 +251,10 @@ std::string PictureBuilder::nameAt(size_t pool, int64_t point,
 void PictureBuilder::addArrows(SetFlagOp set, Operation *wait, Operation *from,
                                Operation *to, bool nextIteration, bool anyBytes,
                                SmallVectorImpl<size_t> &drawn) {
-  std::optional<int64_t> fromPoint = reportPoint(from);
-  std::optional<int64_t> toPoint = reportPoint(to);
-  if (!fromPoint || !toPoint)
+  // An op created after the numbering has no point of its own (it would
+  // take its parent's); the inserter creates no accesses, so this is a
+  // guard, not a case.
+  if (!points.contains(from) || !points.contains(to))
     return;
   for (const MemoryAccess &a : placedAccesses(from))
     for (const MemoryAccess &b : placedAccesses(to)) {
@@ -268,8 +271,8 @@ void PictureBuilder::addArrows(SetFlagOp set, Operation *wait, Operation *from,
                           std::to_string(set.getEvent());
       solver::SyncArrow arrow;
       // At the write points: a tile that an op starts is live from there.
-      arrow.fromPoint = *fromPoint + 1;
-      arrow.toPoint = *toPoint + 1;
+      arrow.fromPoint = points.writePoint(from);
+      arrow.toPoint = points.writePoint(to);
       arrow.fromAddress = arrow.toAddress = address;
       arrow.fromName = nameAt(*pool, arrow.fromPoint, address);
       arrow.toName = nameAt(*pool, arrow.toPoint, address);
@@ -328,9 +331,9 @@ void PictureBuilder::addBarrier(PipeBarrierOp barrier) {
   Operation *next = order.findAfter(barrier, [&](Operation *op, bool) {
     return isAccessOn(op, barrier.getPipe());
   });
-  std::optional<int64_t> point = next ? reportPoint(next) : std::nullopt;
-  if (!point)
+  if (!next || !points.contains(next))
     return;
+  int64_t point = points.readPoint(next);
   std::string pipe = stringifyPipe(barrier.getPipe()).str();
   std::string label = "pipe_barrier <" + pipe + "> at " +
                       locationText(barrier.getLoc()) + "\nbefore " +
@@ -341,7 +344,7 @@ void PictureBuilder::addBarrier(PipeBarrierOp barrier) {
       if (!llvm::is_contained(pools, *pool))
         pools.push_back(*pool);
   for (size_t pool : pools)
-    extras[pool].barriers.push_back({*point, pipe, label});
+    extras[pool].barriers.push_back({point, pipe, label});
 }
 
 /// A mark, pipe "all", at the next access of any pipe, on every picture:
@@ -349,13 +352,13 @@ void PictureBuilder::addBarrier(PipeBarrierOp barrier) {
 void PictureBuilder::addBarrierAll(BarrierAllOp barrier) {
   Operation *next = order.findAfter(
       barrier, [&](Operation *op, bool) { return isAccessCandidate(op); });
-  std::optional<int64_t> point = next ? reportPoint(next) : std::nullopt;
-  if (!point)
+  if (!next || !points.contains(next))
     return;
+  int64_t point = points.readPoint(next);
   std::string label = "barrier_all at " + locationText(barrier.getLoc()) +
                       "\nbefore " + opText(next);
   for (solver::MemoryMapExtras &poolExtras : extras)
-    poolExtras.barriers.push_back({*point, "all", label});
+    poolExtras.barriers.push_back({point, "all", label});
 }
 
 LogicalResult PictureBuilder::write(StringRef dir) const {
@@ -373,36 +376,25 @@ LogicalResult PictureBuilder::write(StringRef dir) const {
 
 } // namespace
 
-void mlir::dsaplan::markPlacementPoints(func::FuncOp func) {
-  ProgramPoints points(func);
-  Builder builder(func.getContext());
-  func.walk([&](Operation *op) {
-    if (isAccessCandidate(op))
-      op->setAttr(reportPointName(),
-                  builder.getI64IntegerAttr(points.readPoint(op)));
+SyncPictures::SyncPictures(func::FuncOp func)
+    : func(func), lifetimes(func) {
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (!isTileOp(op))
+      return;
+    MemoryAccess bytes = getTileBytes(op);
+    if (bytes.tile == op && !bytes.region.unplacedAlloc)
+      tiles.push_back(op);
   });
 }
 
-LogicalResult mlir::dsaplan::writeSyncPictures(func::FuncOp func,
-                                               StringRef reportDir) {
-  bool marked = false;
-  func.walk([&](Operation *op) { marked |= reportPoint(op).has_value(); });
-  // A function without tiles has no placement report: nothing to draw.
-  if (!marked && !llvm::sys::fs::exists(reportPath(func, reportDir)))
+LogicalResult SyncPictures::write(StringRef dir) const {
+  if (tiles.empty())
     return success();
-  if (!marked) {
-    mlir::emitWarning(func.getLoc())
-        << "the memory maps of @" << func.getSymName()
-        << " are left without syncs: no op carries the placement's program "
-           "points (dsaplan-assign-offsets mark-points, which --dsa-plan "
-           "sets with report-dir)";
-    return success();
-  }
   ExecutionOrder order(func);
-  PictureBuilder picture(func, order);
-  if (failed(picture.readReport(reportDir)) ||
-      failed(picture.checkReportMatches(reportDir)))
-    return failure();
+  PictureBuilder picture(func, lifetimes, order);
+  for (Operation *tile : tiles)
+    picture.addTile(tile, lifetimes);
+  picture.finishPools();
   func.walk([&](Operation *op) {
     if (auto set = dyn_cast<SetFlagOp>(op))
       picture.addFlagPair(set);
@@ -411,8 +403,5 @@ LogicalResult mlir::dsaplan::writeSyncPictures(func::FuncOp func,
     else if (auto barrier = dyn_cast<BarrierAllOp>(op))
       picture.addBarrierAll(barrier);
   });
-  if (failed(picture.write(reportDir)))
-    return failure();
-  func.walk([&](Operation *op) { op->removeAttr(reportPointName()); });
-  return success();
+  return picture.write(dir);
 }

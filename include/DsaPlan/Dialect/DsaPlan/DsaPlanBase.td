@@ -27,12 +27,7 @@ def DsaPlan_Dialect : Dialect {
       runs it, where its pipe and spaces leave that open in a function
       holding ops of both cores;
     - `dsaplan.buffers = N : i64` (1 to 4) or `"auto"`: on an allocation in
-      a loop body, its number of rotating slots (`dsaplan-multi-buffer`);
-    - `dsaplan.report_point = N : i64`: on an op that accesses memory, the
-      program point the placement saw it at (written by
-      `dsaplan-assign-offsets` with `mark-points`, removed by
-      `dsaplan-insert-sync` with `report-dir` once it has drawn the syncs on
-      the memory maps).
+      a loop body, its number of rotating slots (`dsaplan-multi-buffer`).
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
@@ -62,12 +57,6 @@ def DsaPlan_Dialect : Dialect {
     /// Name of the attribute giving an allocation's number of slots.
     static constexpr ::llvm::StringLiteral getBuffersAttrName() {
       return ::llvm::StringLiteral("dsaplan.buffers");
-    }
-    /// Name of the attribute giving an access op the program point the
-    /// placement saw it at (dsaplan-assign-offsets' mark-points), until
-    /// dsaplan-insert-sync draws its syncs on the memory maps.
-    static constexpr ::llvm::StringLiteral getReportPointAttrName() {
-      return ::llvm::StringLiteral("dsaplan.report_point");
     }
     /// Largest explicit number of slots.
     static constexpr int64_t kMaxBuffers = 4;
