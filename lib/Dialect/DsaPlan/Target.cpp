@@ -29,7 +29,8 @@ int64_t SpaceDescription::usableBytes() const {
 
 SmallVector<ByteRange, 2> SpaceDescription::usableRanges() const {
   SmallVector<ByteRange, 2> sorted(reserved.begin(), reserved.end());
-  llvm::sort(sorted, [](ByteRange a, ByteRange b) { return a.begin < b.begin; });
+  llvm::sort(sorted,
+             [](ByteRange a, ByteRange b) { return a.begin < b.begin; });
   SmallVector<ByteRange, 2> usable;
   int64_t cursor = 0;
   for (ByteRange range : sorted) {
@@ -212,6 +213,17 @@ StringRef mlir::dsaplan::stringifyCores(unsigned cores) {
   }
 }
 
+SmallVector<unsigned, 2> mlir::dsaplan::firstUnitsOf(unsigned cores) {
+  SmallVector<unsigned, 2> units;
+  if (cores & kCubeCore)
+    units.push_back(firstUnitOf(Core::cube));
+  if (cores & kVectorCore)
+    units.push_back(firstUnitOf(Core::vector));
+  if (units.empty())
+    units.push_back(0);
+  return units;
+}
+
 CoreMask TargetDescription::getCore(MemorySpace space) const {
   return space == MemorySpace::ub ? kVectorCore : kCubeCore;
 }
@@ -223,8 +235,8 @@ const PipeDescription &TargetDescription::getPipe(Pipe pipe) const {
 bool TargetDescription::canAccess(Pipe pipe, std::optional<MemorySpace> space,
                                   bool isWrite) const {
   const PipeDescription &desc = getPipe(pipe);
-  unsigned memory = space ? static_cast<unsigned>(*space)
-                          : PipeDescription::kGlobalMemoryBit;
+  unsigned memory =
+      space ? static_cast<unsigned>(*space) : PipeDescription::kGlobalMemoryBit;
   return ((isWrite ? desc.writes : desc.reads) >> memory) & 1;
 }
 

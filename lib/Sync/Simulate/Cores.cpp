@@ -36,13 +36,8 @@ using namespace mlir::dsaplan::simulator;
 
 namespace {
 
-/// The mode between the cube core and the vector cores of a group, the
-/// only one a program of one cube and one vector core can run.
-constexpr int64_t kCubeVectorMode = 2;
-
 unsigned narrowByAttribute(Operation &op, unsigned cores) {
-  if (auto core =
-          op.getAttrOfType<CoreAttr>(DsaPlanDialect::getCoreAttrName()))
+  if (auto core = op.getAttrOfType<CoreAttr>(DsaPlanDialect::getCoreAttrName()))
     cores &= maskOfCore(core.getValue());
   return cores;
 }
@@ -70,8 +65,7 @@ bool TraceBuilder::holdsBothCores() {
       if (cores != kBothCores)
         seen |= cores;
     }
-    return seen == kBothCores ? WalkResult::interrupt()
-                              : WalkResult::advance();
+    return seen == kBothCores ? WalkResult::interrupt() : WalkResult::advance();
   });
   return seen == kBothCores;
 }
@@ -79,22 +73,15 @@ bool TraceBuilder::holdsBothCores() {
 SmallVector<unsigned, 2> TraceBuilder::unitBases(unsigned cores) const {
   if (!mixed)
     return {0};
-  SmallVector<unsigned, 2> bases;
-  if (cores & kCubeCore)
-    bases.push_back(0);
-  if (cores & kVectorCore)
-    bases.push_back(kNumPipes);
-  if (bases.empty())
-    bases.push_back(0); // no core can run it: the verifier says so
-  return bases;
+  return firstUnitsOf(cores);
 }
 
 /// set_flag, wait_flag, pipe_barrier and barrier_all: issued by every core
 /// that has their pipes (one core, in a kernel of one core).
 LogicalResult TraceBuilder::emitSyncOp(Operation &op) {
   auto coresOfPipes = [&](Pipe a, Pipe b) {
-    return narrowByAttribute(op, target.getPipe(a).cores &
-                                     target.getPipe(b).cores);
+    return narrowByAttribute(op,
+                             target.getPipe(a).cores & target.getPipe(b).cores);
   };
   unsigned s = static_cast<unsigned>(Pipe::s);
   if (auto set = dyn_cast<SetFlagOp>(op)) {
@@ -133,17 +120,16 @@ LogicalResult TraceBuilder::emitCrossCore(Operation &op) {
                                 "2 (the cube core with the vector cores) is "
                                 "simulated");
   unsigned s = static_cast<unsigned>(Pipe::s);
-  auto baseOf = [](Core core) {
-    return core == Core::cube ? 0u : static_cast<unsigned>(kNumPipes);
-  };
   if (set) {
-    Core to = set.getCore() == Core::cube ? Core::vector : Core::cube;
-    unsigned unit = baseOf(set.getCore()) + static_cast<unsigned>(set.getPipe());
+    unsigned unit =
+        firstUnitOf(set.getCore()) + static_cast<unsigned>(set.getPipe());
     emitSync(op, EntryKind::CrossSet, unit,
-             {kCrossCoreFlag, baseOf(to) + s, set.getId()});
+             {kCrossCoreFlag, firstUnitOf(otherCore(set.getCore())) + s,
+              set.getId()});
     return success();
   }
-  unsigned unit = baseOf(wait.getCore()) + s;
-  emitSync(op, EntryKind::CrossWait, unit, {kCrossCoreFlag, unit, wait.getId()});
+  unsigned unit = firstUnitOf(wait.getCore()) + s;
+  emitSync(op, EntryKind::CrossWait, unit,
+           {kCrossCoreFlag, unit, wait.getId()});
   return success();
 }

@@ -35,14 +35,17 @@ using namespace mlir::dsaplan::verify;
 
 namespace {
 
-/// The mode between the cube core and the vector cores of a group.
-constexpr int64_t kCubeVectorMode = 2;
-
-unsigned baseOf(Core core) {
-  return core == Core::cube ? 0u : static_cast<unsigned>(kNumPipes);
-}
-
 const char *coreOfBase(unsigned base) { return base ? "vector" : "cube"; }
+
+/// Whether the verifier models a cross-core op's mode; reports it if not.
+bool isModelledMode(Operation *op, int64_t mode) {
+  if (mode == kCubeVectorMode)
+    return true;
+  op->emitError() << "mode " << mode
+                  << " synchronises cores of one kind; the verifier models "
+                     "one cube and one vector core (mode 2) only";
+  return false;
+}
 
 } // namespace
 
@@ -71,14 +74,7 @@ bool SyncChecker::holdsBothCores() {
 SmallVector<unsigned, 2> SyncChecker::unitBases(unsigned cores) {
   if (!holdsBothCores())
     return {0};
-  SmallVector<unsigned, 2> bases;
-  if (cores & kCubeCore)
-    bases.push_back(0);
-  if (cores & kVectorCore)
-    bases.push_back(kNumPipes);
-  if (bases.empty())
-    bases.push_back(0); // no core runs it: checkReach reports the op
-  return bases;
+  return firstUnitsOf(cores);
 }
 
 std::optional<unsigned> SyncChecker::accessUnit(Operation *op, Pipe pipe,
@@ -110,16 +106,14 @@ std::string SyncChecker::unitText(unsigned unit) {
 /// A set adds a signal to the other core's counter, carrying what its pipe
 /// knows and has issued.
 void SyncChecker::crossCoreSet(CrossCoreSetOp set, PathState &state) {
-  if (set.getMode() != kCubeVectorMode) {
+  if (!isModelledMode(set, set.getMode())) {
     failedAny = true;
-    set.emitError() << "mode " << set.getMode()
-                    << " synchronises cores of one kind; the verifier models "
-                       "one cube and one vector core (mode 2) only";
     return;
   }
-  unsigned p = baseOf(set.getCore()) + static_cast<unsigned>(set.getPipe());
-  Core to = set.getCore() == Core::cube ? Core::vector : Core::cube;
-  Counter &counter = state.counters[{baseOf(to), set.getId()}];
+  unsigned p =
+      firstUnitOf(set.getCore()) + static_cast<unsigned>(set.getPipe());
+  Core to = otherCore(set.getCore());
+  Counter &counter = state.counters[{firstUnitOf(to), set.getId()}];
   auto name = [&](InFlightDiagnostic &diag) -> InFlightDiagnostic & {
     return diag << "cross-core id " << set.getId() << " of the "
                 << stringifyCore(to) << " core";
@@ -138,8 +132,8 @@ void SyncChecker::crossCoreSet(CrossCoreSetOp set, PathState &state) {
     failedAny = true;
     InFlightDiagnostic diag = set.emitError();
     name(diag) << " would hold " << counter.signals.size() + 1
-               << " signals, and a counter of " << target.getName()
-               << " holds " << limit;
+               << " signals, and a counter of " << target.getName() << " holds "
+               << limit;
     return;
   }
   counter.setter = p;
@@ -151,19 +145,16 @@ void SyncChecker::crossCoreSet(CrossCoreSetOp set, PathState &state) {
 /// A wait takes the oldest signal; it holds the whole core, so every pipe
 /// of the core learns what the signal carries, and that the wait passed.
 void SyncChecker::crossCoreWait(CrossCoreWaitOp wait, PathState &state) {
-  if (wait.getMode() != kCubeVectorMode) {
+  if (!isModelledMode(wait, wait.getMode())) {
     failedAny = true;
-    wait.emitError() << "mode " << wait.getMode()
-                     << " synchronises cores of one kind; the verifier "
-                        "models one cube and one vector core (mode 2) only";
     return;
   }
-  unsigned base = baseOf(wait.getCore());
+  unsigned base = firstUnitOf(wait.getCore());
   Counter &counter = state.counters[{base, wait.getId()}];
   if (counter.signals.empty()) {
     failedAny = true;
-    wait.emitError() << "waits on cross-core id " << wait.getId()
-                     << " of the " << stringifyCore(wait.getCore())
+    wait.emitError() << "waits on cross-core id " << wait.getId() << " of the "
+                     << stringifyCore(wait.getCore())
                      << " core, which no cross_core_set has signalled on "
                         "this path: the core would hang";
     return;
@@ -238,9 +229,8 @@ void SyncChecker::reportLeftOverSignals(const PathState &state) {
       continue;
     failedAny = true;
     counter.signals.front().setOp->emitError()
-        << "cross-core id " << key.second << " of the "
-        << coreOfBase(key.first) << " core ends the function holding "
-        << counter.signals.size()
+        << "cross-core id " << key.second << " of the " << coreOfBase(key.first)
+        << " core ends the function holding " << counter.signals.size()
         << (counter.signals.size() == 1 ? " signal" : " signals")
         << " that no cross_core_wait takes";
   }

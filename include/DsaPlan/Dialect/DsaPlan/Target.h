@@ -98,6 +98,28 @@ inline CoreMask maskOfCore(Core core) {
   return core == Core::cube ? kCubeCore : kVectorCore;
 }
 
+/// The other core of a cube/vector pair: the one a cross-core set on
+/// `core` signals.
+inline Core otherCore(Core core) {
+  return core == Core::cube ? Core::vector : Core::cube;
+}
+
+/// The unit of `core`'s first pipe: units number the cube core's pipes,
+/// then the vector core's (kNumUnits).
+inline unsigned firstUnitOf(Core core) {
+  return core == Core::cube ? 0u : static_cast<unsigned>(kNumPipes);
+}
+
+/// The first units of the cores in a mask, cube first. An empty mask gives
+/// unit 0: no core can run such an op, the checkers report it by its pipe
+/// reach, and still need a unit to carry on with.
+llvm::SmallVector<unsigned, 2> firstUnitsOf(unsigned cores);
+
+/// The cross-core flag mode between the cube core and the vector cores of
+/// a group (Ascend C CrossCoreSetFlag mode 2); modes 0 and 1 synchronise
+/// cores of one kind.
+inline constexpr int64_t kCubeVectorMode = 2;
+
 /// The cross-core flags of an AI core group (Ascend C CrossCoreSetFlag and
 /// CrossCoreWaitFlag; docs/sync.md "Cross-core synchronisation"). Each core
 /// has a counter per id: a set on one core adds a signal to the counters of
