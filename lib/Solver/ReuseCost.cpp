@@ -232,6 +232,20 @@ std::vector<std::vector<uint32_t>> greedyOrders(const CostInstance &costs) {
 // The branch-and-bound
 //===----------------------------------------------------------------------===//
 
+/// The better of the flow bound and, where the split bound finds items that
+/// must pay, its count plus the flow bound of the pairs it leaves: the two
+/// bound different pairs, so they add up.
+int64_t flowAndSplitBound(const CostInstance &costs,
+                          const std::vector<uint32_t> &group,
+                          SearchControl *control) {
+  int64_t flow = flowCostBound(costs, group, control);
+  SplitBound split = splitCostBound(costs, group, control);
+  if (split.bound == 0)
+    return flow;
+  return std::max(flow, split.bound + flowCostBound(costs, group, control,
+                                                    &split.owners));
+}
+
 /// Exact search over one group of items, the others staying where `start`
 /// puts them: a group of related items (no penalty or conflict leaves it),
 /// or a neighbourhood (improveByNeighbourhoods), whose cost then counts its
@@ -320,7 +334,7 @@ CostSearch::CostSearch(const CostInstance &costs,
   // The flow bound sees the whole group, however large: where the cliques
   // leave a gap.
   if (withBound && rootBound < bestCost)
-    rootBound = std::min(bestCost, std::max(rootBound, flowCostBound(
+    rootBound = std::min(bestCost, std::max(rootBound, flowAndSplitBound(
                                                 costs, group, control)));
   // The hitting-set bound costs more: only where the others leave a gap.
   if (withBound && rootBound < bestCost && group.size() <= kSearchMaxItems)

@@ -23,7 +23,10 @@
 //    related to that lies below it; the search enumerates exactly those.
 //    Its root bound also takes the clique bound: items that pairwise
 //    conflict or have a penalty and need more than the usable bytes force
-//    penalised pairs among them to share bytes (ReuseCost.cpp).
+//    penalised pairs among them to share bytes (ReuseCostBound.cpp); the
+//    flow of bytes over time (ReuseFlowBound.cpp); and the split bound, an
+//    item's two gaps against what must keep off its bytes
+//    (ReuseSplitBound.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,10 +83,34 @@ int64_t usableBytes(const PoolInstance &instance);
 /// time, each item taking its bytes from unused ones or from items before it
 /// and giving them on, a penalised hand-over costing per byte the penalty
 /// over the smaller size (ReuseFlowBound.cpp). 0 when `control` stops it or
-/// its work budget runs out.
+/// its work budget runs out. With `paidElsewhere`, the pairs owned (see
+/// ownsPair) by a marked item cost nothing: the bound is then one on the
+/// other pairs alone.
 int64_t flowCostBound(const CostInstance &costs,
                       const std::vector<uint32_t> &group,
-                      SearchControl *control);
+                      SearchControl *control,
+                      const std::vector<bool> *paidElsewhere = nullptr);
+
+/// Whether the penalised pair of `item` and `other` belongs to `item` in the
+/// split bound: `item` is the larger (ties: the higher index).
+bool ownsPair(const std::vector<Item> &items, uint32_t item, uint32_t other);
+
+struct SplitBound {
+  /// A lower bound on the cost of the pairs the marked items own.
+  int64_t bound = 0;
+  /// Per item: whether its owned pairs are counted in `bound`.
+  std::vector<bool> owners;
+};
+
+/// The split bound of `group` (ReuseSplitBound.cpp): an item placed
+/// somewhere leaves a gap below and one above it, and the items that must
+/// keep off its bytes (its conflicts, and the partners it does not share
+/// bytes with) must fit in them at every point in time; each item's least
+/// such cost over its positions, summed over the items that own a pair.
+/// Within a work budget; `control` may cut it short (fewer owners).
+SplitBound splitCostBound(const CostInstance &costs,
+                          const std::vector<uint32_t> &group,
+                          SearchControl *control);
 
 struct CostResult {
   ItemOffsets offsets;   // within capacity, valid

@@ -237,7 +237,7 @@ int64_t costScale(const CostInstance &costs,
 
 int64_t dsaplan::solver::detail::flowCostBound(
     const CostInstance &costs, const std::vector<uint32_t> &group,
-    SearchControl *control) {
+    SearchControl *control, const std::vector<bool> *paidElsewhere) {
   if (group.size() < 2 || group.size() > kFlowMaxItems)
     return 0;
   const PoolInstance &instance = *costs.instance;
@@ -281,9 +281,12 @@ int64_t dsaplan::solver::detail::flowCostBound(
       if (conflicting[next])
         continue;
       int64_t shared = std::min(size, items[next].size);
+      uint32_t owner = ownsPair(items, item, next) ? item : next;
+      int64_t penalty = paidElsewhere && (*paidElsewhere)[owner]
+                            ? 0
+                            : penaltyOf(costs, item, next);
       int64_t perByte = static_cast<int64_t>(
-          static_cast<__int128>(penaltyOf(costs, item, next)) * scale /
-          shared);
+          static_cast<__int128>(penalty) * scale / shared);
       flow.addArc(out(k), in(order[later]), shared, perByte);
     }
     for (uint32_t other : instance.conflicts[item])

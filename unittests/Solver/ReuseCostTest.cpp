@@ -292,6 +292,57 @@ TEST(ReuseCost, FlowBoundChargesForcedHandOvers) {
   EXPECT_EQ(bruteForceMinimum(builder.problem), 3);
 }
 
+TEST(ReuseCost, SplitBoundNeverAboveTheMinimum) {
+  // The split bound, alone and added to the flow bound of the pairs it
+  // leaves, is a bound on every pool (separations, temporal exclusions,
+  // pins, twins), by brute force; and it is not 0 everywhere.
+  using namespace dsaplan::solver::detail;
+  std::mt19937 random(3131);
+  int positive = 0, fitting = 0;
+  for (int round = 0; round < 250; ++round) {
+    Problem problem = round % 3 ? randomProblem(random, 5)
+                                : randomProblemWithTwin(random, 5);
+    int64_t minimum = bruteForceMinimum(problem);
+    if (minimum < 0)
+      continue;
+    ++fitting;
+    PoolInstance instance = buildPoolInstance(problem, 0);
+    CostInstance costs = buildCostInstance(problem, instance);
+    SplitBound split = splitCostBound(costs, allItems(instance), nullptr);
+    int64_t rest =
+        flowCostBound(costs, allItems(instance), nullptr, &split.owners);
+    EXPECT_LE(split.bound, minimum) << "round " << round;
+    EXPECT_LE(split.bound + rest, minimum) << "round " << round;
+    positive += split.bound > 0;
+  }
+  EXPECT_GT(fitting, 70) << fitting;
+  EXPECT_GT(positive, 15) << positive << " of " << fitting;
+}
+
+TEST(ReuseCost, SplitBoundSeesWhatTheFlowLaunders) {
+  // p and q (160 B) fill the 320 B pool, then c (320 B, no penalty), then
+  // b (192 B), penalised with p and with q. The flow hands p's and q's
+  // bytes to b through c for nothing; but the gaps beside b hold 128 B,
+  // neither p nor q fits there, so b shares bytes with both: 2.
+  using namespace dsaplan::solver::detail;
+  ProblemBuilder builder(320, 32);
+  size_t p = builder.add(160, {{0, 1}}), q = builder.add(160, {{0, 1}});
+  builder.add(320, {{1, 2}});
+  size_t b = builder.add(192, {{2, 3}});
+  for (size_t partner : {p, q})
+    builder.problem.reusePenalties.push_back({partner, b, 1, "cross_pipe"});
+  builder.problem.objective = Objective::ReuseCost;
+  PoolInstance instance = buildPoolInstance(builder.problem, 0);
+  CostInstance costs = buildCostInstance(builder.problem, instance);
+  EXPECT_EQ(flowCostBound(costs, allItems(instance), nullptr), 0);
+  SplitBound split = splitCostBound(costs, allItems(instance), nullptr);
+  EXPECT_EQ(split.bound, 2);
+  EXPECT_TRUE(split.owners[b]);
+  EXPECT_EQ(bruteForceMinimum(builder.problem), 2);
+  Solution solution = solve(builder.problem);
+  EXPECT_EQ(solution.pools[0].reuseCostBound, 2);
+}
+
 /// The cheapest set of penalised pairs hitting every minimal heavy clique
 /// of `costs` (pairwise related items whose sizes exceed the capacity), by
 /// enumerating every clique and every set of pairs.
