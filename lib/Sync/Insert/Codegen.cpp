@@ -18,8 +18,9 @@
 //   dsaplan.wait_flag <mte3 -> v>, 0
 //   linalg.exp ins(%b) outs(%c) {v}
 //
-// A loop pair's first set goes before its loop and its last wait after it;
-// an eager pair right after its producer.
+// A loop pair's first set goes before its loop and its last wait (the
+// drain) after it, behind the sets the cover put ahead of the drains
+// (FlagPair::setAheadOfDrains); an eager pair right after its producer.
 //
 // The ops that the event-id repair (a handshake, a barrier_all) and the
 // parking at settled calls decide on are created here as well: those jobs
@@ -44,8 +45,10 @@ enum class SyncOpKind { Set, Wait, Barrier, BarrierAll };
 struct Insertion {
   Block *block;
   Gap gap;
-  /// At one gap: band 0 (sets whose waits come later) before band 1, then
-  /// by rank (the order of the cover's decisions).
+  /// At one gap: band 0 (sets ahead of the drains of the loop before the
+  /// gap), band 1 (sets whose waits come later), band 2 (waits, barriers,
+  /// sets right before their waits), each by rank (the order of the
+  /// cover's decisions).
   unsigned band, rank;
   SyncOpKind kind;
   Pipe src, dst;
@@ -75,6 +78,8 @@ private:
   MLIRContext *context;
   const ProgramOrder &order;
   InsertedSyncs result;
+  /// The sets of band 0: a loop's drains go after them.
+  llvm::SmallPtrSet<Operation *, 4> aheadOfDrains;
 };
 
 Operation *SyncBuilder::create(OpBuilder &b, Location loc, SyncOpKind kind,
@@ -113,13 +118,18 @@ void SyncBuilder::createAtGaps(SmallVectorImpl<Insertion> &insertions) {
                        ? blockOps[ins.gap - 1]->getLoc()
                        : anchor->getLoc();
     OpBuilder b(anchor);
-    result.groups[ins.owner].push_back(
-        create(b, loc, ins.kind, ins.src, ins.dst, ins.id));
+    Operation *op = create(b, loc, ins.kind, ins.src, ins.dst, ins.id);
+    result.groups[ins.owner].push_back(op);
+    if (ins.band == 0)
+      aheadOfDrains.insert(op);
   }
 }
 
 void SyncBuilder::createAroundLoop(const PlannedPair &pair, size_t group) {
-  OpBuilder after(pair.loop->getBlock(), std::next(pair.loop->getIterator()));
+  Operation *behind = pair.loop->getNextNode();
+  while (aheadOfDrains.contains(behind))
+    behind = behind->getNextNode();
+  OpBuilder after(behind);
   if (pair.id < 0) {
     // The drain orders the loop's last iteration before what follows it:
     // without an id, a barrier after the loop does (no pre-set is needed).
@@ -166,21 +176,21 @@ InsertedSyncs SyncBuilder::build(const SyncPlan &plan) {
     if (p.id < 0) {
       // No event id: the wait's place drains every pipe instead.
       groupOfPair.push_back(newGroup(SyncKind::BarrierAll));
-      insertions.push_back({p.block, p.wait, 1, 2 * p.rank + 1,
+      insertions.push_back({p.block, p.wait, 2, 2 * p.rank + 1,
                             SyncOpKind::BarrierAll, p.src, p.dst, -1,
                             groupOfPair.back()});
       continue;
     }
     size_t group = newGroup(p.loop ? SyncKind::LoopPair : SyncKind::Pair);
     groupOfPair.push_back(group);
-    bool setAtWait = p.set == p.wait;
-    insertions.push_back({p.block, p.set, setAtWait ? 1u : 0u, 2 * p.rank,
+    unsigned setBand = p.setAheadOfDrains ? 0 : p.set == p.wait ? 2 : 1;
+    insertions.push_back({p.block, p.set, setBand, 2 * p.rank,
                           SyncOpKind::Set, p.src, p.dst, p.id, group});
-    insertions.push_back({p.block, p.wait, 1, 2 * p.rank + 1,
+    insertions.push_back({p.block, p.wait, 2, 2 * p.rank + 1,
                           SyncOpKind::Wait, p.src, p.dst, p.id, group});
   }
   for (const PlannedBarrier &p : plan.barriers)
-    insertions.push_back({p.block, p.gap, 1, 2 * p.rank + 1,
+    insertions.push_back({p.block, p.gap, 2, 2 * p.rank + 1,
                           SyncOpKind::Barrier, p.pipe, p.pipe, -1,
                           newGroup(SyncKind::Barrier)});
   createAtGaps(insertions);

@@ -39,6 +39,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <array>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::dsaplan;
@@ -68,6 +69,10 @@ using Clock = std::array<int32_t, kNumPipes>;
 /// when the stream is known finished up to gap g of the previous iteration.
 struct Payload {
   Clock current{}, previous{};
+
+  bool operator==(const Payload &o) const {
+    return current == o.current && previous == o.previous;
+  }
 
   /// The same knowledge, one iteration later.
   Payload nextIteration() const {
@@ -138,6 +143,9 @@ struct Inserted {
 
 using LoopKey = std::tuple<int64_t, Pipe, Pipe>;
 using InputFlags = std::map<std::tuple<Pipe, Pipe, int64_t>, Payload>;
+/// By the gap right after an scf.for with drains: what the pipes knew
+/// there without the drains (the waits after the loop of its pairs).
+using UndrainedKnowledge = std::map<Gap, Knowledge>;
 
 class SyncCover {
 public:
@@ -153,6 +161,7 @@ private:
   Knowledge coverBlock(Block *block);
   void meetForward(Block *block, const Requirement &req, Gap gap,
                    Knowledge &knowledge, ArrayRef<Knowledge> history,
+                   const UndrainedKnowledge &undrained,
                    SmallVectorImpl<Inserted> &inserted);
   void coverBackEdges(Block *body, Operation *loop, const Knowledge &atEnd,
                       ArrayRef<Knowledge> firstHistory,
@@ -160,7 +169,11 @@ private:
   Gap placeLoopPair(SmallVector<FlagPair, 1> &pairs, const Requirement &req,
                     Gap wait);
   void stepOver(Operation *op, Gap gap, Knowledge &knowledge,
-                InputFlags &flags, bool coverNested);
+                InputFlags &flags, bool coverNested,
+                std::optional<Knowledge> *undrained = nullptr);
+  /// Whether the cover gave `loop` pairs around its back edge (of its body
+  /// or of a block of a branch in it), whose waits after it are drains.
+  bool hasDrains(Operation *loop) const;
   /// The index of the last op of `block` that is or holds an access of
   /// `pipe`, or -1.
   int32_t lastIndexOf(Block *block, unsigned pipe);
@@ -193,13 +206,20 @@ Knowledge SyncCover::coverBlock(Block *block) {
   std::vector<SmallVector<Inserted, 2>> inserted(end + 1);
   InputFlags flags;
   Knowledge knowledge;
+  UndrainedKnowledge undrained;
   size_t next = 0;
   for (Gap gap = 0; gap <= end; ++gap) {
     history[gap] = knowledge;
     for (; next < reqs.size() && reqs[next].before == gap; ++next)
-      meetForward(block, reqs[next], gap, knowledge, history, inserted[gap]);
-    if (gap < end)
-      stepOver(blockOps[gap], gap, knowledge, flags, /*coverNested=*/true);
+      meetForward(block, reqs[next], gap, knowledge, history, undrained,
+                  inserted[gap]);
+    if (gap == end)
+      break;
+    std::optional<Knowledge> withoutDrains;
+    stepOver(blockOps[gap], gap, knowledge, flags, /*coverNested=*/true,
+             &withoutDrains);
+    if (withoutDrains)
+      undrained.emplace(gap + 1, *withoutDrains);
   }
   Operation *parent = block->getParentOp();
   if (isa<scf::ForOp, scf::WhileOp>(parent) && loopBody(parent) == block &&
@@ -213,6 +233,7 @@ Knowledge SyncCover::coverBlock(Block *block) {
 void SyncCover::meetForward(Block *block, const Requirement &req, Gap gap,
                               Knowledge &knowledge,
                               ArrayRef<Knowledge> history,
+                              const UndrainedKnowledge &undrained,
                               SmallVectorImpl<Inserted> &inserted) {
   if (knowledge.knows(req.dst, req.src, req.after, /*previous=*/false))
     return;
@@ -227,16 +248,24 @@ void SyncCover::meetForward(Block *block, const Requirement &req, Gap gap,
   Gap set = req.after + 1;
   const Knowledge &atSet = set == gap ? knowledge : history[set];
   Payload payload = atSet.capture(req.src, set);
-  decisions.pairs[{order.blockId(block), req.src, req.dst}].push_back({set, gap, numDecisions++});
+  FlagPair pair{set, gap, numDecisions++};
+  // Right after a loop, the set goes ahead of the loop's drains (and of the
+  // waits made at this gap) when it hands over the same without them: a
+  // drain would hold its pipe, and the set, until the drained pipe is done.
+  auto atLoopExit = undrained.find(set);
+  pair.setAheadOfDrains = atLoopExit != undrained.end() &&
+                          atLoopExit->second.capture(req.src, set) == payload;
+  decisions.pairs[{order.blockId(block), req.src, req.dst}].push_back(pair);
   knowledge.receive(req.dst, payload);
   inserted.push_back({req.src, req.dst, set, /*barrier=*/false});
 }
 
 /// What one op does to the knowledge: syncs of the input, and around a
-/// nested loop its own flag pairs (set before it, waited after it).
-void SyncCover::stepOver(
-    Operation *op, Gap gap, Knowledge &knowledge,
-    InputFlags &flags, bool coverNested) {
+/// nested loop its own flag pairs (set before it, waited after it). For a
+/// loop with drains, `undrained` gets the knowledge after it without them.
+void SyncCover::stepOver(Operation *op, Gap gap, Knowledge &knowledge,
+                         InputFlags &flags, bool coverNested,
+                         std::optional<Knowledge> *undrained) {
   if (auto set = dyn_cast<SetFlagOp>(op)) {
     flags[{set.getSrc(), set.getDst(), set.getEvent()}] =
         knowledge.capture(set.getSrc(), gap);
@@ -294,6 +323,8 @@ void SyncCover::stepOver(
     }
   if (!isa<scf::ForOp>(op))
     return;
+  if (undrained && hasDrains(op))
+    *undrained = knowledge;
   // The wait after the loop receives the set before it (zero iterations)
   // or the body's last set, which follows every access of the pipes it
   // covers: then those accesses of the loop are known finished too.
@@ -313,6 +344,18 @@ void SyncCover::stepOver(
         knowledge.receive(static_cast<Pipe>(dst), payload);
       }
     }
+}
+
+bool SyncCover::hasDrains(Operation *loop) const {
+  int64_t position = order.position(loop);
+  for (const auto &[key, pairs] : decisions.loopPairs)
+    if (std::get<0>(key) == position && !pairs.empty())
+      return true;
+  for (const auto &[key, pairs] : decisions.branchLoopPairs)
+    if (!pairs.empty() &&
+        enclosingLoop(order.blockWithId(std::get<0>(key))) == loop)
+      return true;
+  return false;
 }
 
 int32_t SyncCover::lastIndexOf(Block *block, unsigned pipe) {

@@ -137,7 +137,7 @@ SmallVector<Span> spansOf(const ProgramOrder &order,
                        pair.wholeBody ? order.endPosition(loop) + 0.5
                                       : order.linearGap(block, pair.wait),
                        {block, pair.set, pair.wait, nullptr, src, dst, -1,
-                        pair.rank}});
+                        pair.rank, pair.setAheadOfDrains}});
   }
   for (auto &[key, pairs] : decisions.loopPairs) {
     auto [position, src, dst] = key;
@@ -189,6 +189,7 @@ SyncPlan mlir::dsaplan::sync::assignEventIds(
       id = ids.take(pair.src, pair.dst, at, at);
       if (id) {
         pair.set = pair.wait;
+        pair.setAheadOfDrains = false;
         ++plan.numLateSets;
       }
     }

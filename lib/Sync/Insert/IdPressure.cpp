@@ -106,6 +106,10 @@ bool mergeCheapest(SmallVectorImpl<MergedPair> &pairs) {
   MergedPair &a = pairs[*best], &b = pairs[*best + 1];
   MergedPair merged = a;
   merged.pair.set = std::max(a.pair.set, b.pair.set);
+  // Ahead of a loop's drains only if both sets were, at one gap.
+  merged.pair.setAheadOfDrains = a.pair.setAheadOfDrains &&
+                                 b.pair.setAheadOfDrains &&
+                                 a.pair.set == b.pair.set;
   if (b.pair.wait < a.pair.wait) {
     merged.pair.wait = b.pair.wait;
     merged.pair.rank = b.pair.rank;

@@ -163,6 +163,18 @@ struct FlagPair {
   /// A pair of an scf.for body whose pairs were merged for want of ids
   /// (IdPressure.cpp): it holds its id over the whole loop.
   bool wholeBody = false;
+  /// A set right after an scf.for that goes before the loop's drains (the
+  /// waits of its loop pairs): the cover found that they tell the set's
+  /// pipe nothing the set hands over, and a drain held in front of the set
+  /// would delay it until the loop's last consumer on the drain's source
+  /// pipe is done (Cover.cpp, `aheadOfDrains`):
+  ///
+  ///   scf.for ... { ... linalg.add (v) ... memref.copy %s (mte3) ... }
+  ///   set_flag <v -> mte3>, 2        // fires once the add is done
+  ///   wait_flag <mte3 -> v>, 0       // drain
+  ///   wait_flag <v -> mte3>, 2
+  ///   memref.copy %acc, %gm (mte3)
+  bool setAheadOfDrains = false;
 };
 
 /// Job 2: the flag pairs and barriers that meet the requirements.
@@ -204,6 +216,7 @@ struct PlannedPair {
   Pipe src, dst;
   int64_t id; // -1: no event id is free, a barrier_all at the wait instead
   unsigned rank;
+  bool setAheadOfDrains = false; // FlagPair::setAheadOfDrains
 };
 struct PlannedBarrier {
   Block *block;
