@@ -152,6 +152,47 @@ void mergeCheapestLoopPairs(SmallVectorImpl<FlagPair> &pairs, Gap end) {
   pairs.erase(pairs.begin() + best + 1);
 }
 
+/// The pairs of one block and pipe pair as two sorted columns, to count
+/// those that hold their id across one op of the block: set at or before
+/// it, wait after it. A forward pair's set comes no later than its wait, so
+/// the pairs set by then less those already waited for are the ones in
+/// flight:
+///
+///   sets  [0, 2, 5]   waits [1, 6, 7]   across op 4:  2 set - 1 waited = 1
+///
+/// A block with a pair the other way round is counted pair by pair.
+class SpanIndex {
+public:
+  explicit SpanIndex(ArrayRef<FlagPair> pairs) : pairs(pairs) {
+    forward = llvm::all_of(
+        pairs, [](const FlagPair &pair) { return pair.set <= pair.wait; });
+    if (!forward)
+      return;
+    for (const FlagPair &pair : pairs) {
+      sets.push_back(pair.set);
+      waits.push_back(pair.wait);
+    }
+    llvm::sort(sets);
+    llvm::sort(waits);
+  }
+  /// The pairs whose set is at or before op `index` and whose wait is after.
+  size_t across(Gap index) const {
+    if (forward)
+      return atOrBefore(sets, index) - atOrBefore(waits, index);
+    return llvm::count_if(pairs, [&](const FlagPair &pair) {
+      return pair.set <= index && index < pair.wait;
+    });
+  }
+
+private:
+  static size_t atOrBefore(ArrayRef<Gap> gaps, Gap index) {
+    return llvm::upper_bound(gaps, index) - gaps.begin();
+  }
+  ArrayRef<FlagPair> pairs;
+  bool forward = true;
+  SmallVector<Gap> sets, waits;
+};
+
 class IdPressure {
 public:
   IdPressure(const TargetDescription &target, const ProgramOrder &order,
@@ -172,23 +213,34 @@ public:
     }
     for (auto &[key, pairs] : decisions.pairs) {
       auto [blockId, src, dst] = key;
-      relieve(order.blockWithId(blockId), src, dst, pairs);
+      if (relieve(order.blockWithId(blockId), src, dst, pairs))
+        spans.erase(key);
     }
   }
 
 private:
+  using PairKey = std::tuple<unsigned, Pipe, Pipe>;
   /// The ids of (src, dst) that pairs of other blocks and loop pairs hold
   /// over all of `block`.
-  unsigned heldAround(Block *block, Pipe src, Pipe dst) const;
-  void relieve(Block *block, Pipe src, Pipe dst,
+  unsigned heldAround(Block *block, Pipe src, Pipe dst);
+  /// Whether it merged any of `pairs`.
+  bool relieve(Block *block, Pipe src, Pipe dst,
                SmallVectorImpl<FlagPair> &pairs);
 
   const TargetDescription &target;
   const ProgramOrder &order;
   SyncDecisions &decisions;
+  /// The span index of each key of `decisions.pairs` asked about so far,
+  /// until its pairs merge.
+  std::map<PairKey, SpanIndex> spans;
 };
 
-unsigned IdPressure::heldAround(Block *block, Pipe src, Pipe dst) const {
+/// Only a pair of a block that holds `block` can hold an id over all of it,
+/// and then only one whose set is at or before the op of that block that
+/// holds `block`, and whose wait is after it. Each block's pairs are
+/// indexed once (n log n in all, where scanning every other block's pairs
+/// per block was quadratic).
+unsigned IdPressure::heldAround(Block *block, Pipe src, Pipe dst) {
   Operation *owner = block->getParentOp();
   double begin = order.position(owner), end = order.endPosition(owner);
   unsigned held = 0;
@@ -198,20 +250,19 @@ unsigned IdPressure::heldAround(Block *block, Pipe src, Pipe dst) const {
         end <= order.endPosition(order.opAt(position)))
       held += pairs.size();
   }
-  for (auto &[key, pairs] : decisions.pairs) {
-    auto [blockId, s, d] = key;
-    Block *other = order.blockWithId(blockId);
-    if (s != src || d != dst || other == block)
+  for (Operation *op = owner; !isa<func::FuncOp>(op);
+       op = op->getBlock()->getParentOp()) {
+    PairKey key{order.blockId(op->getBlock()), src, dst};
+    auto pairs = decisions.pairs.find(key);
+    if (pairs == decisions.pairs.end())
       continue;
-    for (const FlagPair &pair : pairs)
-      if (order.linearGap(other, pair.set) <= begin &&
-          end <= order.linearGap(other, pair.wait))
-        ++held;
+    auto index = spans.try_emplace(key, pairs->second).first;
+    held += index->second.across(order.indexInBlock(op));
   }
   return held;
 }
 
-void IdPressure::relieve(Block *block, Pipe src, Pipe dst,
+bool IdPressure::relieve(Block *block, Pipe src, Pipe dst,
                          SmallVectorImpl<FlagPair> &pairs) {
   unsigned ids = target.getNumEventIds(src, dst);
   unsigned held = heldAround(block, src, dst);
@@ -230,7 +281,7 @@ void IdPressure::relieve(Block *block, Pipe src, Pipe dst,
     return wholeBody ? merged.size() : mostAtOnce(merged);
   };
   if (atOnce() <= budget)
-    return;
+    return false;
   while (atOnce() > budget && mergeCheapest(merged))
     ;
   pairs.clear();
@@ -238,6 +289,7 @@ void IdPressure::relieve(Block *block, Pipe src, Pipe dst,
     m.pair.wholeBody = wholeBody && merged.size() <= budget;
     pairs.push_back(m.pair);
   }
+  return true;
 }
 
 } // namespace
