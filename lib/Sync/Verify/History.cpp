@@ -73,13 +73,23 @@ template <typename Map, typename Key, typename Own>
 void History::uniteInto(Map &united, const Key &key, const Page &accesses,
                         Own own) {
   auto [it, inserted] = united.try_emplace(key, accesses);
-  if (inserted || it->second == accesses || *it->second == *accesses)
+  if (inserted || it->second == accesses)
+    return;
+  // The paths mostly share what ran before they parted: the accesses of
+  // that common start are the page's already.
+  const std::vector<Access> &before = *it->second;
+  size_t common = std::mismatch(before.begin(), before.end(),
+                                accesses->begin(), accesses->end())
+                      .first -
+                  before.begin();
+  if (common == before.size() && common == accesses->size())
     return;
   std::vector<Access> &page = *own();
   llvm::DenseSet<Access::Key> present;
+  present.reserve(page.size() + accesses->size() - common);
   for (const Access &access : page)
     present.insert(access.key());
-  for (const Access &access : *accesses)
+  for (const Access &access : llvm::drop_begin(*accesses, common))
     if (present.insert(access.key()).second)
       page.push_back(access);
 }
