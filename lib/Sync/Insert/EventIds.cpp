@@ -38,6 +38,7 @@
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/SmallBitVector.h"
 
+#include <algorithm>
 #include <set>
 
 using namespace mlir;
@@ -62,11 +63,28 @@ public:
   void holdInputIds(func::FuncOp func);
   /// An id of (src, dst) free over [begin, end], now held there.
   std::optional<int64_t> take(Pipe src, Pipe dst, double begin, double end);
+  /// Promises that no take until `recallRetired` begins before `position`:
+  /// the stretches that end before it are set aside, so that each take
+  /// looks at the ids held around its own stretch rather than at every id
+  /// the function's pairs took so far (the pairs come in program order).
+  void retireBefore(double position);
+  /// Looks at every stretch again.
+  void recallRetired();
 
 private:
+  /// Held stretches of one pipe pair, as a heap with the earliest end on
+  /// top (which stretches a take looks at does not depend on their order).
+  struct Stretches {
+    SmallVector<Held> live, retired;
+    static bool endsLater(const Held &a, const Held &b) { return a.end > b.end; }
+    void push(Held held) {
+      live.push_back(held);
+      std::push_heap(live.begin(), live.end(), endsLater);
+    }
+  };
   const TargetDescription &target;
   const ProgramOrder &order;
-  std::map<PipePair, SmallVector<Held>> held;
+  std::map<PipePair, Stretches> held;
 };
 
 void EventIds::holdInputIds(func::FuncOp func) {
@@ -93,7 +111,25 @@ void EventIds::holdInputIds(func::FuncOp func) {
   for (auto &[flag, end] : lastUse) {
     auto [src, dst, id] = flag;
     if (id >= 0 && id < target.getNumEventIds(src, dst))
-      held[{src, dst}].push_back({-1.0, end + 0.5, id});
+      held[{src, dst}].push({-1.0, end + 0.5, id});
+  }
+}
+
+void EventIds::retireBefore(double position) {
+  for (auto &[pipes, stretches] : held) {
+    SmallVector<Held> &live = stretches.live;
+    while (!live.empty() && live.front().end < position) {
+      std::pop_heap(live.begin(), live.end(), Stretches::endsLater);
+      stretches.retired.push_back(live.pop_back_val());
+    }
+  }
+}
+
+void EventIds::recallRetired() {
+  for (auto &[pipes, stretches] : held) {
+    for (const Held &h : stretches.retired)
+      stretches.push(h);
+    stretches.retired.clear();
   }
 }
 
@@ -104,13 +140,13 @@ std::optional<int64_t> EventIds::take(Pipe src, Pipe dst, double begin,
   // A pair whose set sits right before its wait (eager, or set late) is in
   // flight for no time: two such never overlap, even at one point.
   bool instant = begin == end;
-  SmallVector<Held> &taken = held[{src, dst}];
-  for (const Held &h : taken)
+  Stretches &taken = held[{src, dst}];
+  for (const Held &h : taken.live)
     if (h.begin <= end && begin <= h.end && !(instant && h.begin == h.end))
       used.set(h.id);
   for (int64_t id = 0; id < count; ++id)
     if (!used.test(id)) {
-      taken.push_back({begin, end, id});
+      taken.push({begin, end, id});
       return id;
     }
   return std::nullopt;
@@ -178,6 +214,8 @@ SyncPlan mlir::dsaplan::sync::assignEventIds(
   SyncPlan plan;
   for (Span &span : spansOf(order, decisions)) {
     PlannedPair &pair = span.plan;
+    // In order of their beginnings, and a set moved late only moves down.
+    ids.retireBefore(span.begin);
     std::optional<int64_t> id = ids.take(pair.src, pair.dst, span.begin, span.end);
     if (!id && !pair.loop) {
       // Out of ids: the set moves down to just before its wait. It follows
@@ -217,6 +255,7 @@ SyncPlan mlir::dsaplan::sync::assignEventIds(
     };
     return std::make_tuple(at(a), a.pipe) < std::make_tuple(at(b), b.pipe);
   });
+  ids.recallRetired();
   for (auto [op, src, dst] : requirements.eager) {
     if (src == dst) {
       plan.eager.push_back({op, src, dst, -1});
