@@ -231,7 +231,10 @@ struct DsaPlanInsertSyncPass
     if (pruneBudget > 0 && pruned.complete) {
       hoisted = hoistLoopPairs(func, target, dependencyPairs(requirements),
                                syncs.groups);
-      if (hoisted) {
+      unsigned earlier = movePresetsEarlier(
+          func, target, dependencyPairs(requirements), syncs.groups);
+      LLVM_DEBUG(llvm::dbgs() << "pre-sets: " << earlier << " moved up\n");
+      if (hoisted || earlier) {
         PruneCounts again = pruneImplied(func, target, requirements, syncs,
                                          pruneBudget - pruned.steps);
         pruned.dropped += again.dropped;
