@@ -176,7 +176,8 @@ unsigned mlir::dsaplan::movePresetsEarlier(func::FuncOp func,
     Operation *home = preset->getNextNode();
     // Earliest first: the further up, the sooner the set fires.
     bool kept = false;
-    for (Operation *op : llvm::reverse(opsToPass(preset))) {
+    SmallVector<Operation *> passable = opsToPass(preset);
+    for (Operation *op : llvm::reverse(passable)) {
       preset->moveBefore(op);
       if (stillOrdered(func, target, dependencies, {})) {
         kept = true;
