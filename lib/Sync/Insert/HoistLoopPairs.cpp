@@ -92,17 +92,29 @@ std::optional<HoistCandidate> candidateOf(const SyncGroup &group) {
 }
 
 /// Whether every dependency is ordered and every flag safe in `func` with
-/// the syncs of `disabled` left out.
+/// the syncs of `disabled` left out. The check walks at most `budget` ops
+/// (false if it runs out) and takes what it walked off `budget`.
 bool stillOrdered(func::FuncOp func, const TargetDescription &target,
                   ArrayRef<Dependency> dependencies,
-                  const llvm::DenseSet<Operation *> &disabled) {
+                  const llvm::DenseSet<Operation *> &disabled,
+                  int64_t &budget) {
   SmallVector<Operation *> body;
   for (Operation &op : func.getBody().front())
     body.push_back(&op);
   OrderChecker checker(target, dependencies, body);
-  checker.stepBudget = std::numeric_limits<int64_t>::max();
+  checker.stepBudget = budget;
   OrderChecker::Checkpoints none = OrderChecker::makeCheckpoints(body.size());
-  return checker.ordered(body, disabled, none, 0, body.size(), nullptr);
+  bool ordered = checker.ordered(body, disabled, none, 0, body.size(), nullptr);
+  budget -= std::min(checker.steps, budget);
+  return ordered && !checker.exhausted;
+}
+
+/// The same without a budget.
+bool stillOrdered(func::FuncOp func, const TargetDescription &target,
+                  ArrayRef<Dependency> dependencies,
+                  const llvm::DenseSet<Operation *> &disabled) {
+  int64_t unlimited = std::numeric_limits<int64_t>::max();
+  return stillOrdered(func, target, dependencies, disabled, unlimited);
 }
 
 /// The pre-set of a loop pair group: a set whose next op other than a set
@@ -167,9 +179,12 @@ SmallVector<Operation *> opsToPass(SetFlagOp preset) {
 unsigned mlir::dsaplan::movePresetsEarlier(func::FuncOp func,
                                            const TargetDescription &target,
                                            ArrayRef<Dependency> dependencies,
-                                           ArrayRef<SyncGroup> groups) {
+                                           ArrayRef<SyncGroup> groups,
+                                           int64_t &stepBudget) {
   unsigned moved = 0;
   for (const SyncGroup &group : groups) {
+    if (stepBudget <= 0)
+      break;
     SetFlagOp preset = presetOf(group);
     if (!preset)
       continue;
@@ -179,7 +194,7 @@ unsigned mlir::dsaplan::movePresetsEarlier(func::FuncOp func,
     SmallVector<Operation *> passable = opsToPass(preset);
     for (Operation *op : llvm::reverse(passable)) {
       preset->moveBefore(op);
-      if (stillOrdered(func, target, dependencies, {})) {
+      if (stillOrdered(func, target, dependencies, {}, stepBudget)) {
         kept = true;
         break;
       }

@@ -58,10 +58,13 @@ unsigned hoistLoopPairs(func::FuncOp func, const TargetDescription &target,
 /// have finished, so a pre-set behind work that hands the loop nothing
 /// holds the loop's first wait for that work. It stops at control flow,
 /// calls, barrier_all, cross-core syncs and syncs of its own flag, and
-/// tries the earliest place first. Returns how many pre-sets moved.
+/// tries the earliest place first. Each try is a check of the whole
+/// function; the checks walk at most `stepBudget` ops, which is decreased
+/// by what they walked (once spent, the pre-sets left stay). Returns how
+/// many pre-sets moved.
 unsigned movePresetsEarlier(func::FuncOp func, const TargetDescription &target,
                             ArrayRef<Dependency> dependencies,
-                            ArrayRef<SyncGroup> groups);
+                            ArrayRef<SyncGroup> groups, int64_t &stepBudget);
 
 } // namespace dsaplan
 } // namespace mlir
