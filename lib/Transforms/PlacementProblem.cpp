@@ -9,6 +9,7 @@
 
 #include "DsaPlan/Analysis/BufferLifetimes.h"
 #include "DsaPlan/Analysis/MemoryAccess.h"
+#include "DsaPlan/Analysis/SpacePool.h"
 
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
@@ -29,16 +30,6 @@ AllocOp findRootAlloc(Value value) {
     value = view.getViewSource();
   }
   return {};
-}
-
-solver::Pool makePool(MemorySpace space, const SpaceDescription &desc) {
-  solver::Pool pool;
-  pool.id = pool.name = stringifyMemorySpace(space).str();
-  pool.capacity = desc.capacity;
-  pool.alignment = desc.alignment;
-  for (ByteRange range : desc.reserved)
-    pool.reserved.push_back({range.begin, range.end});
-  return pool;
 }
 
 class ProblemBuilder {
@@ -64,7 +55,7 @@ size_t ProblemBuilder::poolFor(MemorySpace space) {
   if (it != result.spaces.end())
     return it - result.spaces.begin();
   result.spaces.push_back(space);
-  result.problem.pools.push_back(makePool(space, target.getSpace(space)));
+  result.problem.pools.push_back(getSpacePool(space, target));
   return result.spaces.size() - 1;
 }
 

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <limits>
 #include <random>
+#include <string>
 
 using namespace dsaplan::solver;
 using namespace dsaplan::solver::test;
@@ -81,36 +82,82 @@ int64_t bruteForceMinimum(const Problem &problem) {
   }
 }
 
+/// Runs `check(problem, minimum)` on `rounds` pools made by
+/// `make(random, round)` from one generator seeded with `seed`, `minimum`
+/// being the pool's brute-force minimum (-1 when no placement is valid).
+/// Each failure names its round.
+template <typename Make, typename Check>
+void forEachRandomPool(unsigned seed, int rounds, Make make, Check check) {
+  std::mt19937 random(seed);
+  for (int round = 0; round < rounds; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    Problem problem = make(random, round);
+    check(problem, bruteForceMinimum(problem));
+  }
+}
+
+/// Every item of `instance`, as one group.
+std::vector<uint32_t> allItems(const detail::PoolInstance &instance) {
+  std::vector<uint32_t> all(instance.items.size());
+  for (uint32_t i = 0; i < all.size(); ++i)
+    all[i] = i;
+  return all;
+}
+
+/// Every pool of five random buffers (`randomProblem`).
+Problem fiveBuffers(std::mt19937 &random, int) {
+  return randomProblem(random, 5);
+}
+
+/// The offsets of `instance`'s items in the placement `offsets` of its
+/// buffers (each item at its first member's offset).
+detail::ItemOffsets itemOffsetsOf(const detail::PoolInstance &instance,
+                                  const Placement &offsets) {
+  detail::ItemOffsets items(instance.items.size());
+  for (size_t i = 0; i < instance.items.size(); ++i)
+    items[i] = offsets[instance.items[i].members.front()];
+  return items;
+}
+
+/// The placement of the buffers of `problem` that puts `instance`'s items at
+/// `items`.
+Placement bufferOffsetsOf(const Problem &problem,
+                          const detail::PoolInstance &instance,
+                          const detail::ItemOffsets &items) {
+  Placement offsets(problem.buffers.size());
+  for (size_t i = 0; i < instance.items.size(); ++i)
+    for (size_t member : instance.items[i].members)
+      offsets[member] = items[i];
+  return offsets;
+}
+
 TEST(ReuseCost, MatchesBruteForceOnSmallPools) {
-  std::mt19937 random(15);
   int optimal = 0, fitting = 0;
-  for (int round = 0; round < 150; ++round) {
-    Problem problem = randomProblem(random, 5);
-    int64_t minimum = bruteForceMinimum(problem);
+  auto check = [&](const Problem &problem, int64_t minimum) {
     Solution solution = solve(problem);
     const PoolResult &pool = solution.pools[0];
     if (minimum < 0) {
-      EXPECT_EQ(pool.status, PoolStatus::Infeasible) << "round " << round;
-      continue;
+      EXPECT_EQ(pool.status, PoolStatus::Infeasible);
+      return;
     }
     ++fitting;
     // Never gives up a fit that exists (no temporal exclusion: the exact
     // peak search is on).
     if (problem.temporalExclusions.empty()) {
-      ASSERT_NE(pool.status, PoolStatus::Infeasible) << "round " << round;
+      ASSERT_NE(pool.status, PoolStatus::Infeasible);
     }
     if (pool.status == PoolStatus::Infeasible)
-      continue;
-    EXPECT_TRUE(validate(problem, solution.offsets).empty()) << "round " << round;
-    EXPECT_EQ(reuseCostOf(problem, solution.offsets, 0).cost, pool.reuseCost)
-        << "round " << round;
-    EXPECT_LE(pool.reuseCostBound, minimum) << "round " << round;
-    EXPECT_GE(pool.reuseCost, minimum) << "round " << round;
+      return;
+    EXPECT_TRUE(validate(problem, solution.offsets).empty());
+    EXPECT_EQ(reuseCostOf(problem, solution.offsets, 0).cost, pool.reuseCost);
+    EXPECT_LE(pool.reuseCostBound, minimum);
+    EXPECT_GE(pool.reuseCost, minimum);
     if (pool.status == PoolStatus::Optimal) {
-      EXPECT_EQ(pool.reuseCost, minimum) << "round " << round;
+      EXPECT_EQ(pool.reuseCost, minimum);
       ++optimal;
     }
-  }
+  };
+  forEachRandomPool(15, 150, fiveBuffers, check);
   // The search proves every one of these tiny pools.
   EXPECT_EQ(optimal, fitting);
   EXPECT_GT(fitting, 50);
@@ -120,31 +167,25 @@ TEST(ReuseCost, SearchAloneFindsTheMinimumFromThePeakPlacement) {
   // The greedy often finds the minimum by itself: here the search starts
   // from the peak placement with no greedy, and must prove the minimum.
   using namespace dsaplan::solver::detail;
-  std::mt19937 random(1515);
   int searched = 0;
-  for (int round = 0; round < 150; ++round) {
-    Problem problem = randomProblem(random, 5);
-    problem.objective = Objective::Peak;
-    Solution peak = solve(problem);
-    int64_t minimum = bruteForceMinimum(problem);
+  auto check = [&](const Problem &problem, int64_t minimum) {
+    Problem peakProblem = problem;
+    peakProblem.objective = Objective::Peak;
+    Solution peak = solve(peakProblem);
     if (peak.pools[0].status == PoolStatus::Infeasible || minimum < 0)
-      continue;
-    PoolInstance instance = buildPoolInstance(problem, 0);
-    CostInstance costs = buildCostInstance(problem, instance);
-    ItemOffsets start(instance.items.size());
-    for (size_t i = 0; i < instance.items.size(); ++i)
-      start[i] = peak.offsets[instance.items[i].members.front()];
+      return;
+    PoolInstance instance = buildPoolInstance(peakProblem, 0);
+    CostInstance costs = buildCostInstance(peakProblem, instance);
     CostResult result =
-        minimizeReuseCost(costs, start, 1'000'000, /*greedy=*/false);
-    Placement offsets(problem.buffers.size());
-    for (size_t i = 0; i < instance.items.size(); ++i)
-      for (size_t member : instance.items[i].members)
-        offsets[member] = result.offsets[i];
-    ASSERT_TRUE(validate(problem, offsets).empty()) << "round " << round;
-    EXPECT_EQ(reuseCostOf(problem, offsets, 0).cost, minimum) << "round " << round;
-    EXPECT_EQ(result.bound, minimum) << "round " << round;
+        minimizeReuseCost(costs, itemOffsetsOf(instance, peak.offsets),
+                          1'000'000, /*greedy=*/false);
+    Placement offsets = bufferOffsetsOf(problem, instance, result.offsets);
+    ASSERT_TRUE(validate(problem, offsets).empty());
+    EXPECT_EQ(reuseCostOf(problem, offsets, 0).cost, minimum);
+    EXPECT_EQ(result.bound, minimum);
     searched += result.nodes > 0;
-  }
+  };
+  forEachRandomPool(1515, 150, fiveBuffers, check);
   EXPECT_GT(searched, 20);
 }
 
@@ -186,32 +227,34 @@ Problem randomProblemWithTwin(std::mt19937 &random, int count) {
   return problem;
 }
 
+/// Every pool of five random buffers and a twin (`randomProblemWithTwin`).
+Problem fiveBuffersAndATwin(std::mt19937 &random, int) {
+  return randomProblemWithTwin(random, 5);
+}
+
 TEST(ReuseCost, SearchWithTwinsAndRepeatedStatesFindsTheMinimum) {
   // Interchangeable items are placed in index order and a state searched
   // before from a cost no higher is cut: neither may lose the minimum. The
   // search alone, from the peak placement, on pools with a twin, against
   // every placement on the grid.
   using namespace dsaplan::solver::detail;
-  std::mt19937 random(4242);
   int searched = 0;
-  for (int round = 0; round < 60; ++round) {
-    Problem problem = randomProblemWithTwin(random, 5);
-    int64_t minimum = bruteForceMinimum(problem);
-    problem.objective = Objective::Peak;
-    Solution peak = solve(problem);
+  auto check = [&](const Problem &problem, int64_t minimum) {
+    Problem peakProblem = problem;
+    peakProblem.objective = Objective::Peak;
+    Solution peak = solve(peakProblem);
     if (peak.pools[0].status == PoolStatus::Infeasible || minimum < 0)
-      continue;
-    PoolInstance instance = buildPoolInstance(problem, 0);
-    CostInstance costs = buildCostInstance(problem, instance);
-    ItemOffsets start(instance.items.size());
-    for (size_t i = 0; i < instance.items.size(); ++i)
-      start[i] = peak.offsets[instance.items[i].members.front()];
+      return;
+    PoolInstance instance = buildPoolInstance(peakProblem, 0);
+    CostInstance costs = buildCostInstance(peakProblem, instance);
     CostResult result =
-        minimizeReuseCost(costs, start, 1'000'000, /*greedy=*/false);
-    EXPECT_EQ(result.cost, minimum) << "round " << round;
-    EXPECT_EQ(result.bound, minimum) << "round " << round;
+        minimizeReuseCost(costs, itemOffsetsOf(instance, peak.offsets),
+                          1'000'000, /*greedy=*/false);
+    EXPECT_EQ(result.cost, minimum);
+    EXPECT_EQ(result.bound, minimum);
     searched += result.nodes > 0;
-  }
+  };
+  forEachRandomPool(4242, 60, fiveBuffersAndATwin, check);
   EXPECT_GT(searched, 5);
 }
 
@@ -219,33 +262,23 @@ TEST(ReuseCost, HittingSetBoundNeverAboveTheMinimum) {
   // The cheapest set of penalised pairs that hits every heavy clique is a
   // bound on every pool (with and without twins), by brute force.
   using namespace dsaplan::solver::detail;
-  std::mt19937 random(777);
   int positive = 0;
-  for (int round = 0; round < 100; ++round) {
-    Problem problem = round % 2 ? randomProblem(random, 5)
-                                : randomProblemWithTwin(random, 5);
-    int64_t minimum = bruteForceMinimum(problem);
+  auto make = [](std::mt19937 &random, int round) {
+    return round % 2 ? randomProblem(random, 5)
+                     : randomProblemWithTwin(random, 5);
+  };
+  auto check = [&](const Problem &problem, int64_t minimum) {
     if (minimum < 0)
-      continue;
+      return;
     PoolInstance instance = buildPoolInstance(problem, 0);
     CostInstance costs = buildCostInstance(problem, instance);
-    std::vector<uint32_t> all(instance.items.size());
-    for (uint32_t i = 0; i < all.size(); ++i)
-      all[i] = i;
-    int64_t bound = hittingSetBound(costs, all, /*floor=*/0,
+    int64_t bound = hittingSetBound(costs, allItems(instance), /*floor=*/0,
                                     /*ceiling=*/INT64_MAX, nullptr);
-    EXPECT_LE(bound, minimum) << "round " << round;
+    EXPECT_LE(bound, minimum);
     positive += bound > 0;
-  }
+  };
+  forEachRandomPool(777, 100, make, check);
   EXPECT_GT(positive, 10);
-}
-
-/// Every item of `instance`, as one group.
-std::vector<uint32_t> allItems(const dsaplan::solver::detail::PoolInstance &instance) {
-  std::vector<uint32_t> all(instance.items.size());
-  for (uint32_t i = 0; i < all.size(); ++i)
-    all[i] = i;
-  return all;
 }
 
 TEST(ReuseCost, FlowBoundNeverAboveTheMinimum) {
@@ -253,21 +286,22 @@ TEST(ReuseCost, FlowBoundNeverAboveTheMinimum) {
   // separations, temporal exclusions, pins, twins), by brute force; and it
   // is not a bound of 0 everywhere.
   using namespace dsaplan::solver::detail;
-  std::mt19937 random(2727);
   int positive = 0, fitting = 0;
-  for (int round = 0; round < 200; ++round) {
-    Problem problem = round % 3 ? randomProblem(random, round % 2 ? 5 : 6)
-                                : randomProblemWithTwin(random, 5);
-    int64_t minimum = bruteForceMinimum(problem);
+  auto make = [](std::mt19937 &random, int round) {
+    return round % 3 ? randomProblem(random, round % 2 ? 5 : 6)
+                     : randomProblemWithTwin(random, 5);
+  };
+  auto check = [&](const Problem &problem, int64_t minimum) {
     if (minimum < 0)
-      continue;
+      return;
     ++fitting;
     PoolInstance instance = buildPoolInstance(problem, 0);
     CostInstance costs = buildCostInstance(problem, instance);
     int64_t bound = flowCostBound(costs, allItems(instance), nullptr);
-    EXPECT_LE(bound, minimum) << "round " << round;
+    EXPECT_LE(bound, minimum);
     positive += bound > 0;
-  }
+  };
+  forEachRandomPool(2727, 200, make, check);
   EXPECT_GT(fitting, 50);
   EXPECT_GT(positive, 20) << positive << " of " << fitting;
 }
@@ -297,24 +331,25 @@ TEST(ReuseCost, SplitBoundNeverAboveTheMinimum) {
   // leaves, is a bound on every pool (separations, temporal exclusions,
   // pins, twins), by brute force; and it is not 0 everywhere.
   using namespace dsaplan::solver::detail;
-  std::mt19937 random(3131);
   int positive = 0, fitting = 0;
-  for (int round = 0; round < 250; ++round) {
-    Problem problem = round % 3 ? randomProblem(random, 5)
-                                : randomProblemWithTwin(random, 5);
-    int64_t minimum = bruteForceMinimum(problem);
+  auto make = [](std::mt19937 &random, int round) {
+    return round % 3 ? randomProblem(random, 5)
+                     : randomProblemWithTwin(random, 5);
+  };
+  auto check = [&](const Problem &problem, int64_t minimum) {
     if (minimum < 0)
-      continue;
+      return;
     ++fitting;
     PoolInstance instance = buildPoolInstance(problem, 0);
     CostInstance costs = buildCostInstance(problem, instance);
     SplitBound split = splitCostBound(costs, allItems(instance), nullptr);
     int64_t rest =
         flowCostBound(costs, allItems(instance), nullptr, &split.owners);
-    EXPECT_LE(split.bound, minimum) << "round " << round;
-    EXPECT_LE(split.bound + rest, minimum) << "round " << round;
+    EXPECT_LE(split.bound, minimum);
+    EXPECT_LE(split.bound + rest, minimum);
     positive += split.bound > 0;
-  }
+  };
+  forEachRandomPool(3131, 250, make, check);
   EXPECT_GT(fitting, 70) << fitting;
   EXPECT_GT(positive, 15) << positive << " of " << fitting;
 }
@@ -435,10 +470,8 @@ TEST(ReuseCost, HittingSetSearchIsExact) {
     if (numPairs / 2 > 16)
       continue; // the brute force enumerates every set of pairs
     int64_t expected = bruteForceHittingSet(costs);
-    std::vector<uint32_t> all(instance.items.size());
-    for (uint32_t i = 0; i < all.size(); ++i)
-      all[i] = i;
-    EXPECT_EQ(hittingSetBound(costs, all, 0, INT64_MAX, nullptr), expected)
+    EXPECT_EQ(hittingSetBound(costs, allItems(instance), 0, INT64_MAX, nullptr),
+              expected)
         << "round " << round;
     nontrivial += expected > 1;
   }
@@ -514,17 +547,13 @@ TEST(ReuseCost, NeighbourhoodsLowerWhatTheGreedyLeavesInLargeGroups) {
     builder.problem.objective = Objective::ReuseCost;
     PoolInstance instance = buildPoolInstance(builder.problem, 0);
     CostInstance costs = buildCostInstance(builder.problem, instance);
-    ItemOffsets start(instance.items.size());
-    for (size_t i = 0; i < instance.items.size(); ++i)
-      start[i] = peak.offsets[instance.items[i].members.front()];
+    ItemOffsets start = itemOffsetsOf(instance, peak.offsets);
     CostResult greedyOnly = minimizeReuseCost(costs, start, /*nodeBudget=*/0);
     CostResult searched = minimizeReuseCost(costs, start, 30'000);
     EXPECT_LE(searched.cost, greedyOnly.cost) << "round " << round;
     lowered += searched.cost < greedyOnly.cost;
-    Placement offsets(builder.problem.buffers.size());
-    for (size_t i = 0; i < instance.items.size(); ++i)
-      for (size_t member : instance.items[i].members)
-        offsets[member] = searched.offsets[i];
+    Placement offsets =
+        bufferOffsetsOf(builder.problem, instance, searched.offsets);
     EXPECT_TRUE(validate(builder.problem, offsets).empty()) << "round " << round;
     EXPECT_EQ(reuseCostOf(builder.problem, offsets, 0).cost, searched.cost);
   }

@@ -15,6 +15,7 @@
 
 #include "DsaPlan/Analysis/BufferLifetimes.h"
 #include "DsaPlan/Analysis/MemoryAccess.h"
+#include "DsaPlan/Analysis/SpacePool.h"
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanDialect.h"
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
@@ -118,18 +119,6 @@ std::string opText(Operation *op) {
          locationText(op->getLoc()) + ")";
 }
 
-/// The memory space of a placed tile, its pool, as the placement's.
-solver::Pool makePool(MemorySpace space, const TargetDescription &target) {
-  const SpaceDescription &desc = target.getSpace(space);
-  solver::Pool pool;
-  pool.id = pool.name = stringifyMemorySpace(space).str();
-  pool.capacity = desc.capacity;
-  pool.alignment = desc.alignment;
-  for (ByteRange range : desc.reserved)
-    pool.reserved.push_back({range.begin, range.end});
-  return pool;
-}
-
 /// The name a tile is drawn with: the allocation's (a view carries it in
 /// its location, findName), else where it comes from.
 std::string tileName(Operation *tile) {
@@ -189,7 +178,8 @@ void PictureBuilder::addTile(Operation *tile,
   std::optional<size_t> pool = poolOf(space);
   if (!pool) {
     pool = problem.pools.size();
-    problem.pools.push_back(makePool(space, TargetDescription::getForOp(func)));
+    problem.pools.push_back(
+        getSpacePool(space, TargetDescription::getForOp(func)));
     extras.emplace_back();
   }
   solver::Buffer buffer;
