@@ -239,8 +239,17 @@ struct DsaPlanInsertSyncPass
         pruned.complete = again.complete;
       }
     }
+    // On the final syncs: a pre-set that fires sooner orders less, so it
+    // makes no other sync redundant. Within what pruning left of the budget.
+    unsigned earlier = 0;
+    if (pruneBudget > 0 && pruned.complete) {
+      int64_t budget = pruneBudget - pruned.steps;
+      earlier = movePresetsEarlier(func, target, dependencyPairs(requirements),
+                                   syncs.groups, budget);
+    }
     LLVM_DEBUG(llvm::dbgs() << "hoisting: " << hoisted
                             << " loop pairs out of outer loops\n");
+    numEarlyPresets += earlier;
     LLVM_DEBUG(llvm::dbgs() << "pruning: " << pruned.dropped << " dropped, "
                             << pruned.steps << " ops walked"
                             << (pruned.complete ? "" : " (budget spent)")

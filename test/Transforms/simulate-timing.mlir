@@ -62,3 +62,59 @@ func.func @needless_barrier(%gm: memref<256xf32>) {
 // left, which is none here.
 // RUN: dsa-opt %s -split-input-file -dsaplan-simulate="summary=true costs=mte2.fixed=10,mte2.bytes-per-cycle=64,jitter=0,pipe-overlap=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=INORDER
 // INORDER: remark: @needless_barrier: {{.*}}makespan 168 cycles; {{.*}}; serial 168 cycles, dataflow ideal 168: makespan / serial 1.00, ideal / serial 1.00, makespan / ideal 1.00
+
+// -----
+
+// A handover waits for the producer's pipe: V issues without waiting, and
+// the barrier that orders the fill of %b before the exp reading it waits
+// for every earlier V op, the long exp of %a too. No synchronised kernel
+// starts the second exp before 64, so neither does the ideal.
+//   exp %a -> %c (v): 16384 / 256 = 64 cycles, [0, 64)
+//   fill %b      (v):  1024 / 256 =  4 cycles, [1, 5)
+//   exp %b -> %d (v):  2048 / 256 =  8 cycles, after the barrier: [64, 72)
+// ideal: the second exp waits for the fill's handover, when V's ops up to
+// the fill have finished: 64, so [64, 72), ideal 72 (not 5 + 8: 64).
+// expected-remark @below {{@handover_barrier: simulated 1 run, worst seed 1: makespan 72 cycles; busy v 72; 3 ops, 0 flags set; 0 findings; serial 76 cycles, dataflow ideal 72: makespan / serial 0.95, ideal / serial 0.95, makespan / ideal 1.00}}
+func.func @handover_barrier() {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c8192 = arith.constant 8192 : index
+  %c16384 = arith.constant 16384 : index
+  %c17408 = arith.constant 17408 : index
+  %zero = arith.constant 0.0 : f32
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<2048xf32, #dsaplan.space<ub>>
+  %c = memref.view %ub[%c8192][] : memref<196608xi8, #dsaplan.space<ub>> to memref<2048xf32, #dsaplan.space<ub>>
+  %b = memref.view %ub[%c16384][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
+  %d = memref.view %ub[%c17408][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<2048xf32, #dsaplan.space<ub>>) outs(%c : memref<2048xf32, #dsaplan.space<ub>>)
+  linalg.fill {dsaplan.pipe = #dsaplan.pipe<v>} ins(%zero : f32) outs(%b : memref<256xf32, #dsaplan.space<ub>>)
+  dsaplan.pipe_barrier <v>
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%b : memref<256xf32, #dsaplan.space<ub>>) outs(%d : memref<256xf32, #dsaplan.space<ub>>)
+  return
+}
+
+// -----
+
+// The same across pipes: the set that hands the fill of %b to the store
+// fires once V's earlier ops, the long exp too, have finished.
+//   exp [0, 64), fill [1, 5); the set fires at 64, the store
+//   (10 + 2048 / 128 = 26 cycles) after 3 cycles of latency: [67, 93)
+// ideal: the store waits for the fill's handover, 64: [64, 90), ideal 90
+// (not 5 + 26: 64).
+// expected-remark @below {{@handover_flag: simulated 1 run, worst seed 1: makespan 93 cycles; busy v 64, mte3 26; 3 ops, 1 flags set; 0 findings; serial 94 cycles, dataflow ideal 90: makespan / serial 0.99, ideal / serial 0.96, makespan / ideal 1.03}}
+func.func @handover_flag(%out: memref<256xf32>) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c8192 = arith.constant 8192 : index
+  %c16384 = arith.constant 16384 : index
+  %zero = arith.constant 0.0 : f32
+  %a = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<2048xf32, #dsaplan.space<ub>>
+  %c = memref.view %ub[%c8192][] : memref<196608xi8, #dsaplan.space<ub>> to memref<2048xf32, #dsaplan.space<ub>>
+  %b = memref.view %ub[%c16384][] : memref<196608xi8, #dsaplan.space<ub>> to memref<256xf32, #dsaplan.space<ub>>
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%a : memref<2048xf32, #dsaplan.space<ub>>) outs(%c : memref<2048xf32, #dsaplan.space<ub>>)
+  linalg.fill {dsaplan.pipe = #dsaplan.pipe<v>} ins(%zero : f32) outs(%b : memref<256xf32, #dsaplan.space<ub>>)
+  dsaplan.set_flag <v -> mte3>, 0
+  dsaplan.wait_flag <v -> mte3>, 0
+  memref.copy %b, %out {dsaplan.pipe = #dsaplan.pipe<mte3>} : memref<256xf32, #dsaplan.space<ub>> to memref<256xf32>
+  return
+}

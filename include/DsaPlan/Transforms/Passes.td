@@ -766,6 +766,8 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     Statistic<"numHandshakes", "handshakes",
               "Pairs given a flag back after their wait, so that their next "
               "set cannot overrun it">,
+    Statistic<"numEarlyPresets", "early-presets",
+              "Loop pre-sets moved ahead of their pipe's work before the loop">,
     Statistic<"numBarriers", "barriers", "pipe_barrier ops inserted">,
     Statistic<"numBarriersAll", "barrier-all",
               "Syncs that became barrier_all for want of a safe event id">,

@@ -1,4 +1,4 @@
-//===- HoistLoopPairs.cpp - Pre-sets and drains out of outer loops --------===//
+//===- HoistLoopPairs.cpp - Pre-sets and drains moved up ------------------===//
 //
 // Part of dsaplan.
 //
@@ -24,10 +24,20 @@
 //   wait <mte3 -> mte2>, 0               // was in the outer body
 //
 // The wait of the next outer iteration's first inner iteration then
-// orders what the drain ordered across the outer back edge. Each move is
-// kept only if the path-wise check (OrderChecker.h) still finds every
-// dependency ordered and every flag safe without the drain's handshake;
-// else it is undone.
+// orders what the drain ordered across the outer back edge.
+//
+// A pre-set also moves up its block, ahead of the work of its pipe before
+// the loop that the loop's first wait need not see: it fires once its
+// pipe's earlier ops have finished, so behind a fill that the loop's loads
+// do not touch it would hold the first load for the fill.
+//
+//   set <v -> mte2>, 0                   // was after the fill
+//   linalg.fill outs(%acc) (v)
+//   scf.for %i { wait <v -> mte2>, 0; load (mte2) into %k ... }
+//
+// Each move is kept only if the path-wise check (OrderChecker.h) still
+// finds every dependency ordered and every flag safe (without the drain's
+// handshake, for a hoist); else it is undone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +45,7 @@
 #include "OrderChecker.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::dsaplan;
@@ -81,20 +92,120 @@ std::optional<HoistCandidate> candidateOf(const SyncGroup &group) {
 }
 
 /// Whether every dependency is ordered and every flag safe in `func` with
-/// the syncs of `disabled` left out.
+/// the syncs of `disabled` left out. The check walks at most `budget` ops
+/// (false if it runs out) and takes what it walked off `budget`.
 bool stillOrdered(func::FuncOp func, const TargetDescription &target,
                   ArrayRef<Dependency> dependencies,
-                  const llvm::DenseSet<Operation *> &disabled) {
+                  const llvm::DenseSet<Operation *> &disabled,
+                  int64_t &budget) {
   SmallVector<Operation *> body;
   for (Operation &op : func.getBody().front())
     body.push_back(&op);
   OrderChecker checker(target, dependencies, body);
-  checker.stepBudget = std::numeric_limits<int64_t>::max();
+  checker.stepBudget = budget;
   OrderChecker::Checkpoints none = OrderChecker::makeCheckpoints(body.size());
-  return checker.ordered(body, disabled, none, 0, body.size(), nullptr);
+  bool ordered = checker.ordered(body, disabled, none, 0, body.size(), nullptr);
+  budget -= std::min(checker.steps, budget);
+  return ordered && !checker.exhausted;
+}
+
+/// The same without a budget.
+bool stillOrdered(func::FuncOp func, const TargetDescription &target,
+                  ArrayRef<Dependency> dependencies,
+                  const llvm::DenseSet<Operation *> &disabled) {
+  int64_t unlimited = std::numeric_limits<int64_t>::max();
+  return stillOrdered(func, target, dependencies, disabled, unlimited);
+}
+
+/// The pre-set of a loop pair group: a set whose next op other than a set
+/// is a loop, with a wait of its flag (the drain) after that loop in the
+/// same block.
+SetFlagOp presetOf(const SyncGroup &group) {
+  for (Operation *op : group) {
+    auto preset = dyn_cast<SetFlagOp>(op);
+    if (!preset)
+      continue;
+    Operation *loop = preset->getNextNode();
+    while (isa_and_nonnull<SetFlagOp>(loop))
+      loop = loop->getNextNode();
+    if (!isa_and_nonnull<scf::ForOp, scf::WhileOp>(loop))
+      continue;
+    for (Operation *other : group) {
+      auto drain = dyn_cast<WaitFlagOp>(other);
+      if (drain && drain->getBlock() == loop->getBlock() &&
+          loop->isBeforeInBlock(drain) && drain.getSrc() == preset.getSrc() &&
+          drain.getDst() == preset.getDst() &&
+          drain.getEvent() == preset.getEvent())
+        return preset;
+    }
+  }
+  return SetFlagOp();
+}
+
+/// Whether `op` is a set or wait of the flag of `preset`.
+bool sameFlag(Operation *op, SetFlagOp preset) {
+  if (auto set = dyn_cast<SetFlagOp>(op))
+    return set.getSrc() == preset.getSrc() && set.getDst() == preset.getDst() &&
+           set.getEvent() == preset.getEvent();
+  if (auto wait = dyn_cast<WaitFlagOp>(op))
+    return wait.getSrc() == preset.getSrc() &&
+           wait.getDst() == preset.getDst() &&
+           wait.getEvent() == preset.getEvent();
+  return false;
+}
+
+/// The ops of `preset`'s pipe that it may move ahead of, nearest first:
+/// walking up its block, until control flow (an op with regions that is
+/// not a pipe op), a call, a barrier_all, a cross-core sync or a sync of
+/// its own flag.
+SmallVector<Operation *> opsToPass(SetFlagOp preset) {
+  SmallVector<Operation *> ops;
+  for (Operation *op = preset->getPrevNode(); op; op = op->getPrevNode()) {
+    // A pipe op's regions are its body (linalg's), not control flow.
+    bool controlFlow = op->getNumRegions() && !getOpPipe(op);
+    if (controlFlow || sameFlag(op, preset) ||
+        isa<BarrierAllOp, CrossCoreSetOp, CrossCoreWaitOp, CallOpInterface>(
+            op))
+      break;
+    if (!isa<SetFlagOp, WaitFlagOp, PipeBarrierOp>(op) &&
+        getOpPipe(op) == preset.getSrc())
+      ops.push_back(op);
+  }
+  return ops;
 }
 
 } // namespace
+
+unsigned mlir::dsaplan::movePresetsEarlier(func::FuncOp func,
+                                           const TargetDescription &target,
+                                           ArrayRef<Dependency> dependencies,
+                                           ArrayRef<SyncGroup> groups,
+                                           int64_t &stepBudget) {
+  unsigned moved = 0;
+  for (const SyncGroup &group : groups) {
+    if (stepBudget <= 0)
+      break;
+    SetFlagOp preset = presetOf(group);
+    if (!preset)
+      continue;
+    Operation *home = preset->getNextNode();
+    // Earliest first: the further up, the sooner the set fires.
+    bool kept = false;
+    SmallVector<Operation *> passable = opsToPass(preset);
+    for (Operation *op : llvm::reverse(passable)) {
+      preset->moveBefore(op);
+      if (stillOrdered(func, target, dependencies, {}, stepBudget)) {
+        kept = true;
+        break;
+      }
+    }
+    if (kept)
+      ++moved;
+    else
+      preset->moveBefore(home);
+  }
+  return moved;
+}
 
 unsigned mlir::dsaplan::hoistLoopPairs(func::FuncOp func,
                                        const TargetDescription &target,

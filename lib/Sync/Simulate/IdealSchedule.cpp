@@ -5,12 +5,28 @@
 //===----------------------------------------------------------------------===//
 //
 // A list scheduler over the ops of one simulated run. Per memory, a map of
-// disjoint byte segments remembers when the last write of each byte
-// finished and when the reads since then finished; an op may start once
+// disjoint byte segments remembers when the last write of each byte was
+// handed over and when the reads since then were; an op may start once
 // what it reads was last written, and what it writes was last written and
 // read. That is exact for "wait for every earlier conflicting op": an
 // earlier write is ordered before the later write over it, and the reads
 // before a write before that write, so the latest ones bound the rest.
+//
+// An op's result is handed over when every op of its pipe up to it has
+// finished, not when the op itself has: on a pipe that issues without
+// waiting (V, MTE2, ...) whatever orders an op before a later one is a
+// pipe_barrier, a set_flag or a cross-core set after it on its pipe, and
+// each of those waits for all of the pipe's earlier ops. So in
+//
+//   linalg.generic ... outs(%sum0)  (v)   [652, 778)
+//   linalg.fill    ... outs(%sum1)  (v)   [653, 665)
+//   linalg.generic ... outs(%sum1)  (v)   reads %sum1
+//
+// no synchronised kernel starts the second generic before 778: the barrier
+// or flag that hands %sum1's fill over fires after the first generic too.
+// Scheduling it at 665 would be a bound no kernel reaches. On an in-order
+// pipe an op finishes after its pipe's earlier ones, so there the handover
+// is the op's own end.
 //
 // It shares nothing with the sync passes: the bytes are the simulator's
 // concrete ones, and nothing here looks at flags or barriers.
@@ -42,22 +58,22 @@ public:
     });
     return time;
   }
-  /// An access to [begin, end) finished at `finish`.
-  void record(int64_t begin, int64_t end, bool write, int64_t finish) {
+  /// An access to [begin, end) was handed over at `handover`.
+  void record(int64_t begin, int64_t end, bool write, int64_t handover) {
     segments.update(begin, end, [&](Times &times) {
       if (write) {
-        times.written = finish;
+        times.written = handover;
         times.read = 0;
       } else {
-        times.read = std::max(times.read, finish);
+        times.read = std::max(times.read, handover);
       }
     });
   }
 
 private:
   struct Times {
-    int64_t written = 0; // when the last write finished
-    int64_t read = 0;    // when the reads since it finished
+    int64_t written = 0; // when the last write was handed over
+    int64_t read = 0;    // when the reads since it were
   };
   SegmentMap<Times> segments;
 };
@@ -80,14 +96,17 @@ int64_t mlir::dsaplan::idealMakespan(const ExecutedRun &run) {
         start = std::max(start, memories[access.memory].ready(
                                     bytes.begin, bytes.end, access.write));
     int64_t end = start + (entry.end - entry.start);
+    nextIssue[pipe] = start + 1;
+    lastEnd[pipe] = std::max(lastEnd[pipe], end);
+    // Handed over once the pipe's ops up to this one have finished.
+    int64_t handover = lastEnd[pipe];
     // Reads first: an op that reads and writes a byte leaves it written.
     for (bool write : {false, true})
       for (const ExecutedEntry::Access &access : entry.accesses)
         if (access.write == write)
           for (const ExecutedEntry::Run &bytes : access.runs)
-            memories[access.memory].record(bytes.begin, bytes.end, write, end);
-    nextIssue[pipe] = start + 1;
-    lastEnd[pipe] = std::max(lastEnd[pipe], end);
+            memories[access.memory].record(bytes.begin, bytes.end, write,
+                                           handover);
     makespan = std::max(makespan, end);
   }
   return makespan;

@@ -14,8 +14,9 @@ checks, each an assertion with a message:
     than the start, each at a cycle inside a sync slice of its track;
   - the dataflow ideal, recomputed here from the op slices' bytes in trace
     order (each op waits for its pipe's previous issue and for the earlier
-    ops whose bytes it conflicts with), equals the reported one, is at most
-    the makespan and at least the longest op.
+    ops whose bytes it conflicts with, each with the ops of its pipe before
+    it), equals the reported one, is at most the makespan and at least the
+    longest op.
 Prints one line "ok: ..." when all hold.
 """
 
@@ -57,8 +58,12 @@ def accesses(args):
 
 
 def ideal(ops, pipe_overlap):
-    """The dataflow ideal, the naive way: every earlier op, pairwise."""
-    done = []  # (accesses, end)
+    """The dataflow ideal, the naive way: every earlier op, pairwise.
+
+    An earlier op counts as done when it and every op of its pipe issued
+    before it have ended: a barrier or flag after it waits for all of them.
+    """
+    done = []  # (accesses, when its pipe's ops up to it have ended)
     next_issue = collections.defaultdict(int)
     last_end = collections.defaultdict(int)
     makespan = 0
@@ -74,9 +79,9 @@ def ideal(ops, pipe_overlap):
                    for a1, b1 in r1 for a2, b2 in r2):
                 start = max(start, end)
         end = start + op["dur"]
-        done.append((mine, end))
         next_issue[pipe] = start + 1
         last_end[pipe] = max(last_end[pipe], end)
+        done.append((mine, last_end[pipe]))
         makespan = max(makespan, end)
     return makespan
 

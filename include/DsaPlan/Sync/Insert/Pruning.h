@@ -51,6 +51,21 @@ unsigned hoistLoopPairs(func::FuncOp func, const TargetDescription &target,
                         ArrayRef<Dependency> dependencies,
                         MutableArrayRef<SyncGroup> groups);
 
+/// Moves the pre-set of each loop pair of `groups` up its block, ahead of
+/// the ops of its source pipe that run before the loop, where
+/// `dependencies` stay ordered and every flag safe on every path as
+/// pruneSyncGroups checks them: a set fires once its pipe's earlier ops
+/// have finished, so a pre-set behind work that hands the loop nothing
+/// holds the loop's first wait for that work. It stops at control flow,
+/// calls, barrier_all, cross-core syncs and syncs of its own flag, and
+/// tries the earliest place first. Each try is a check of the whole
+/// function; the checks walk at most `stepBudget` ops, which is decreased
+/// by what they walked (once spent, the pre-sets left stay). Returns how
+/// many pre-sets moved.
+unsigned movePresetsEarlier(func::FuncOp func, const TargetDescription &target,
+                            ArrayRef<Dependency> dependencies,
+                            ArrayRef<SyncGroup> groups, int64_t &stepBudget);
+
 } // namespace dsaplan
 } // namespace mlir
 
