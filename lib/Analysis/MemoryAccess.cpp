@@ -110,12 +110,15 @@ struct LinearIndex {
 
   void add(const LinearIndex &other, int64_t scale) {
     constant += scale * other.constant;
-    for (auto [value, coefficient] : other.terms) {
-      auto *it = llvm::find_if(terms, [&](auto &t) { return t.first == value; });
+    // A named pair, not a structured binding: C++17 lambdas cannot capture
+    // one (clang-14, which builds the fuzz targets, rejects it).
+    for (const auto &term : other.terms) {
+      auto *it = llvm::find_if(
+          terms, [&](auto &t) { return t.first == term.first; });
       if (it == terms.end())
-        terms.push_back({value, scale * coefficient});
+        terms.push_back({term.first, scale * term.second});
       else
-        it->second += scale * coefficient;
+        it->second += scale * term.second;
     }
     llvm::erase_if(terms, [](auto &t) { return t.second == 0; });
   }
