@@ -396,12 +396,15 @@ struct IndexSum {
   UnknownTerms unknown;
   void add(const IndexSum &other, int64_t scale) {
     constant += scale * other.constant;
-    for (const auto &[value, times] : other.unknown) {
-      auto it = llvm::find_if(unknown, [&](auto &u) { return u.first == value; });
+    // A named pair, not a structured binding: C++17 lambdas cannot capture
+    // one (clang-14, which builds the fuzz targets, rejects it).
+    for (const auto &term : other.unknown) {
+      auto it = llvm::find_if(
+          unknown, [&](auto &u) { return u.first == term.first; });
       if (it != unknown.end())
-        it->second += scale * times;
+        it->second += scale * term.second;
       else
-        unknown.push_back({value, scale * times});
+        unknown.push_back({term.first, scale * term.second});
     }
     llvm::erase_if(unknown, [](auto &u) { return u.second == 0; });
   }
