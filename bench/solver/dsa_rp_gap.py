@@ -36,10 +36,10 @@ ROOT = os.path.join(HERE, "..", "..")
 COST = re.compile(r"^  reuse cost (\d+) \((optimal|feasible), bound (\d+), ")
 
 
-def run(tool, path, output=None):
-    """(cost, bound) of `tool path`, summed over pools; writes the solution
-    to `output` when given."""
-    argv = [tool, path] + (["-o", output] if output else [])
+def run(tool, path, output=None, options=()):
+    """(cost, bound) of `tool path options`, summed over pools; writes the
+    solution to `output` when given."""
+    argv = [tool, path, *options] + (["-o", output] if output else [])
     proc = subprocess.run(argv, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"{tool} failed on {path} ({proc.returncode}):\n{proc.stderr}")

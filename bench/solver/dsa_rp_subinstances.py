@@ -41,27 +41,14 @@ import copy
 import itertools
 import json
 import os
-import subprocess
-import sys
 import tempfile
 
-from dsa_rp_gap import COST, ROOT, lifetimes
+from dsa_rp_gap import ROOT, lifetimes, run
 
 
 def solve(tool, path, budget, output=None):
     """(cost, certified bound) of dsa-solve on `path`, summed over pools."""
-    argv = [tool, path, "--cost-node-budget", str(budget)]
-    argv += ["-o", output] if output else []
-    proc = subprocess.run(argv, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"{tool} failed on {path} ({proc.returncode}):\n{proc.stderr}")
-    cost = bound = 0
-    for line in proc.stdout.splitlines():
-        m = COST.match(line)
-        if m:
-            cost += int(m.group(1))
-            bound += int(m.group(3))
-    return cost, bound
+    return run(tool, path, output, ["--cost-node-budget", str(budget)])
 
 
 class Instance:
