@@ -12,7 +12,7 @@
 
 #include "History.h"
 
-#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/DenseMap.h"
 
 using namespace mlir;
 using namespace mlir::dsaplan;
@@ -82,16 +82,61 @@ void History::uniteInto(Map &united, const Key &key, const Page &accesses,
                                 accesses->begin(), accesses->end())
                       .first -
                   before.begin();
-  if (common == before.size() && common == accesses->size())
+  if (common == accesses->size())
     return;
+  ArrayRef<Access> fresh = ArrayRef(*accesses).drop_front(common);
   std::vector<Access> &page = *own();
-  llvm::DenseSet<Access::Key> present;
-  present.reserve(page.size() + accesses->size() - common);
-  for (const Access &access : page)
-    present.insert(access.key());
-  for (const Access &access : llvm::drop_begin(*accesses, common))
-    if (present.insert(access.key()).second)
+  SmallVector<bool> present = presentAfter(page, common, fresh);
+  for (auto [i, access] : llvm::enumerate(fresh))
+    if (!present[i])
       page.push_back(access);
+}
+
+/// Which of `fresh` the page holds after its first `common` accesses, or
+/// repeats earlier in `fresh`. What it holds of `fresh` is there: an access
+/// of `fresh` is none of the common start (keys are unique in a page) unless
+/// a cut made its bytes equal to another's, and a second copy of an access
+/// changes no report, cut or unite (History.h). The page's accesses after the
+/// start are many (all the first path ran), `fresh` few: only those whose
+/// (sequence number, unit) hash into `fresh`'s 64-bit mask are compared.
+SmallVector<bool> History::presentAfter(ArrayRef<Access> page, size_t common,
+                                        ArrayRef<Access> fresh) {
+  auto bitOf = [](const Access &a) {
+    return uint64_t(1) << ((std::get<0>(a.key()) * 0x9E3779B97F4A7C15ull) >> 58);
+  };
+  uint64_t mask = 0;
+  for (const Access &access : fresh)
+    mask |= bitOf(access);
+  SmallVector<bool> present(fresh.size(), false);
+  auto markAll = [&](const Access &access, size_t from) {
+    for (size_t i = from; i < fresh.size(); ++i)
+      if (!present[i] && fresh[i] == access)
+        present[i] = true;
+  };
+  llvm::DenseMap<Access::Key, unsigned> firstOf;
+  bool linear = fresh.size() <= kLinearUnite;
+  if (!linear)
+    for (auto [i, access] : llvm::enumerate(fresh))
+      firstOf.try_emplace(access.key(), i);
+  for (const Access &access : page.drop_front(common)) {
+    if (!(mask & bitOf(access)))
+      continue;
+    if (linear) {
+      markAll(access, 0);
+      continue;
+    }
+    auto found = firstOf.find(access.key());
+    if (found != firstOf.end())
+      present[found->second] = true;
+  }
+  // Repeats within `fresh`: each key once, at its first place.
+  for (auto [i, access] : llvm::enumerate(fresh)) {
+    if (!linear)
+      present[i] = present[i] || firstOf.lookup(access.key()) != i;
+    else if (!present[i])
+      markAll(access, i + 1);
+  }
+  return present;
 }
 
 History History::unite(ArrayRef<const History *> histories) {

@@ -100,6 +100,10 @@ private:
   template <typename Map, typename Key, typename Own>
   static void uniteInto(Map &united, const Key &key, const Page &accesses,
                         Own own);
+  /// Which of `fresh` are in `page` after its first `common` accesses, or
+  /// repeat an earlier one of `fresh`.
+  static SmallVector<bool> presentAfter(ArrayRef<Access> page, size_t common,
+                                        ArrayRef<Access> fresh);
   /// Cuts `bytes` out of the accesses of `accesses` that `hit` selects.
   static void cutPage(std::vector<Access> &accesses, const Bytes &bytes,
                       llvm::function_ref<bool(const Access &)> hit);
@@ -109,6 +113,9 @@ private:
   std::vector<Access> &ownPage(PageKey key);
 
   static constexpr int kPageShift = 12;
+  /// Up to this many accesses of a path not in the united page's common
+  /// start, unite compares them pairwise rather than hashing them.
+  static constexpr size_t kLinearUnite = 16;
   static int64_t firstPage(const Bytes &b) { return b.begin >> kPageShift; }
   static int64_t lastPage(const Bytes &b) { return (b.end - 1) >> kPageShift; }
   static bool overlap(const Bytes &a, const Bytes &b) {
