@@ -74,27 +74,41 @@ void SyncChecker::report(const Access &earlier, Operation *later, unsigned unit,
   diag.attachNote(earlier.op->getLoc()) << "the earlier access";
 }
 
+SyncChecker::Site SyncChecker::siteOf(Operation *op, Pipe pipe,
+                                      ArrayRef<Touch> touches) {
+  unsigned cores = rules.accessCores(op, pipe, touches);
+  std::optional<unsigned> unit = accessUnit(op, pipe, cores);
+  return {cores, unit.value_or(static_cast<unsigned>(pipe)), unit.has_value()};
+}
+
 void SyncChecker::access(Operation *op, Pipe pipe, PathState &state) {
   ArrayRef<Touch> touches = touchCache.get(op, state.iterations);
-  if (!rules.checkReach(op, pipe, touches) || !rules.checkOverlap(op, pipe)) {
-    failedAny = true;
-    return;
+  // The target's rules and the site depend on the touches alone: checked at
+  // their first meeting, and again at each while they fail (each meeting
+  // reports again, as a walk that checks every visit would).
+  auto [known, first] = sites.try_emplace(touches.data());
+  if (first) {
+    if (!rules.checkReach(op, pipe, touches) || !rules.checkOverlap(op, pipe)) {
+      sites.erase(known);
+      failedAny = true;
+      return;
+    }
+    known->second = siteOf(op, pipe, touches);
   }
-  if (!accessUnit(op, pipe, rules.accessCores(op, pipe, touches)))
+  if (!known->second.placed)
     return;
-  access(op, pipe, touches, state);
+  access(op, pipe, known->second, touches, state);
 }
 
-void SyncChecker::access(Operation *op, Pipe pipe, ArrayRef<Touch> touches,
-                         PathState &state) {
-  int64_t seq = checkAccess(op, pipe, touches, state);
-  recordAccess(op, pipe, seq, touches, state);
+void SyncChecker::access(Operation *op, Pipe pipe, Site site,
+                         ArrayRef<Touch> touches, PathState &state) {
+  int64_t seq = checkAccess(op, pipe, site, touches, state);
+  recordAccess(op, pipe, site, seq, touches, state);
 }
 
-int64_t SyncChecker::checkAccess(Operation *op, Pipe pipe,
+int64_t SyncChecker::checkAccess(Operation *op, Pipe pipe, Site site,
                                  ArrayRef<Touch> touches, PathState &state) {
-  unsigned cores = rules.accessCores(op, pipe, touches);
-  unsigned q = accessUnit(op, pipe, cores).value_or(static_cast<unsigned>(pipe));
+  unsigned q = site.unit;
   int64_t seq = ++counters[q];
   auto orderedBefore = [&](const Access &earlier) {
     unsigned p = earlier.unit;
@@ -124,10 +138,10 @@ int64_t SyncChecker::checkAccess(Operation *op, Pipe pipe,
   return seq;
 }
 
-void SyncChecker::recordAccess(Operation *op, Pipe pipe, int64_t seq,
-                               ArrayRef<Touch> touches, PathState &state) {
-  unsigned cores = rules.accessCores(op, pipe, touches);
-  unsigned q = accessUnit(op, pipe, cores).value_or(static_cast<unsigned>(pipe));
+void SyncChecker::recordAccess(Operation *op, Pipe pipe, Site site,
+                               int64_t seq, ArrayRef<Touch> touches,
+                               PathState &state) {
+  unsigned q = site.unit;
   auto orderedBefore = [&](const Access &earlier) {
     unsigned p = earlier.unit;
     return state.known[q][p].contains(earlier.seq) ||
@@ -142,7 +156,7 @@ void SyncChecker::recordAccess(Operation *op, Pipe pipe, int64_t seq,
     if (touch.write)
       state.history.cut(touch.bytes, orderedBefore);
   for (const Touch &touch : touches)
-    state.history.add({op, pipe, seq, touch, cores, q});
+    state.history.add({op, pipe, seq, touch, site.cores, q});
   state.executed[q].insert(seq, seq + 1);
 }
 
@@ -166,17 +180,20 @@ void SyncChecker::settledCall(CallOpInterface call, PathState &state) {
   // callee's, which orders them itself.
   std::array<SmallVector<Touch>, kNumPipes> touches;
   std::array<int64_t, kNumPipes> seqs;
+  std::array<Site, kNumPipes> callSites;
   for (size_t p = 0; p < kNumPipes; ++p) {
     Pipe pipe = static_cast<Pipe>(p);
     // The callee runs on its caller's core: only that core's pipes.
     if ((target.getPipe(pipe).cores & cores) == 0)
       continue;
     touches[p] = settledCallTouches(call, pipe, target);
-    seqs[p] = checkAccess(call, pipe, touches[p], state);
+    callSites[p] = siteOf(call, pipe, touches[p]);
+    seqs[p] = checkAccess(call, pipe, callSites[p], touches[p], state);
   }
   for (size_t p = 0; p < kNumPipes; ++p)
     if (target.getPipe(static_cast<Pipe>(p)).cores & cores)
-      recordAccess(call, static_cast<Pipe>(p), seqs[p], touches[p], state);
+      recordAccess(call, static_cast<Pipe>(p), callSites[p], seqs[p],
+                   touches[p], state);
 }
 
 //===----------------------------------------------------------------------===//
@@ -185,16 +202,20 @@ void SyncChecker::settledCall(CallOpInterface call, PathState &state) {
 
 /// An op that is no control flow: an access if it touches shared memory.
 bool SyncChecker::leaf(Operation &op, PathState &state) {
-  if (op.hasAttr(DsaPlanDialect::getSettledAttrName()))
-    if (auto call = dyn_cast<CallOpInterface>(op)) {
-      settledCall(call, state);
-      return true;
-    }
-  if (!isMemoryOp(&op))
+  auto [known, first] = leafKinds.try_emplace(&op);
+  if (first)
+    known->second = leafKindOf(op);
+  switch (known->second.kind) {
+  case LeafKind::SettledCall:
+    settledCall(cast<CallOpInterface>(op), state);
     return true;
-  if (std::optional<Pipe> pipe = getOpPipe(&op)) {
-    access(&op, *pipe, state);
+  case LeafKind::NoAccess:
     return true;
+  case LeafKind::Access:
+    access(&op, known->second.pipe, state);
+    return true;
+  case LeafKind::NoPipe:
+    break;
   }
   failedAny = true;
   if (auto call = dyn_cast<CallOpInterface>(op)) {
@@ -209,6 +230,19 @@ bool SyncChecker::leaf(Operation &op, PathState &state) {
                  << "' touches a dsaplan memory space or global memory but "
                     "has no pipe";
   return true;
+}
+
+/// What a leaf is, which the walk asks at each of its visits (an op in a
+/// loop is visited once per unrolled iteration and path).
+SyncChecker::LeafInfo SyncChecker::leafKindOf(Operation &op) {
+  if (op.hasAttr(DsaPlanDialect::getSettledAttrName()) &&
+      isa<CallOpInterface>(op))
+    return {LeafKind::SettledCall};
+  if (!isMemoryOp(&op))
+    return {LeafKind::NoAccess};
+  if (std::optional<Pipe> pipe = getOpPipe(&op))
+    return {LeafKind::Access, *pipe};
+  return {LeafKind::NoPipe};
 }
 
 /// Whether the walk above can follow `func`: every region holding an access

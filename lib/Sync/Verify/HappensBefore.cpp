@@ -163,6 +163,13 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
   auto mergeKnowledge = [&](auto knowledgeOf) {
     Knowledge result;
     for (size_t p = 0; p < kNumUnits; ++p) {
+      // A unit no path ran nor knows of (the other core's, in a kernel of
+      // one) stays empty: skip the copies.
+      if (merged.executed[p].empty() &&
+          llvm::all_of(states, [&](const PathState &s) {
+            return knowledgeOf(s)[p].empty();
+          }))
+        continue;
       bool first = true;
       for (const PathState &s : states) {
         IntervalSet onPath = knowledgeOf(s)[p];

@@ -106,15 +106,32 @@ private:
   /// is one access.
   bool walksInto(Operation &) { return false; }
   bool leaf(Operation &op, PathState &state);
+  /// What a leaf op is to the walk: a settled call, no access, an access
+  /// on a pipe, or an access without one (an error).
+  enum class LeafKind { SettledCall, NoAccess, Access, NoPipe };
+  struct LeafInfo {
+    LeafKind kind;
+    Pipe pipe = Pipe::s;
+  };
+  LeafInfo leafKindOf(Operation &op);
+  /// Where an access runs: the cores it may run on and its unit (its pipe
+  /// where the function holds both cores and the op does not say which:
+  /// `placed` is false then, and accessUnit reported it).
+  struct Site {
+    unsigned cores = 0;
+    unsigned unit = 0;
+    bool placed = false;
+  };
+  Site siteOf(Operation *op, Pipe pipe, ArrayRef<Touch> touches);
   void access(Operation *op, Pipe pipe, PathState &state);
-  void access(Operation *op, Pipe pipe, ArrayRef<Touch> touches,
+  void access(Operation *op, Pipe pipe, Site site, ArrayRef<Touch> touches,
               PathState &state);
   /// Reports every earlier access `op`'s touches on `pipe` conflict with
   /// unordered; returns the access's sequence number.
-  int64_t checkAccess(Operation *op, Pipe pipe, ArrayRef<Touch> touches,
-                      PathState &state);
+  int64_t checkAccess(Operation *op, Pipe pipe, Site site,
+                      ArrayRef<Touch> touches, PathState &state);
   /// Files the access in the history, once every check of its op is done.
-  void recordAccess(Operation *op, Pipe pipe, int64_t seq,
+  void recordAccess(Operation *op, Pipe pipe, Site site, int64_t seq,
                     ArrayRef<Touch> touches, PathState &state);
   void settledCall(CallOpInterface call, PathState &state);
   std::optional<PathState> merge(ArrayRef<PathState> states, Operation *at);
@@ -142,6 +159,11 @@ private:
   /// one path ran of a pipe stays a few contiguous ranges.
   std::array<int64_t, kNumUnits> counters{};
   TouchCache touchCache;
+  /// Per op met as a leaf, what it is.
+  llvm::DenseMap<Operation *, LeafInfo> leafKinds;
+  /// Per touches of the cache (one op in some loop iterations) that passed
+  /// the target's rules, where the access runs.
+  llvm::DenseMap<const Touch *, Site> sites;
   std::optional<bool> mixed;
   bool failedAny = false;
   unsigned checked = 0;
