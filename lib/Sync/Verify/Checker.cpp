@@ -119,10 +119,10 @@ int64_t SyncChecker::checkAccess(Operation *op, Pipe pipe, Site site,
     ++checked;
     // One report per earlier op, over the bytes of all its pages.
     llvm::MapVector<Operation *, std::tuple<Access, int64_t, int64_t>> races;
+    // Reads conflict with earlier writes only.
     state.history.forEachOverlapping(
-        touch.bytes, [&](const Access &earlier, int64_t lo, int64_t hi) {
-          if (!earlier.touch.write && !touch.write)
-            return;
+        touch.bytes, !touch.write,
+        [&](const Access &earlier, int64_t lo, int64_t hi) {
           if (orderedBefore(earlier))
             return;
           auto [it, inserted] = races.try_emplace(earlier.op, earlier, lo, hi);

@@ -18,24 +18,6 @@ using namespace mlir;
 using namespace mlir::dsaplan;
 using namespace mlir::dsaplan::verify;
 
-void History::forEachOverlapping(
-    const Bytes &bytes,
-    llvm::function_ref<void(const Access &, int64_t, int64_t)> fn) const {
-  if (bytes.space == kGlobalSpace)
-    return forEachOverlappingGm(bytes, fn);
-  for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
-    auto it = pages.find({bytes.space, page});
-    if (it == pages.end())
-      continue;
-    for (const Access &earlier : *it->second) {
-      const Bytes &a = earlier.touch.bytes;
-      if (overlap(a, bytes))
-        fn(earlier, std::max(a.begin, bytes.begin),
-           std::min(a.end, bytes.end));
-    }
-  }
-}
-
 void History::cut(const Bytes &bytes,
                   llvm::function_ref<bool(const Access &)> shadowed) {
   auto hit = [&](const Access &earlier) {
@@ -153,31 +135,29 @@ History History::unite(ArrayRef<const History *> histories) {
   return united;
 }
 
-void History::forEachOverlappingGm(
-    const Bytes &bytes,
-    llvm::function_ref<void(const Access &, int64_t, int64_t)> fn) const {
-  for (const auto &[key, accesses] : gmPages) {
-    Value gm = Value::getFromOpaquePointer(key);
-    if (gm == bytes.gm) {
-      for (const Access &earlier : *accesses) {
-        const Bytes &a = earlier.touch.bytes;
-        if (a.unknown != bytes.unknown)
-          fn(earlier, a.begin, a.end); // offsets differ by an unknown amount
-        else if (overlap(a, bytes))
-          fn(earlier, std::max(a.begin, bytes.begin),
-             std::min(a.end, bytes.end));
-      }
-    } else if (mayBeSameGm(gm, bytes.gm)) {
-      // Another buffer that may be this one: its bytes and ours may be
-      // any of each other's.
-      for (const Access &earlier : *accesses)
-        fn(earlier, earlier.touch.bytes.begin, earlier.touch.bytes.end);
-    }
-  }
-}
-
 void History::cutPage(std::vector<Access> &accesses, const Bytes &bytes,
                       llvm::function_ref<bool(const Access &)> hit) {
+  // Mostly the bytes cover what they hit at one end or whole: trim or drop
+  // in place. Only an access they split in two needs a new page.
+  auto splits = [&](const Access &earlier) {
+    const Bytes &a = earlier.touch.bytes;
+    return a.begin < bytes.begin && bytes.end < a.end && hit(earlier);
+  };
+  if (llvm::none_of(accesses, splits)) {
+    llvm::erase_if(accesses, [&](Access &earlier) {
+      if (!hit(earlier))
+        return false;
+      Bytes &a = earlier.touch.bytes;
+      if (a.begin < bytes.begin)
+        a.end = bytes.begin;
+      else if (bytes.end < a.end)
+        a.begin = bytes.end;
+      else
+        return true;
+      return false;
+    });
+    return;
+  }
   std::vector<Access> kept;
   kept.reserve(accesses.size() + 1);
   for (const Access &earlier : accesses) {

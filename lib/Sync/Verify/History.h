@@ -71,11 +71,12 @@ struct Access {
 /// most pages do not.
 class History {
 public:
-  /// Calls `fn` on every access that overlaps `bytes`, once per page, with
-  /// the overlap inside that page.
-  void forEachOverlapping(
-      const Bytes &bytes,
-      llvm::function_ref<void(const Access &, int64_t, int64_t)> fn) const;
+  /// Calls `fn(access, begin, end)` on every access that overlaps `bytes`
+  /// (only the writes if `writesOnly`), once per page, with the overlap
+  /// inside that page. A template: the walk calls it once per touch, and
+  /// `fn` on most accesses of the pages it touches.
+  template <typename Fn>
+  void forEachOverlapping(const Bytes &bytes, bool writesOnly, Fn fn) const;
   /// Cuts `bytes` out of the accesses for which `shadowed` holds.
   void cut(const Bytes &bytes,
            llvm::function_ref<bool(const Access &)> shadowed);
@@ -92,9 +93,8 @@ private:
   /// Global memory: one page per buffer, in the order first touched (the
   /// order diagnostics come in), since GM ranges may be unbounded and
   /// buffers that may alias are checked against each other whole.
-  void forEachOverlappingGm(
-      const Bytes &bytes,
-      llvm::function_ref<void(const Access &, int64_t, int64_t)> fn) const;
+  template <typename Fn>
+  void forEachOverlappingGm(const Bytes &bytes, bool writesOnly, Fn fn) const;
   /// Adds to `united`'s page `key` the accesses of `accesses` it lacks;
   /// `own` gives that page unshared.
   template <typename Map, typename Key, typename Own>
@@ -124,6 +124,55 @@ private:
   llvm::DenseMap<PageKey, Page> pages;
   llvm::MapVector<const void *, Page> gmPages;
 };
+
+template <typename Fn>
+void History::forEachOverlapping(const Bytes &bytes, bool writesOnly,
+                                 Fn fn) const {
+  if (bytes.space == kGlobalSpace)
+    return forEachOverlappingGm(bytes, writesOnly, fn);
+  for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
+    auto it = pages.find({bytes.space, page});
+    if (it == pages.end())
+      continue;
+    for (const Access &earlier : *it->second) {
+      if (writesOnly && !earlier.touch.write)
+        continue;
+      const Bytes &a = earlier.touch.bytes;
+      if (overlap(a, bytes))
+        fn(earlier, std::max(a.begin, bytes.begin),
+           std::min(a.end, bytes.end));
+    }
+  }
+}
+
+template <typename Fn>
+void History::forEachOverlappingGm(const Bytes &bytes, bool writesOnly,
+                                   Fn fn) const {
+  auto wanted = [&](const Access &earlier) {
+    return !writesOnly || earlier.touch.write;
+  };
+  for (const auto &[key, accesses] : gmPages) {
+    Value gm = Value::getFromOpaquePointer(key);
+    if (gm == bytes.gm) {
+      for (const Access &earlier : *accesses) {
+        if (!wanted(earlier))
+          continue;
+        const Bytes &a = earlier.touch.bytes;
+        if (a.unknown != bytes.unknown)
+          fn(earlier, a.begin, a.end); // offsets differ by an unknown amount
+        else if (overlap(a, bytes))
+          fn(earlier, std::max(a.begin, bytes.begin),
+             std::min(a.end, bytes.end));
+      }
+    } else if (llvm::any_of(*accesses, wanted) && mayBeSameGm(gm, bytes.gm)) {
+      // Another buffer that may be this one: its bytes and ours may be
+      // any of each other's.
+      for (const Access &earlier : *accesses)
+        if (wanted(earlier))
+          fn(earlier, earlier.touch.bytes.begin, earlier.touch.bytes.end);
+    }
+  }
+}
 
 } // namespace verify
 } // namespace dsaplan
