@@ -495,7 +495,7 @@ void DependencyFinder::addDependency(const ShadowEntry &earlier,
 /// matrix: row a holds b - a and is allocated when its first pair comes.
 /// GM arguments that may alias make every store meet every load of the
 /// others, tens of millions of pairs in a large kernel: a hash set of them
-/// took gigabytes, this takes at most n * n / 16 bytes.
+/// took gigabytes, this takes about n * n / 16 bytes.
 class PairMatrix {
 public:
   explicit PairMatrix(unsigned n) : rows(n) {}
