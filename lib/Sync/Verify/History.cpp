@@ -14,6 +14,8 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <array>
+
 using namespace mlir;
 using namespace mlir::dsaplan;
 using namespace mlir::dsaplan::verify;
@@ -80,15 +82,25 @@ void History::uniteInto(Map &united, const Key &key, const Page &accesses,
 /// a cut made its bytes equal to another's, and a second copy of an access
 /// changes no report, cut or unite (History.h). The page's accesses after the
 /// start are many (all the first path ran), `fresh` few: only those whose
-/// (sequence number, unit) hash into `fresh`'s 64-bit mask are compared.
+/// (sequence number, unit) hash into `fresh`'s bit mask are compared.
 SmallVector<bool> History::presentAfter(ArrayRef<Access> page, size_t common,
                                         ArrayRef<Access> fresh) {
+  // A 1024-bit filter: selective for the hundreds of accesses a loop body
+  // may leave on one page.
+  std::array<uint64_t, 16> mask{};
   auto bitOf = [](const Access &a) {
-    return uint64_t(1) << ((std::get<0>(a.key()) * 0x9E3779B97F4A7C15ull) >> 58);
+    return static_cast<unsigned>(
+        (static_cast<uint64_t>(std::get<0>(a.key())) * 0x9E3779B97F4A7C15ull) >>
+        54);
   };
-  uint64_t mask = 0;
-  for (const Access &access : fresh)
-    mask |= bitOf(access);
+  auto maybeFresh = [&](const Access &a) {
+    unsigned bit = bitOf(a);
+    return (mask[bit / 64] >> (bit % 64)) & 1;
+  };
+  for (const Access &access : fresh) {
+    unsigned bit = bitOf(access);
+    mask[bit / 64] |= uint64_t(1) << (bit % 64);
+  }
   SmallVector<bool> present(fresh.size(), false);
   auto markAll = [&](const Access &access, size_t from) {
     for (size_t i = from; i < fresh.size(); ++i)
@@ -101,7 +113,7 @@ SmallVector<bool> History::presentAfter(ArrayRef<Access> page, size_t common,
     for (auto [i, access] : llvm::enumerate(fresh))
       firstOf.try_emplace(access.key(), i);
   for (const Access &access : page.drop_front(common)) {
-    if (!(mask & bitOf(access)))
+    if (!maybeFresh(access))
       continue;
     if (linear) {
       markAll(access, 0);
@@ -178,20 +190,29 @@ void History::cutPage(std::vector<Access> &accesses, const Bytes &bytes,
   accesses = std::move(kept);
 }
 
-std::vector<Access> &History::ownGmPage(Value gm) {
-  Page &page = gmPages[gm.getAsOpaquePointer()];
-  if (!page)
+namespace {
+
+/// `page`, unshared: a copy when another history holds it too, with room
+/// for the access the caller is about to add (a copy exactly full would be
+/// copied again by that add).
+std::vector<Access> &unshare(std::shared_ptr<std::vector<Access>> &page) {
+  if (!page) {
     page = std::make_shared<std::vector<Access>>();
-  else if (page.use_count() > 1)
-    page = std::make_shared<std::vector<Access>>(*page);
+  } else if (page.use_count() > 1) {
+    auto copy = std::make_shared<std::vector<Access>>();
+    copy->reserve(page->size() + page->size() / 4 + 2);
+    copy->assign(page->begin(), page->end());
+    page = std::move(copy);
+  }
   return *page;
 }
 
+} // namespace
+
+std::vector<Access> &History::ownGmPage(Value gm) {
+  return unshare(gmPages[gm.getAsOpaquePointer()]);
+}
+
 std::vector<Access> &History::ownPage(PageKey key) {
-  Page &page = pages[key];
-  if (!page)
-    page = std::make_shared<std::vector<Access>>();
-  else if (page.use_count() > 1)
-    page = std::make_shared<std::vector<Access>>(*page);
-  return *page;
+  return unshare(pages[key]);
 }
