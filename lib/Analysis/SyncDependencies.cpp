@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -202,6 +203,34 @@ bool inScope(DependencyScope scope, Operation *earlierTile,
   return true;
 }
 
+/// `found` ordered by (later, earlier), each pair's loop variants in the
+/// order found. The walk finds the dependencies of one step of an access at
+/// a time, so `found` is already grouped by `later` in runs (a loop body's
+/// accesses have a run per walk): a counting sort by `later`, which keeps
+/// the order found, then a sort of each access's few by `earlier`, instead
+/// of sorting them all at once.
+///
+///   found:  (3 <- 1) (3 <- 0) (5 <- 2) (3 <- 2, loop)
+///   sorted: (3 <- 0) (3 <- 1) (3 <- 2, loop) (5 <- 2)
+std::vector<SyncDependency> sortedByLater(std::vector<SyncDependency> found,
+                                          size_t numAccesses) {
+  std::vector<size_t> start(numAccesses + 1, 0);
+  for (const SyncDependency &dep : found)
+    ++start[dep.later + 1];
+  for (size_t i = 0; i < numAccesses; ++i)
+    start[i + 1] += start[i];
+  std::vector<SyncDependency> sorted(found.size());
+  std::vector<size_t> next(start.begin(), start.end() - 1);
+  for (const SyncDependency &dep : found)
+    sorted[next[dep.later]++] = dep;
+  for (size_t i = 0; i < numAccesses; ++i)
+    std::stable_sort(sorted.begin() + start[i], sorted.begin() + start[i + 1],
+                     [](const SyncDependency &a, const SyncDependency &b) {
+                       return a.earlier < b.earlier;
+                     });
+  return sorted;
+}
+
 class DependencyFinder : public RegionWalkClient<ShadowState> {
 public:
   DependencyFinder(ArrayRef<PipeAccess> accesses, DependencyScope scope)
@@ -214,10 +243,7 @@ public:
     ShadowState state;
     RegionWalker<DependencyFinder, ShadowState>(*this, kLoopIterations)
         .walkBlock(func.getBody().front(), state);
-    llvm::sort(dependencies, [](const SyncDependency &a, const SyncDependency &b) {
-      return std::make_pair(a.later, a.earlier) < std::make_pair(b.later, b.earlier);
-    });
-    return std::move(dependencies);
+    return sortedByLater(std::move(dependencies), accesses.size());
   }
 
 private:
