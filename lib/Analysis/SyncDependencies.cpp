@@ -263,7 +263,8 @@ private:
   void recordAccess(unsigned op, const MemoryAccess &access,
                     ShadowState &state);
   void dependOnOtherGlobalKeys(unsigned op, const MemoryAccess &access,
-                               const ShadowState &state);
+                               const RegionKey &own, const ShadowState &state);
+  bool meetsAnywhere(const RegionKey &own, const RegionKey &other);
   void dependOnCell(const ShadowCell &cell, unsigned later,
                     const MemoryAccess &laterAccess);
   void addDependency(const ShadowEntry &earlier, unsigned later,
@@ -273,6 +274,9 @@ private:
   DependencyScope scope;
   TileIdentities tiles;
   DenseMap<Operation *, unsigned> accessIndex;
+  /// mayAliasGlobalRoots by pairs of roots: every GM access asks it of
+  /// every other GM shadow.
+  DenseMap<std::pair<const void *, const void *>, bool> rootsMayAlias;
   /// The current epoch and, for each loop being walked, the epochs of its
   /// first walk (entries from those, met in the second walk, ran one
   /// iteration earlier).
@@ -355,10 +359,10 @@ DependencyFinder::merge(ArrayRef<ShadowState> exits, Operation *at) {
 ///                                 // when %x and %y may alias
 void DependencyFinder::dependOnOtherGlobalKeys(unsigned op,
                                                const MemoryAccess &access,
+                                               const RegionKey &own,
                                                const ShadowState &state) {
-  RegionKey own = regionKeyOf(access, scope, tiles);
   for (const auto &[key, shadow] : state) {
-    if (!mayMeetAnywhere(own, key))
+    if (!meetsAnywhere(own, key))
       continue;
     shadow.visit(kFirstByte, kEndByte,
                  [&](int64_t, int64_t, const ShadowCell &cell) {
@@ -367,11 +371,25 @@ void DependencyFinder::dependOnOtherGlobalKeys(unsigned op,
   }
 }
 
+/// mayMeetAnywhere, with the alias answer of each pair of roots kept.
+bool DependencyFinder::meetsAnywhere(const RegionKey &own,
+                                     const RegionKey &other) {
+  if (own.kind != kGlobalRegion || other.kind != kGlobalRegion ||
+      own.pointer == other.pointer)
+    return mayMeetAnywhere(own, other);
+  auto [it, inserted] =
+      rootsMayAlias.try_emplace({own.pointer, other.pointer}, false);
+  if (inserted)
+    it->second = mayMeetAnywhere(own, other);
+  return it->second;
+}
+
 void DependencyFinder::recordAccess(unsigned op, const MemoryAccess &access,
                                     ShadowState &state) {
+  RegionKey own = regionKeyOf(access, scope, tiles);
   if (access.region.isGlobal())
-    dependOnOtherGlobalKeys(op, access, state);
-  Shadow &shadow = state[regionKeyOf(access, scope, tiles)];
+    dependOnOtherGlobalKeys(op, access, own, state);
+  Shadow &shadow = state[own];
   shadow.visit(access.begin, access.end,
                [&](int64_t, int64_t, const ShadowCell &cell) {
                  dependOnCell(cell, op, access);
