@@ -5,7 +5,8 @@ Prints one row per N: wall time (best of R runs), peak RSS of dsa-opt, and
 the ratio time(N) / time(smallest N). Goal (issue 25): 10,000 allocations
 in under 1 s and 512 MiB, 1,000 in under 0.15 s, best of 3. `--no-sync`
 measures the placement stages alone (the sync passes joined the pipeline
-later).
+later); `--summary` the pipeline with its summary remarks (a simulated run
+and the counts behind them).
 
   bench/pipeline/run.py [--dsa-opt build/bin/dsa-opt] [--sizes 1000 10000] [--repeat 3]
 """
@@ -44,8 +45,12 @@ def main():
     parser.add_argument("--algorithm", default="auto")
     parser.add_argument("--no-sync", action="store_true",
                         help="placement only: insert-sync=false verify-sync=false")
+    parser.add_argument("--summary", action="store_true",
+                        help="with summary=1: the remarks, their counts and a simulated run")
     args = parser.parse_args()
     extra = f"=algorithm={args.algorithm}"
+    if args.summary:
+        extra += " summary=1"
     if args.no_sync:
         extra += " insert-sync=false verify-sync=false"
     rows = []

@@ -24,6 +24,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include <algorithm>
@@ -534,6 +535,36 @@ void DependencyFinder::addDependency(const ShadowEntry &earlier,
     dependencies.push_back({earlier.op, later, loop});
 }
 
+/// Unordered pairs {a, b} (a <= b) of `n` ops as an upper-triangular bit
+/// matrix: row a holds b - a and is allocated when its first pair comes.
+/// GM arguments that may alias make every store meet every load of the
+/// others, tens of millions of pairs in a large kernel: a hash set of them
+/// took gigabytes, this takes at most n * n / 16 bytes.
+class PairMatrix {
+public:
+  explicit PairMatrix(unsigned n) : rows(n) {}
+
+  void insert(unsigned a, unsigned b) {
+    if (a > b)
+      std::swap(a, b);
+    llvm::BitVector &row = rows[a];
+    if (row.empty())
+      row.resize(rows.size() - a);
+    row.set(b - a);
+  }
+  /// The pairs {a, b} with b > a.
+  unsigned countOthers(unsigned a) const {
+    const llvm::BitVector &row = rows[a];
+    return row.empty() ? 0 : row.count() - (row.test(0) ? 1 : 0);
+  }
+  bool containsSelf(unsigned a) const {
+    return !rows[a].empty() && rows[a].test(0);
+  }
+
+private:
+  std::vector<llvm::BitVector> rows;
+};
+
 } // namespace
 
 std::vector<SyncDependency>
@@ -563,7 +594,7 @@ unsigned mlir::dsaplan::countConflictingPairs(func::FuncOp func,
       regions[regionKeyOf(a, scope, tiles)].push_back(
           {a.begin, a.end, i, a.isWrite, tiles.of(a.tile),
            a.region.isGlobal()});
-  llvm::DenseSet<std::pair<unsigned, unsigned>> pairs;
+  PairMatrix pairs(ops.size());
   // GM roots that may alias, or one indexed two ways: every conflicting
   // pair across them.
   for (auto &[keyA, spansA] : regions)
@@ -574,7 +605,7 @@ unsigned mlir::dsaplan::countConflictingPairs(func::FuncOp func,
         for (const Span &b : spansB)
           if ((a.isWrite || b.isWrite) && a.op != b.op &&
               inScope(scope, a.tile, b.tile, /*global=*/true))
-            pairs.insert({std::min(a.op, b.op), std::max(a.op, b.op)});
+            pairs.insert(a.op, b.op);
     }
   for (auto &[key, spans] : regions) {
     llvm::sort(spans, [](const Span &a, const Span &b) {
@@ -586,7 +617,7 @@ unsigned mlir::dsaplan::countConflictingPairs(func::FuncOp func,
       for (const Span &o : open)
         if ((o.isWrite || span.isWrite) &&
             inScope(scope, o.tile, span.tile, span.global))
-          pairs.insert({std::min(o.op, span.op), std::max(o.op, span.op)});
+          pairs.insert(o.op, span.op);
       open.push_back(span);
     }
   }
@@ -600,16 +631,15 @@ unsigned mlir::dsaplan::countConflictingPairs(func::FuncOp func,
     for (Operation *parent = ops[i].op->getParentOp();
          writes && parent && parent != func; parent = parent->getParentOp())
       if (isLoopOp(parent)) {
-        pairs.insert({i, i});
+        pairs.insert(i, i);
         break;
       }
   }
   unsigned count = 0;
-  for (auto [a, b] : pairs) {
-    if (a != b) {
-      ++count;
+  for (unsigned a = 0; a < ops.size(); ++a) {
+    count += pairs.countOthers(a);
+    if (!pairs.containsSelf(a))
       continue;
-    }
     for (Operation *parent = ops[a].op->getParentOp(); parent && parent != func;
          parent = parent->getParentOp())
       if (isLoopOp(parent)) {

@@ -27,6 +27,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 namespace mlir {
 namespace dsaplan {
 #define GEN_PASS_DEF_DSAPLANSIMULATE
@@ -71,14 +73,19 @@ void emitTiming(InFlightDiagnostic &diag, const SimulationResult &result) {
          << ratio(worst.makespan, worst.serial) << ", ideal / serial "
          << ratio(worst.ideal, worst.serial) << ", makespan / ideal "
          << ratio(worst.makespan, worst.ideal);
+  // One pass over the run explains every slow loop: made at the first.
+  std::optional<SlowLoops> slowLoops;
   for (const LoopOverlap &loop : result.loops) {
     diag << "; loop " << loopName(loop.loop) << ": " << loop.serial
          << " cycles of work in " << loop.span << " ("
          << ratio(loop.serial, loop.span) << "x overlap";
     // Below kSlowLoopOverlap, the summary says what held the loop back.
     if (!result.executed.entries.empty() &&
-        loop.serial < kSlowLoopOverlap * loop.span)
-      diag << "; " << explainSlowLoop(result.executed, loop.loop);
+        loop.serial < kSlowLoopOverlap * loop.span) {
+      if (!slowLoops)
+        slowLoops.emplace(result.executed);
+      diag << "; " << slowLoops->explain(loop.loop);
+    }
     diag << ")";
   }
 }

@@ -117,6 +117,18 @@ bool stillOrdered(func::FuncOp func, const TargetDescription &target,
   return stillOrdered(func, target, dependencies, disabled, unlimited);
 }
 
+/// Whether `op` is a set or wait of the flag of `preset`.
+bool sameFlag(Operation *op, SetFlagOp preset) {
+  if (auto set = dyn_cast<SetFlagOp>(op))
+    return set.getSrc() == preset.getSrc() && set.getDst() == preset.getDst() &&
+           set.getEvent() == preset.getEvent();
+  if (auto wait = dyn_cast<WaitFlagOp>(op))
+    return wait.getSrc() == preset.getSrc() &&
+           wait.getDst() == preset.getDst() &&
+           wait.getEvent() == preset.getEvent();
+  return false;
+}
+
 /// The pre-set of a loop pair group: a set whose next op other than a set
 /// is a loop, with a wait of its flag (the drain) after that loop in the
 /// same block.
@@ -131,27 +143,12 @@ SetFlagOp presetOf(const SyncGroup &group) {
     if (!isa_and_nonnull<scf::ForOp, scf::WhileOp>(loop))
       continue;
     for (Operation *other : group) {
-      auto drain = dyn_cast<WaitFlagOp>(other);
-      if (drain && drain->getBlock() == loop->getBlock() &&
-          loop->isBeforeInBlock(drain) && drain.getSrc() == preset.getSrc() &&
-          drain.getDst() == preset.getDst() &&
-          drain.getEvent() == preset.getEvent())
+      if (isa<WaitFlagOp>(other) && other->getBlock() == loop->getBlock() &&
+          loop->isBeforeInBlock(other) && sameFlag(other, preset))
         return preset;
     }
   }
   return SetFlagOp();
-}
-
-/// Whether `op` is a set or wait of the flag of `preset`.
-bool sameFlag(Operation *op, SetFlagOp preset) {
-  if (auto set = dyn_cast<SetFlagOp>(op))
-    return set.getSrc() == preset.getSrc() && set.getDst() == preset.getDst() &&
-           set.getEvent() == preset.getEvent();
-  if (auto wait = dyn_cast<WaitFlagOp>(op))
-    return wait.getSrc() == preset.getSrc() &&
-           wait.getDst() == preset.getDst() &&
-           wait.getEvent() == preset.getEvent();
-  return false;
 }
 
 /// The ops of `preset`'s pipe that it may move ahead of, nearest first:

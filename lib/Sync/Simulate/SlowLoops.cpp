@@ -10,7 +10,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
-#include "llvm/ADT/MapVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -169,21 +168,28 @@ std::string waitCause(const ExecutedRun &run, size_t index) {
 
 } // namespace
 
-std::string mlir::dsaplan::explainSlowLoop(const ExecutedRun &run,
-                                           Operation *loop) {
-  // Total stall per sync op inside the loop, in program order.
-  llvm::MapVector<Operation *, std::pair<int64_t, size_t>> stalls;
+SlowLoops::SlowLoops(const ExecutedRun &run) : run(run) {
   for (size_t i = 0; i < run.entries.size(); ++i) {
     const ExecutedEntry &entry = run.entries[i];
-    if ((entry.kind != Kind::Wait && entry.kind != Kind::Barrier) ||
-        !entry.op || !loop->isProperAncestor(entry.op))
+    if ((entry.kind != Kind::Wait && entry.kind != Kind::Barrier) || !entry.op)
       continue;
-    auto &[cycles, longest] = stalls.insert({entry.op, {0, i}}).first->second;
     int64_t stall = stallOf(run, i);
-    if (stall > stallOf(run, longest))
-      longest = i;
-    cycles += stall;
+    // Charged to every op around it: the loops asked about are among them.
+    for (Operation *around = entry.op->getParentOp(); around;
+         around = around->getParentOp()) {
+      auto &[cycles, longest] =
+          stallsAround[around].insert({entry.op, {0, i}}).first->second;
+      if (stall > stallOf(run, longest))
+        longest = i;
+      cycles += stall;
+    }
   }
+}
+
+std::string SlowLoops::explain(Operation *loop) const {
+  static const Stalls none;
+  auto found = stallsAround.find(loop);
+  const Stalls &stalls = found == stallsAround.end() ? none : found->second;
   Operation *worst = nullptr;
   std::pair<int64_t, size_t> top{0, 0};
   for (auto &[op, stall] : stalls)

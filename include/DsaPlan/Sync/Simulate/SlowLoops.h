@@ -23,6 +23,9 @@
 
 #include "DsaPlan/Sync/Simulate/Simulator.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+
 #include <string>
 
 namespace mlir {
@@ -32,9 +35,9 @@ namespace dsaplan {
 /// get a cause in the summary.
 constexpr double kSlowLoopOverlap = 1.5;
 
-/// What held `loop` back in `run`: the wait_flag or pipe_barrier inside it
-/// that stalled its pipe the most cycles (over all iterations), and what it
-/// ordered there:
+/// What held each loop back in one run: the wait_flag or pipe_barrier
+/// inside it that stalled its pipe the most cycles (over all iterations),
+/// and what it ordered there:
 ///
 ///   - a dependency the run's bytes confirm (the kernel's own dataflow);
 ///   - GM ordering through two function arguments that may alias (neither
@@ -43,7 +46,26 @@ constexpr double kSlowLoopOverlap = 1.5;
 ///   - a set_flag right before its wait_flag that orders no byte (a
 ///     handshake or a set moved late: event-id pressure);
 ///   - a pipe_barrier.
-std::string explainSlowLoop(const ExecutedRun &run, Operation *loop);
+///
+/// The stalls of every loop are gathered in one pass over the run, each
+/// sync charged to the loops around it: a summary explains many loops of a
+/// run of hundreds of thousands of entries.
+class SlowLoops {
+public:
+  explicit SlowLoops(const ExecutedRun &run);
+
+  /// The cause for `loop`, in the words of the summary.
+  std::string explain(Operation *loop) const;
+
+private:
+  /// Per sync op inside a loop, in the order the run first met it: its
+  /// total stall and the entry of its longest one.
+  using Stalls = llvm::MapVector<Operation *, std::pair<int64_t, size_t>>;
+
+  const ExecutedRun &run;
+  /// By the op around the syncs (a loop, or any other).
+  llvm::DenseMap<Operation *, Stalls> stallsAround;
+};
 
 } // namespace dsaplan
 } // namespace mlir
