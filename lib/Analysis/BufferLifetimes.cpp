@@ -215,9 +215,9 @@ private:
 void LiveRangeBuilder::addAccessesOf(Value alias) {
   for (OpOperand &use : alias.getUses()) {
     Operation *user = use.getOwner();
-    std::string userName = user->getName().getStringRef().str();
+    StringRef userName = user->getName().getStringRef();
     if (escapesThrough(user)) {
-      escapes.push_back({user, "escapes through '" + userName + "'"});
+      escapes.push_back({user, ("escapes through '" + userName + "'").str()});
       continue;
     }
     if (isa<CallOpInterface>(user)) {
@@ -231,8 +231,9 @@ void LiveRangeBuilder::addAccessesOf(Value alias) {
       continue;
     auto effects = dyn_cast<MemoryEffectOpInterface>(user);
     if (!effects) {
-      escapes.push_back({user, "is used by '" + userName +
-                                   "', which has unknown memory effects"});
+      escapes.push_back({user, ("is used by '" + userName +
+                                "', which has unknown memory effects")
+                                   .str()});
       continue;
     }
     bool reads = false, writes = false;

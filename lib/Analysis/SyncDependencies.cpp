@@ -27,6 +27,7 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -203,6 +204,34 @@ bool inScope(DependencyScope scope, Operation *earlierTile,
   return true;
 }
 
+/// `found` ordered by (later, earlier), each pair's loop variants in the
+/// order found. The walk finds the dependencies of one step of an access at
+/// a time, so `found` is already grouped by `later` in runs (a loop body's
+/// accesses have a run per walk): a counting sort by `later`, which keeps
+/// the order found, then a sort of each access's few by `earlier`, instead
+/// of sorting them all at once.
+///
+///   found:  (3 <- 1) (3 <- 0) (5 <- 2) (3 <- 2, loop)
+///   sorted: (3 <- 0) (3 <- 1) (3 <- 2, loop) (5 <- 2)
+std::vector<SyncDependency> sortedByLater(std::vector<SyncDependency> found,
+                                          size_t numAccesses) {
+  std::vector<size_t> start(numAccesses + 1, 0);
+  for (const SyncDependency &dep : found)
+    ++start[dep.later + 1];
+  for (size_t i = 0; i < numAccesses; ++i)
+    start[i + 1] += start[i];
+  std::vector<SyncDependency> sorted(found.size());
+  std::vector<size_t> next(start.begin(), start.end() - 1);
+  for (const SyncDependency &dep : found)
+    sorted[next[dep.later]++] = dep;
+  for (size_t i = 0; i < numAccesses; ++i)
+    std::stable_sort(sorted.begin() + start[i], sorted.begin() + start[i + 1],
+                     [](const SyncDependency &a, const SyncDependency &b) {
+                       return a.earlier < b.earlier;
+                     });
+  return sorted;
+}
+
 class DependencyFinder : public RegionWalkClient<ShadowState> {
 public:
   DependencyFinder(ArrayRef<PipeAccess> accesses, DependencyScope scope)
@@ -215,10 +244,7 @@ public:
     ShadowState state;
     RegionWalker<DependencyFinder, ShadowState>(*this, kLoopIterations)
         .walkBlock(func.getBody().front(), state);
-    llvm::sort(dependencies, [](const SyncDependency &a, const SyncDependency &b) {
-      return std::make_pair(a.later, a.earlier) < std::make_pair(b.later, b.earlier);
-    });
-    return std::move(dependencies);
+    return sortedByLater(std::move(dependencies), accesses.size());
   }
 
 private:
@@ -238,7 +264,8 @@ private:
   void recordAccess(unsigned op, const MemoryAccess &access,
                     ShadowState &state);
   void dependOnOtherGlobalKeys(unsigned op, const MemoryAccess &access,
-                               const ShadowState &state);
+                               const RegionKey &own, const ShadowState &state);
+  bool meetsAnywhere(const RegionKey &own, const RegionKey &other);
   void dependOnCell(const ShadowCell &cell, unsigned later,
                     const MemoryAccess &laterAccess);
   void addDependency(const ShadowEntry &earlier, unsigned later,
@@ -248,6 +275,9 @@ private:
   DependencyScope scope;
   TileIdentities tiles;
   DenseMap<Operation *, unsigned> accessIndex;
+  /// mayAliasGlobalRoots by pairs of roots: every GM access asks it of
+  /// every other GM shadow.
+  DenseMap<std::pair<const void *, const void *>, bool> rootsMayAlias;
   /// The current epoch and, for each loop being walked, the epochs of its
   /// first walk (entries from those, met in the second walk, ran one
   /// iteration earlier).
@@ -330,10 +360,10 @@ DependencyFinder::merge(ArrayRef<ShadowState> exits, Operation *at) {
 ///                                 // when %x and %y may alias
 void DependencyFinder::dependOnOtherGlobalKeys(unsigned op,
                                                const MemoryAccess &access,
+                                               const RegionKey &own,
                                                const ShadowState &state) {
-  RegionKey own = regionKeyOf(access, scope, tiles);
   for (const auto &[key, shadow] : state) {
-    if (!mayMeetAnywhere(own, key))
+    if (!meetsAnywhere(own, key))
       continue;
     shadow.visit(kFirstByte, kEndByte,
                  [&](int64_t, int64_t, const ShadowCell &cell) {
@@ -342,11 +372,25 @@ void DependencyFinder::dependOnOtherGlobalKeys(unsigned op,
   }
 }
 
+/// mayMeetAnywhere, with the alias answer of each pair of roots kept.
+bool DependencyFinder::meetsAnywhere(const RegionKey &own,
+                                     const RegionKey &other) {
+  if (own.kind != kGlobalRegion || other.kind != kGlobalRegion ||
+      own.pointer == other.pointer)
+    return mayMeetAnywhere(own, other);
+  auto [it, inserted] =
+      rootsMayAlias.try_emplace({own.pointer, other.pointer}, false);
+  if (inserted)
+    it->second = mayMeetAnywhere(own, other);
+  return it->second;
+}
+
 void DependencyFinder::recordAccess(unsigned op, const MemoryAccess &access,
                                     ShadowState &state) {
+  RegionKey own = regionKeyOf(access, scope, tiles);
   if (access.region.isGlobal())
-    dependOnOtherGlobalKeys(op, access, state);
-  Shadow &shadow = state[regionKeyOf(access, scope, tiles)];
+    dependOnOtherGlobalKeys(op, access, own, state);
+  Shadow &shadow = state[own];
   shadow.visit(access.begin, access.end,
                [&](int64_t, int64_t, const ShadowCell &cell) {
                  dependOnCell(cell, op, access);

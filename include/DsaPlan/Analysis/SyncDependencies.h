@@ -61,8 +61,10 @@ struct SyncDependency {
 /// op's regions belong to it). Walks `func` in program order over a shadow
 /// of each memory space: scf.if and scf.index_switch regions from copies of
 /// the shadow, merged after; loop bodies twice, the second walk meeting the
-/// first's accesses as those of the previous iteration. Sorted, without
-/// duplicates; an op depends on itself only around a back edge.
+/// first's accesses as those of the previous iteration. Sorted by (later,
+/// earlier), the variants of one pair (across different loops' back edges,
+/// or none) in the order the walk found them; without duplicates; an op
+/// depends on itself only around a back edge.
 std::vector<SyncDependency> findSyncDependencies(func::FuncOp func,
                                                  ArrayRef<PipeAccess> accesses,
                                                  DependencyScope scope);

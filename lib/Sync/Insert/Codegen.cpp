@@ -101,14 +101,21 @@ Operation *SyncBuilder::create(OpBuilder &b, Location loc, SyncOpKind kind,
 }
 
 void SyncBuilder::createAtGaps(SmallVectorImpl<Insertion> &insertions) {
-  llvm::sort(insertions, [&](const Insertion &a, const Insertion &b) {
-    auto at = [&](const Insertion &i) {
-      return std::make_tuple(order.position(order.opsOf(i.block)[i.gap]),
-                             i.band, i.rank, i.kind);
-    };
-    return at(a) < at(b);
+  // Each insertion's place is looked up once, not at every comparison (two
+  // map lookups each); the sort compares the same keys, so it orders as it
+  // would with the lookups in the comparison.
+  using Place = std::tuple<int64_t, unsigned, unsigned, SyncOpKind>;
+  SmallVector<std::pair<Place, Insertion>> placed;
+  placed.reserve(insertions.size());
+  for (const Insertion &i : insertions)
+    placed.push_back({{order.position(order.opsOf(i.block)[i.gap]), i.band,
+                       i.rank, i.kind},
+                      i});
+  llvm::sort(placed, [](const std::pair<Place, Insertion> &a,
+                        const std::pair<Place, Insertion> &b) {
+    return a.first < b.first;
   });
-  for (const Insertion &ins : insertions) {
+  for (const auto &[place, ins] : placed) {
     ArrayRef<Operation *> blockOps = order.opsOf(ins.block);
     Operation *anchor = blockOps[ins.gap];
     // A set takes the location of the op it follows, a wait or barrier that

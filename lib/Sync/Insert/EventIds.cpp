@@ -336,6 +336,42 @@ SmallVector<Operation *> replaceByBarrierAll(SyncGroup &group) {
   return erased;
 }
 
+/// A repair the survey walk of a round asked for, with the index of the
+/// body op holding the set.
+struct SurveyCall {
+  size_t bodyIndex;
+  SetFlagOp set;
+  unsigned free;
+  SmallVector<Operation *, 2> pending;
+};
+
+/// The function body's ops by index, and the index of the body op holding
+/// any op.
+class BodyIndex {
+public:
+  explicit BodyIndex(func::FuncOp func) : entry(func.getBody().front()) {
+    for (Operation &op : entry) {
+      index[&op] = ops.size();
+      ops.push_back(&op);
+    }
+  }
+  ArrayRef<Operation *> body() const { return ops; }
+  size_t of(Operation *op) const {
+    return index.lookup(entry.findAncestorOpInBlock(*op));
+  }
+  size_t firstOf(ArrayRef<Operation *> group) const {
+    size_t first = ops.size();
+    for (Operation *op : group)
+      first = std::min(first, of(op));
+    return first;
+  }
+
+private:
+  Block &entry;
+  SmallVector<Operation *> ops;
+  DenseMap<Operation *, size_t> index;
+};
+
 } // namespace
 
 void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
@@ -375,6 +411,14 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
   auto firstFree = [&](Pipe src, Pipe dst, unsigned free) -> int64_t {
     free &= ~inputIds[{src, dst}];
     return free ? llvm::countr_zero(free) : -1;
+  };
+  // The body op of the first change a round made (later ops may have been
+  // walked before it was made): the next round's walk can start from the
+  // checkpoint before it, since the walk up to there goes as it went.
+  size_t firstChange = 0;
+  std::optional<BodyIndex> bodyIndex;
+  auto changing = [&](ArrayRef<Operation *> ops) {
+    firstChange = std::min(firstChange, bodyIndex->firstOf(ops));
   };
   DenseMap<Operation *, unsigned> moves; // per pair, by its first op
   llvm::DenseSet<Operation *> handshaken;
@@ -425,6 +469,7 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
                                      1);
         if (back < 0)
           continue;
+        changing(wait);
         sync::createHandshake(waitOp, back, groups[into]);
         for (size_t i = before; i < groups[into].size(); ++i)
           handshakeDepth[groups[into][i]] = depth + 1;
@@ -445,34 +490,65 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
         stuck = set;
       return;
     }
+    changing(pair);
     setEventId(pair, id);
     ++moved;
     ++repairs.moved;
     ++changes;
   };
+  // A round walks from the checkpoint (recorded by an earlier round) before
+  // the first body op the last round changed; the calls of the last round
+  // before it are made again without the walk: up to there, the walk would
+  // meet the same ops in the same states. Such a call changed nothing last
+  // round (a change is at or before the body op of its set), and makes the
+  // same choice again: only the round's counts and `stuck` follow from it.
+  EventIdSurvey survey;
+  std::vector<SurveyCall> calls, lastCalls;
+  auto logAndRepair = [&](SetFlagOp set, unsigned free,
+                          ArrayRef<Operation *> pending) {
+    calls.push_back({bodyIndex->of(set), set, free,
+                     SmallVector<Operation *, 2>(pending)});
+    repair(set, free, pending);
+  };
+  survey.repair = logAndRepair;
+  OrderChecker::Checkpoints checkpoints;
+  size_t start = 0;
   for (int round = 0;; ++round) {
-    // Handshakes add ops to the function body: walk it afresh.
-    SmallVector<Operation *> body;
-    for (Operation &op : func.getBody().front())
-      body.push_back(&op);
+    // Handshakes add ops to the function body: index it afresh.
+    bodyIndex.emplace(func);
+    ArrayRef<Operation *> body = bodyIndex->body();
     OrderChecker checker(target, {}, body);
     checker.stepBudget = std::numeric_limits<int64_t>::max();
-    EventIdSurvey survey;
-    survey.repair = repair;
     checker.survey = &survey;
     fixedThisRound.clear();
     unsafeInserted = changes = 0;
     stuck = nullptr;
     lastResort = round >= kRounds;
+    // The last resort's repairs are not those of the calls made last round.
+    if (lastResort)
+      start = 0;
+    firstChange = body.size();
+    std::swap(calls, lastCalls);
+    calls.clear();
+    for (const SurveyCall &call : lastCalls) {
+      if (call.bodyIndex >= start)
+        break;
+      survey.repair(call.set, call.free, call.pending);
+    }
+    checkpoints.resize(body.size() / OrderChecker::kStride + 1);
     llvm::DenseSet<Operation *> none;
-    OrderChecker::Checkpoints unused = OrderChecker::makeCheckpoints(body.size());
     // A walk stopped by the input's own unbalanced flags surveys what it
     // reached; the verifier reports the rest.
-    (void)checker.ordered(body, none, unused, 0, body.size(), nullptr);
+    (void)checker.ordered(body, none, checkpoints, start, body.size(),
+                          &checkpoints);
+    firstChange = std::min(firstChange, checker.recordedEnd);
     if (unsafeInserted == 0)
       return;
     if (changes == 0 && stuck)
       toReplace.insert(groupOf.lookup(stuck));
+    for (size_t index : toReplace)
+      changing(groups[index]);
+    start = firstChange / OrderChecker::kStride * OrderChecker::kStride;
     // Ops are erased only now: the walk held them.
     for (size_t index : toReplace) {
       for (Operation *op : replaceByBarrierAll(groups[index])) {

@@ -154,7 +154,10 @@ void requireAcrossIterations(const ProgramOrder &order,
 template <typename Key>
 void sortAndUnique(std::map<Key, SmallVector<Requirement>> &byScope) {
   for (auto &[scope, reqs] : byScope) {
-    llvm::sort(reqs);
+    // With a comparator: llvm::sort would hand plain structs to qsort, which
+    // calls operator< through a pointer (the top block of a large kernel
+    // files hundreds of thousands). Equal requirements are identical.
+    llvm::sort(reqs, std::less<Requirement>());
     reqs.erase(std::unique(reqs.begin(), reqs.end()), reqs.end());
   }
 }
