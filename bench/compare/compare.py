@@ -86,8 +86,9 @@ def compare(label, old, new, text, args, work):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--old", required=True)
-    parser.add_argument("--new", required=True)
+    # Absolute: dsa-opt runs from a report directory.
+    parser.add_argument("--old", required=True, type=os.path.abspath)
+    parser.add_argument("--new", required=True, type=os.path.abspath)
     parser.add_argument("--placement", type=int, default=500,
                         help="generated kernels through --dsa-plan")
     parser.add_argument("--sync", type=int, default=500,
