@@ -345,33 +345,6 @@ struct SurveyCall {
   SmallVector<Operation *, 2> pending;
 };
 
-/// The function body's ops by index, and the index of the body op holding
-/// any op.
-class BodyIndex {
-public:
-  explicit BodyIndex(func::FuncOp func) : entry(func.getBody().front()) {
-    for (Operation &op : entry) {
-      index[&op] = ops.size();
-      ops.push_back(&op);
-    }
-  }
-  ArrayRef<Operation *> body() const { return ops; }
-  size_t of(Operation *op) const {
-    return index.lookup(entry.findAncestorOpInBlock(*op));
-  }
-  size_t firstOf(ArrayRef<Operation *> group) const {
-    size_t first = ops.size();
-    for (Operation *op : group)
-      first = std::min(first, of(op));
-    return first;
-  }
-
-private:
-  Block &entry;
-  SmallVector<Operation *> ops;
-  DenseMap<Operation *, size_t> index;
-};
-
 } // namespace
 
 void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
@@ -418,7 +391,7 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
   size_t firstChange = 0;
   std::optional<BodyIndex> bodyIndex;
   auto changing = [&](ArrayRef<Operation *> ops) {
-    firstChange = std::min(firstChange, bodyIndex->firstOf(ops));
+    firstChange = std::min(firstChange, bodyIndex->spanOf(ops).first);
   };
   DenseMap<Operation *, unsigned> moves; // per pair, by its first op
   llvm::DenseSet<Operation *> handshaken;

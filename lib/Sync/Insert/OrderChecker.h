@@ -222,6 +222,37 @@ struct Path {
 
 inline unsigned pipeOf(Operation *op) { return static_cast<unsigned>(*getOpPipe(op)); }
 
+/// The function body's ops by index, and the index of the body op holding
+/// any op.
+class BodyIndex {
+public:
+  explicit BodyIndex(func::FuncOp func) : entry(func.getBody().front()) {
+    for (Operation &op : entry) {
+      index[&op] = ops.size();
+      ops.push_back(&op);
+    }
+  }
+  ArrayRef<Operation *> body() const { return ops; }
+  size_t of(Operation *op) const {
+    return index.lookup(entry.findAncestorOpInBlock(*op));
+  }
+  /// The first and last body ops holding one of `group`.
+  std::pair<size_t, size_t> spanOf(ArrayRef<Operation *> group) const {
+    size_t first = ops.size(), last = 0;
+    for (Operation *op : group) {
+      size_t at = of(op);
+      first = std::min(first, at);
+      last = std::max(last, at);
+    }
+    return {first, last};
+  }
+
+private:
+  Block &entry;
+  SmallVector<Operation *> ops;
+  DenseMap<Operation *, size_t> index;
+};
+
 /// Waits are numbered apart from accesses, so that a disabled wait does not
 /// shift the numbers of the accesses after it (checkpoints compare those).
 inline constexpr int64_t kFirstWaitSeq = int64_t(1) << 40;

@@ -31,13 +31,8 @@ PruneResult mlir::dsaplan::pruneSyncGroups(func::FuncOp func,
   llvm::DenseSet<Operation *> disabled;
   // Each check resumes from the last checkpoint before the group's first op
   // in the function body: what runs before it does not depend on the group.
-  Block &entry = func.getBody().front();
-  SmallVector<Operation *> body;
-  DenseMap<Operation *, size_t> bodyIndex;
-  for (Operation &op : entry) {
-    bodyIndex[&op] = body.size();
-    body.push_back(&op);
-  }
+  BodyIndex bodyIndex(func);
+  ArrayRef<Operation *> body = bodyIndex.body();
   OrderChecker checker(target, dependencies, body);
   checker.stepBudget = stepBudget;
   auto finish = [&] {
@@ -55,12 +50,7 @@ PruneResult mlir::dsaplan::pruneSyncGroups(func::FuncOp func,
                        &checkpoints))
     return finish();
   for (size_t i = 0; i < groups.size(); ++i) {
-    size_t first = body.size(), last = 0;
-    for (Operation *op : groups[i]) {
-      size_t index = bodyIndex.lookup(entry.findAncestorOpInBlock(*op));
-      first = std::min(first, index);
-      last = std::max(last, index);
-    }
+    auto [first, last] = bodyIndex.spanOf(groups[i]);
     size_t start = first / OrderChecker::kStride * OrderChecker::kStride;
     disabled.insert(groups[i].begin(), groups[i].end());
     if (checker.ordered(body, disabled, checkpoints, start, last, &recorded)) {
