@@ -114,6 +114,23 @@ bool isMemoryOp(Operation *op);
 /// `llvm.noalias`), and anything whose origin is unknown here.
 bool mayBeSameGm(Value a, Value b);
 
+/// mayBeSameGm, answered once per pair of buffers: the walk asks it for
+/// every GM access and every other buffer the history holds, and the answer
+/// (argument attributes, origins) does not change during a walk.
+class GmAliasing {
+public:
+  bool mayBeSame(Value a, Value b) {
+    auto [it, inserted] = answers.try_emplace(
+        {a.getAsOpaquePointer(), b.getAsOpaquePointer()}, false);
+    if (inserted)
+      it->second = mayBeSameGm(a, b);
+    return it->second;
+  }
+
+private:
+  llvm::DenseMap<std::pair<const void *, const void *>, bool> answers;
+};
+
 /// The bytes of `value` when it is a whole placed tile: a placed
 /// dsaplan.alloc, or a static view of an arena. Other values (subviews,
 /// block arguments, choices) are only known to lie somewhere.

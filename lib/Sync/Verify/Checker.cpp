@@ -121,7 +121,7 @@ int64_t SyncChecker::checkAccess(Operation *op, Pipe pipe, Site site,
     llvm::MapVector<Operation *, std::tuple<Access, int64_t, int64_t>> races;
     // Reads conflict with earlier writes only.
     state.history.forEachOverlapping(
-        touch.bytes, !touch.write,
+        touch.bytes, !touch.write, gmAliasing,
         [&](const Access &earlier, int64_t lo, int64_t hi) {
           if (orderedBefore(earlier))
             return;

@@ -25,17 +25,27 @@ void History::cut(const Bytes &bytes,
   auto hit = [&](const Access &earlier) {
     return overlap(earlier.touch.bytes, bytes) && shadowed(earlier);
   };
+  // Where the first hit of a page is: what lies before it is kept as it is.
+  auto firstHit = [&](const std::vector<Access> &accesses) {
+    return static_cast<size_t>(llvm::find_if(accesses, hit) -
+                               accesses.begin());
+  };
   if (bytes.space == kGlobalSpace) {
     auto it = gmPages.find(bytes.gm.getAsOpaquePointer());
-    if (it != gmPages.end() && llvm::any_of(*it->second, hit))
-      cutPage(ownGmPage(bytes.gm), bytes, hit);
+    if (it == gmPages.end())
+      return;
+    size_t first = firstHit(*it->second);
+    if (first != it->second->size())
+      cutPage(ownGmPage(bytes.gm), first, bytes, hit);
     return;
   }
   for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
     auto it = pages.find({bytes.space, page});
-    if (it == pages.end() || llvm::none_of(*it->second, hit))
+    if (it == pages.end())
       continue;
-    cutPage(ownPage(it->first), bytes, hit);
+    size_t first = firstHit(*it->second);
+    if (first != it->second->size())
+      cutPage(ownPage(it->first), first, bytes, hit);
   }
 }
 
@@ -147,7 +157,8 @@ History History::unite(ArrayRef<const History *> histories) {
   return united;
 }
 
-void History::cutPage(std::vector<Access> &accesses, const Bytes &bytes,
+void History::cutPage(std::vector<Access> &accesses, size_t first,
+                      const Bytes &bytes,
                       llvm::function_ref<bool(const Access &)> hit) {
   // Mostly the bytes cover what they hit at one end or whole: trim or drop
   // in place. Only an access they split in two needs a new page.
@@ -155,24 +166,27 @@ void History::cutPage(std::vector<Access> &accesses, const Bytes &bytes,
     const Bytes &a = earlier.touch.bytes;
     return a.begin < bytes.begin && bytes.end < a.end && hit(earlier);
   };
-  if (llvm::none_of(accesses, splits)) {
-    llvm::erase_if(accesses, [&](Access &earlier) {
-      if (!hit(earlier))
-        return false;
-      Bytes &a = earlier.touch.bytes;
-      if (a.begin < bytes.begin)
-        a.end = bytes.begin;
-      else if (bytes.end < a.end)
-        a.begin = bytes.end;
-      else
-        return true;
-      return false;
-    });
+  auto from = accesses.begin() + first;
+  if (std::none_of(from, accesses.end(), splits)) {
+    accesses.erase(std::remove_if(from, accesses.end(),
+                                  [&](Access &earlier) {
+                                    if (!hit(earlier))
+                                      return false;
+                                    Bytes &a = earlier.touch.bytes;
+                                    if (a.begin < bytes.begin)
+                                      a.end = bytes.begin;
+                                    else if (bytes.end < a.end)
+                                      a.begin = bytes.end;
+                                    else
+                                      return true;
+                                    return false;
+                                  }),
+                   accesses.end());
     return;
   }
-  std::vector<Access> kept;
+  std::vector<Access> kept(accesses.begin(), from);
   kept.reserve(accesses.size() + 1);
-  for (const Access &earlier : accesses) {
+  for (const Access &earlier : llvm::make_range(from, accesses.end())) {
     if (!hit(earlier)) {
       kept.push_back(earlier);
       continue;

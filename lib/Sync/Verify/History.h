@@ -73,10 +73,12 @@ class History {
 public:
   /// Calls `fn(access, begin, end)` on every access that overlaps `bytes`
   /// (only the writes if `writesOnly`), once per page, with the overlap
-  /// inside that page. A template: the walk calls it once per touch, and
-  /// `fn` on most accesses of the pages it touches.
+  /// inside that page; `aliasing` says which other GM buffers may be the
+  /// one of `bytes`. A template: the walk calls it once per touch, and `fn`
+  /// on most accesses of the pages it touches.
   template <typename Fn>
-  void forEachOverlapping(const Bytes &bytes, bool writesOnly, Fn fn) const;
+  void forEachOverlapping(const Bytes &bytes, bool writesOnly,
+                          GmAliasing &aliasing, Fn fn) const;
   /// Cuts `bytes` out of the accesses for which `shadowed` holds.
   void cut(const Bytes &bytes,
            llvm::function_ref<bool(const Access &)> shadowed);
@@ -94,7 +96,8 @@ private:
   /// order diagnostics come in), since GM ranges may be unbounded and
   /// buffers that may alias are checked against each other whole.
   template <typename Fn>
-  void forEachOverlappingGm(const Bytes &bytes, bool writesOnly, Fn fn) const;
+  void forEachOverlappingGm(const Bytes &bytes, bool writesOnly,
+                            GmAliasing &aliasing, Fn fn) const;
   /// Adds to `united`'s page `key` the accesses of `accesses` it lacks;
   /// `own` gives that page unshared.
   template <typename Map, typename Key, typename Own>
@@ -104,8 +107,10 @@ private:
   /// repeat an earlier one of `fresh`.
   static SmallVector<bool> presentAfter(ArrayRef<Access> page, size_t common,
                                         ArrayRef<Access> fresh);
-  /// Cuts `bytes` out of the accesses of `accesses` that `hit` selects.
-  static void cutPage(std::vector<Access> &accesses, const Bytes &bytes,
+  /// Cuts `bytes` out of the accesses of `accesses` that `hit` selects,
+  /// the first of which is at `first`.
+  static void cutPage(std::vector<Access> &accesses, size_t first,
+                      const Bytes &bytes,
                       llvm::function_ref<bool(const Access &)> hit);
   /// The page of GM buffer `gm`, unshared, to be changed.
   std::vector<Access> &ownGmPage(Value gm);
@@ -118,8 +123,10 @@ private:
   static constexpr size_t kLinearUnite = 16;
   static int64_t firstPage(const Bytes &b) { return b.begin >> kPageShift; }
   static int64_t lastPage(const Bytes &b) { return (b.end - 1) >> kPageShift; }
+  /// The ranges first: they mostly decide, and cost less than comparing
+  /// the memories (GM's unknown terms are a vector).
   static bool overlap(const Bytes &a, const Bytes &b) {
-    return a.sameMemory(b) && a.begin < b.end && b.begin < a.end;
+    return a.begin < b.end && b.begin < a.end && a.sameMemory(b);
   }
   llvm::DenseMap<PageKey, Page> pages;
   llvm::MapVector<const void *, Page> gmPages;
@@ -127,9 +134,9 @@ private:
 
 template <typename Fn>
 void History::forEachOverlapping(const Bytes &bytes, bool writesOnly,
-                                 Fn fn) const {
+                                 GmAliasing &aliasing, Fn fn) const {
   if (bytes.space == kGlobalSpace)
-    return forEachOverlappingGm(bytes, writesOnly, fn);
+    return forEachOverlappingGm(bytes, writesOnly, aliasing, fn);
   for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
     auto it = pages.find({bytes.space, page});
     if (it == pages.end())
@@ -147,7 +154,7 @@ void History::forEachOverlapping(const Bytes &bytes, bool writesOnly,
 
 template <typename Fn>
 void History::forEachOverlappingGm(const Bytes &bytes, bool writesOnly,
-                                   Fn fn) const {
+                                   GmAliasing &aliasing, Fn fn) const {
   auto wanted = [&](const Access &earlier) {
     return !writesOnly || earlier.touch.write;
   };
@@ -164,7 +171,8 @@ void History::forEachOverlappingGm(const Bytes &bytes, bool writesOnly,
           fn(earlier, std::max(a.begin, bytes.begin),
              std::min(a.end, bytes.end));
       }
-    } else if (llvm::any_of(*accesses, wanted) && mayBeSameGm(gm, bytes.gm)) {
+    } else if (llvm::any_of(*accesses, wanted) &&
+               aliasing.mayBeSame(gm, bytes.gm)) {
       // Another buffer that may be this one: its bytes and ours may be
       // any of each other's.
       for (const Access &earlier : *accesses)

@@ -159,6 +159,7 @@ private:
   /// one path ran of a pipe stays a few contiguous ranges.
   std::array<int64_t, kNumUnits> counters{};
   TouchCache touchCache;
+  GmAliasing gmAliasing;
   /// Per op met as a leaf, what it is.
   llvm::DenseMap<Operation *, LeafInfo> leafKinds;
   /// Per touches of the cache (one op in some loop iterations) that passed
