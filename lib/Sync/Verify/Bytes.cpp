@@ -39,16 +39,29 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 
+/// The op a byte range is computed at (its data layout and target), and
+/// the element sizes already looked up there, when the caller keeps them.
+struct Anchor {
+  Anchor(Operation *op, ElementSizes *sizes = nullptr) : op(op), sizes(sizes) {}
+  /// Another op of the same computation.
+  Anchor at(Operation *other) const { return {other, sizes}; }
+  Operation *op;
+  ElementSizes *sizes;
+};
+
 /// Bytes of one element, as the data layout sizes it (index: 64 bits by
 /// default); 0 for a type without a size.
-int64_t elementBytesOf(MemRefType type, Operation *anchor) {
+int64_t elementBytesOf(MemRefType type, Anchor anchor) {
   Type element = type.getElementType();
   if (!element.isIntOrIndexOrFloat() && !isa<VectorType, ComplexType>(element))
     return 0;
-  return (DataLayout::closest(anchor).getTypeSizeInBits(element) + 7) / 8;
+  int64_t bits = anchor.sizes
+                     ? anchor.sizes->bitsOf(element, anchor.op)
+                     : DataLayout::closest(anchor.op).getTypeSizeInBits(element);
+  return (bits + 7) / 8;
 }
 
-int64_t bytesOf(MemRefType type, Operation *anchor) {
+int64_t bytesOf(MemRefType type, Anchor anchor) {
   return type.getNumElements() * elementBytesOf(type, anchor);
 }
 
@@ -90,15 +103,15 @@ Bytes whole(MemorySpace space, const TargetDescription &target) {
 }
 
 /// Every byte of `space` on the target of `anchor`'s module.
-Bytes whole(MemorySpace space, Operation *anchor) {
-  return whole(space, TargetDescription::getForOp(anchor));
+Bytes whole(MemorySpace space, Anchor anchor) {
+  return whole(space, TargetDescription::getForOp(anchor.op));
 }
 
-Bytes bytesOfValue(Value value, MemorySpace space, Operation *anchor);
+Bytes bytesOfValue(Value value, MemorySpace space, Anchor anchor);
 SmallVector<Bytes, 1> runsOfValue(Value value, MemorySpace space,
-                                  Operation *anchor);
+                                  Anchor anchor);
 SmallVector<Bytes, 1> runsOfSubview(memref::SubViewOp sub, Value root,
-                                    MemorySpace space, Operation *anchor);
+                                    MemorySpace space, Anchor anchor);
 
 /// More runs than this and a subview counts as the range from its first
 /// byte to its last.
@@ -112,6 +125,7 @@ constexpr int64_t kMaxSubviewRuns = 1 << 14;
 /// `elementOffset`, when given, stands for the layout's offset (a dynamic
 /// one the caller evaluated).
 SmallVector<Bytes, 1> bytesOfSubview(memref::SubViewOp sub, const Bytes &tile,
+                                     Anchor anchor,
                                      std::optional<int64_t> elementOffset = {}) {
   MemRefType type = sub.getType();
   SmallVector<int64_t> strides;
@@ -124,7 +138,7 @@ SmallVector<Bytes, 1> bytesOfSubview(memref::SubViewOp sub, const Bytes &tile,
   if (ShapedType::isDynamic(offset) ||
       llvm::any_of(strides, [](int64_t s) { return ShapedType::isDynamic(s) || s < 0; }))
     return {tile};
-  int64_t element = elementBytesOf(type, sub);
+  int64_t element = elementBytesOf(type, anchor.at(sub));
   if (element == 0)
     return {tile};
   ArrayRef<int64_t> shape = type.getShape();
@@ -233,7 +247,7 @@ SmallVector<Value> heldValues(Value choice) {
 ///
 /// None when `value` is no such view.
 std::optional<SmallVector<Bytes, 1>>
-runsOfViewOfChoice(Value value, MemorySpace space, Operation *anchor) {
+runsOfViewOfChoice(Value value, MemorySpace space, Anchor anchor) {
   Value source = sourceOfView(value);
   // Through a chain of such views (expand_shape, then transpose, ...).
   for (unsigned hops = 0; source && hops < 256 && !isChoice(source) &&
@@ -272,7 +286,7 @@ runsOfViewOfChoice(Value value, MemorySpace space, Operation *anchor) {
 /// tile at the root of its chain of subviews; through a choice, against
 /// each tile it may hold.
 SmallVector<Bytes, 1> runsOfValue(Value value, MemorySpace space,
-                                  Operation *anchor) {
+                                  Anchor anchor) {
   auto sub = value.getDefiningOp<memref::SubViewOp>();
   Value root = value;
   while (auto inner = root.getDefiningOp<memref::SubViewOp>())
@@ -297,7 +311,7 @@ SmallVector<Bytes, 1> runsOfValue(Value value, MemorySpace space,
 
 /// The runs of `sub`, a chain of subviews of `root`.
 SmallVector<Bytes, 1> runsOfSubview(memref::SubViewOp sub, Value root,
-                                    MemorySpace space, Operation *anchor) {
+                                    MemorySpace space, Anchor anchor) {
   // A subview of a view of a choice: all of each tile the choice may be.
   if (std::optional<SmallVector<Bytes, 1>> runs =
           runsOfViewOfChoice(root, space, anchor))
@@ -309,11 +323,11 @@ SmallVector<Bytes, 1> runsOfSubview(memref::SubViewOp sub, Value root,
       llvm::any_of(sub.getStaticSizes(), ShapedType::isDynamic) ||
       llvm::any_of(sub.getStaticStrides(), ShapedType::isDynamic))
     return {tile};
-  return bytesOfSubview(sub, tile);
+  return bytesOfSubview(sub, tile, anchor);
 }
 
 /// The range of a value that is not a subview.
-Bytes bytesOfValue(Value value, MemorySpace space, Operation *anchor) {
+Bytes bytesOfValue(Value value, MemorySpace space, Anchor anchor) {
   Operation *def = value.getDefiningOp();
   if (auto alloc = dyn_cast_or_null<AllocOp>(def)) {
     if (std::optional<uint64_t> offset = alloc.getOffset())
@@ -324,10 +338,10 @@ Bytes bytesOfValue(Value value, MemorySpace space, Operation *anchor) {
   if (auto view = dyn_cast_or_null<memref::ViewOp>(def)) {
     APInt shift;
     if (view.getType().hasStaticShape() &&
-        elementBytesOf(view.getType(), view) > 0 &&
+        elementBytesOf(view.getType(), anchor.at(view)) > 0 &&
         matchPattern(view.getByteShift(), m_ConstantInt(&shift)))
       return {static_cast<int>(space), nullptr, shift.getSExtValue(),
-              shift.getSExtValue() + bytesOf(view.getType(), view)};
+              shift.getSExtValue() + bytesOf(view.getType(), anchor.at(view))};
     return whole(space, anchor);
   }
   if (Value source = sourceOfView(value)) {
@@ -501,7 +515,7 @@ std::optional<IndexSum> chainOffset(memref::SubViewOp sub, Value root,
 /// byte: a subview (or chain of them) whose offsets the walk can evaluate
 /// in `iterations`, or a constant memref.view, of an identity-layout
 /// buffer exactly; anything else the whole buffer.
-SmallVector<Bytes, 1> gmRunsOfValue(Value value, Operation *anchor,
+SmallVector<Bytes, 1> gmRunsOfValue(Value value, Anchor anchor,
                                     const LoopIterations &iterations) {
   Value root = value;
   for (unsigned hops = 0; hops < 256; ++hops) {
@@ -542,16 +556,16 @@ SmallVector<Bytes, 1> gmRunsOfValue(Value value, Operation *anchor,
       llvm::sort(moved.unknown, [](auto &a, auto &b) {
         return a.first.getAsOpaquePointer() < b.first.getAsOpaquePointer();
       });
-      return bytesOfSubview(sub, moved, offset->constant);
+      return bytesOfSubview(sub, moved, anchor, offset->constant);
     }
   }
   if (auto view = value.getDefiningOp<memref::ViewOp>()) {
     APInt shift;
     if (view.getSource() == root && view.getType().hasStaticShape() &&
-        elementBytesOf(view.getType(), view) > 0 &&
+        elementBytesOf(view.getType(), anchor.at(view)) > 0 &&
         matchPattern(view.getByteShift(), m_ConstantInt(&shift)))
       return {{kGlobalSpace, nullptr, shift.getSExtValue(),
-               shift.getSExtValue() + bytesOf(view.getType(), view), root}};
+               shift.getSExtValue() + bytesOf(view.getType(), anchor.at(view)), root}};
   }
   return {whole};
 }
@@ -583,15 +597,27 @@ void verify::countIteration(Operation &op, LoopIterations &iterations) {
     ++iterations[loop.getInductionVar()];
 }
 
+int64_t ElementSizes::bitsOf(Type element, Operation *at) {
+  Operation *scope = at;
+  while (scope && !isa<ModuleOp, DataLayoutOpInterface>(scope))
+    scope = scope->getParentOp();
+  auto [it, inserted] = bits.try_emplace({scope, element}, 0);
+  if (inserted)
+    it->second = DataLayout::closest(at).getTypeSizeInBits(element);
+  return it->second;
+}
+
 SmallVector<Touch> verify::touchesOf(Operation *op,
-                                     const LoopIterations &iterations) {
+                                     const LoopIterations &iterations,
+                                     ElementSizes *sizes) {
   SmallVector<Touch> touches;
+  Anchor anchor(op, sizes);
   auto record = [&](Value value, bool write) {
     if (std::optional<MemorySpace> space = dsaplanSpaceOf(value)) {
-      for (const Bytes &run : runsOfValue(value, *space, op))
+      for (const Bytes &run : runsOfValue(value, *space, anchor))
         touches.push_back({run, write});
     } else if (isa<BaseMemRefType>(value.getType())) {
-      for (const Bytes &run : gmRunsOfValue(value, op, iterations))
+      for (const Bytes &run : gmRunsOfValue(value, anchor, iterations))
         touches.push_back({run, write});
     }
   };
@@ -683,7 +709,7 @@ ArrayRef<Touch> TouchCache::get(Operation *op,
   for (const Entry *entry : known->second.entries)
     if (entry->iterations == key)
       return entry->touches;
-  entries.push_back({std::move(key), touchesOf(op, iterations)});
+  entries.push_back({std::move(key), touchesOf(op, iterations, &sizes)});
   known->second.entries.push_back(&entries.back());
   return entries.back().touches;
 }

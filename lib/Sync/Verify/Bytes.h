@@ -74,9 +74,24 @@ struct Touch {
   bool write;
 };
 
+/// The size in bits of each element type the data layout that holds at an
+/// op gives, asked once per layout and type: `DataLayout::closest` builds a
+/// layout at each call, and an op's touches ask a few times.
+class ElementSizes {
+public:
+  int64_t bitsOf(Type element, Operation *at);
+
+private:
+  /// Per op that holds the layout (the nearest module or
+  /// DataLayoutOpInterface, as DataLayout::closest finds it), its sizes.
+  llvm::DenseMap<std::pair<Operation *, Type>, int64_t> bits;
+};
+
 /// The memory `op` reads and writes, from its operands and effects, in the
-/// loop iterations `iterations` (GM offsets that move with a loop).
-SmallVector<Touch> touchesOf(Operation *op, const LoopIterations &iterations);
+/// loop iterations `iterations` (GM offsets that move with a loop); element
+/// sizes are taken from `sizes` when given.
+SmallVector<Touch> touchesOf(Operation *op, const LoopIterations &iterations,
+                             ElementSizes *sizes = nullptr);
 
 /// touchesOf, computed once per op and per iteration of each scf.for whose
 /// induction variable its operands are computed from: the walk meets an op
@@ -101,6 +116,7 @@ private:
   };
   std::deque<Entry> entries;
   llvm::DenseMap<Operation *, OpEntries> byOp;
+  ElementSizes sizes;
 };
 
 /// Whether `op` reads or writes memory the pipes share (a dsaplan space or
