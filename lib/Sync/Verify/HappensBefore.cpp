@@ -159,6 +159,13 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
   for (const PathState &s : states)
     for (size_t p = 0; p < kNumUnits; ++p)
       merged.executed[p].unite(s.executed[p]);
+  // What each path did not run of what some path ran: the same for every
+  // knowledge merged below, so computed once.
+  std::vector<Knowledge> notRun(states.size());
+  for (auto [s, state] : llvm::enumerate(states))
+    for (size_t p = 0; p < kNumUnits; ++p)
+      if (!merged.executed[p].empty())
+        notRun[s][p] = merged.executed[p].minus(state.executed[p]);
   // Known at the merge: known on every path that ran it.
   auto mergeKnowledge = [&](auto knowledgeOf) {
     Knowledge result;
@@ -171,9 +178,9 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
           }))
         continue;
       bool first = true;
-      for (const PathState &s : states) {
-        IntervalSet onPath = knowledgeOf(s)[p];
-        onPath.unite(merged.executed[p].minus(s.executed[p]));
+      for (auto [s, state] : llvm::enumerate(states)) {
+        IntervalSet onPath = knowledgeOf(state)[p];
+        onPath.unite(notRun[s][p]);
         result[p] = first ? onPath : result[p].intersect(onPath);
         first = false;
       }

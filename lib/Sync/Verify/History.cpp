@@ -117,11 +117,33 @@ SmallVector<bool> History::presentAfter(ArrayRef<Access> page, size_t common,
       if (!present[i] && fresh[i] == access)
         present[i] = true;
   };
-  llvm::DenseMap<Access::Key, unsigned> firstOf;
+  // Beyond kLinearUnite, `fresh` is indexed by the first part of the key
+  // (one execution of an op on a unit, and its kind; an integer, cheap to
+  // hash), each index chained to the next with the same part, in order: the
+  // first of a chain equal to an access is the first of `fresh` with its key.
+  constexpr unsigned kNone = ~0u;
   bool linear = fresh.size() <= kLinearUnite;
-  if (!linear)
-    for (auto [i, access] : llvm::enumerate(fresh))
-      firstOf.try_emplace(access.key(), i);
+  llvm::DenseMap<int64_t, unsigned> headOf;
+  SmallVector<unsigned> nextOf;
+  auto firstEqual = [&](const Access &access) {
+    auto head = headOf.find(std::get<0>(access.key()));
+    unsigned i = head == headOf.end() ? kNone : head->second;
+    while (i != kNone && !(fresh[i] == access))
+      i = nextOf[i];
+    return i;
+  };
+  if (!linear) {
+    nextOf.assign(fresh.size(), kNone);
+    SmallVector<unsigned> tailOf(fresh.size(), kNone);
+    for (auto [i, access] : llvm::enumerate(fresh)) {
+      auto [head, inserted] =
+          headOf.try_emplace(std::get<0>(access.key()), i);
+      unsigned tail = inserted ? kNone : tailOf[head->second];
+      if (tail != kNone)
+        nextOf[tail] = i;
+      tailOf[head->second] = i;
+    }
+  }
   for (const Access &access : page.drop_front(common)) {
     if (!maybeFresh(access))
       continue;
@@ -129,14 +151,14 @@ SmallVector<bool> History::presentAfter(ArrayRef<Access> page, size_t common,
       markAll(access, 0);
       continue;
     }
-    auto found = firstOf.find(access.key());
-    if (found != firstOf.end())
-      present[found->second] = true;
+    unsigned found = firstEqual(access);
+    if (found != kNone)
+      present[found] = true;
   }
   // Repeats within `fresh`: each key once, at its first place.
   for (auto [i, access] : llvm::enumerate(fresh)) {
     if (!linear)
-      present[i] = present[i] || firstOf.lookup(access.key()) != i;
+      present[i] = present[i] || firstEqual(access) != i;
     else if (!present[i])
       markAll(access, i + 1);
   }
