@@ -110,10 +110,13 @@ int64_t SyncChecker::checkAccess(Operation *op, Pipe pipe, Site site,
                                  ArrayRef<Touch> touches, PathState &state) {
   unsigned q = site.unit;
   int64_t seq = ++counters[q];
-  auto orderedBefore = [&](const Access &earlier) {
+  // Asked of most accesses on the pages the touches meet: what q knows and
+  // whether its own earlier accesses are ordered, looked up once.
+  const Knowledge &knownByQ = state.known[q];
+  bool ownOrdered = !needsBarrier(pipe);
+  auto orderedBefore = [&knownByQ, q, ownOrdered](const Access &earlier) {
     unsigned p = earlier.unit;
-    return state.known[q][p].contains(earlier.seq) ||
-           (p == q && !needsBarrier(pipe));
+    return knownByQ[p].contains(earlier.seq) || (p == q && ownOrdered);
   };
   for (const Touch &touch : touches) {
     ++checked;
@@ -142,10 +145,11 @@ void SyncChecker::recordAccess(Operation *op, Pipe pipe, Site site,
                                int64_t seq, ArrayRef<Touch> touches,
                                PathState &state) {
   unsigned q = site.unit;
-  auto orderedBefore = [&](const Access &earlier) {
+  const Knowledge &knownByQ = state.known[q];
+  bool ownOrdered = !needsBarrier(pipe);
+  auto orderedBefore = [&knownByQ, q, ownOrdered](const Access &earlier) {
     unsigned p = earlier.unit;
-    return state.known[q][p].contains(earlier.seq) ||
-           (p == q && !needsBarrier(pipe));
+    return knownByQ[p].contains(earlier.seq) || (p == q && ownOrdered);
   };
   // The bytes this write covers of an earlier access ordered before it:
   // anything that conflicts with the earlier access there conflicts with
@@ -238,11 +242,18 @@ SyncChecker::LeafInfo SyncChecker::leafKindOf(Operation &op) {
   if (op.hasAttr(DsaPlanDialect::getSettledAttrName()) &&
       isa<CallOpInterface>(op))
     return {LeafKind::SettledCall};
-  if (!isMemoryOp(&op))
+  if (!touchesMemory(&op))
     return {LeafKind::NoAccess};
   if (std::optional<Pipe> pipe = getOpPipe(&op))
     return {LeafKind::Access, *pipe};
   return {LeafKind::NoPipe};
+}
+
+bool SyncChecker::touchesMemory(Operation *op) {
+  auto [known, first] = memoryOps.try_emplace(op, false);
+  if (first)
+    known->second = isMemoryOp(op);
+  return known->second;
 }
 
 /// Whether the walk above can follow `func`: every region holding an access
@@ -250,10 +261,10 @@ SyncChecker::LeafInfo SyncChecker::leafKindOf(Operation &op) {
 /// (unrolled) and every other op with regions runs them in order, once.
 /// Anything else is an error here, never a silent pass.
 bool SyncChecker::checkStructure() {
-  auto holdsAccess = [](Region &region) {
-    return region.walk([](Operation *inner) {
-                   return isMemoryOp(inner) ? WalkResult::interrupt()
-                                            : WalkResult::advance();
+  auto holdsAccess = [&](Region &region) {
+    return region.walk([&](Operation *inner) {
+                   return touchesMemory(inner) ? WalkResult::interrupt()
+                                               : WalkResult::advance();
                  })
         .wasInterrupted();
   };

@@ -58,7 +58,8 @@ bool SyncChecker::holdsBothCores() {
       seen = kBothCores;
       return;
     }
-    if (op->hasAttr(DsaPlanDialect::getSettledAttrName()) || !isMemoryOp(op))
+    if (op->hasAttr(DsaPlanDialect::getSettledAttrName()) ||
+        !touchesMemory(op))
       return;
     if (std::optional<Pipe> pipe = getOpPipe(op)) {
       unsigned cores =

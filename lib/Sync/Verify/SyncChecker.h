@@ -114,6 +114,9 @@ private:
     Pipe pipe = Pipe::s;
   };
   LeafInfo leafKindOf(Operation &op);
+  /// isMemoryOp, asked once per op: the structure check, the cores and the
+  /// leaves all ask it (its effects are collected anew at each call).
+  bool touchesMemory(Operation *op);
   /// Where an access runs: the cores it may run on and its unit (its pipe
   /// where the function holds both cores and the op does not say which:
   /// `placed` is false then, and accessUnit reported it).
@@ -162,6 +165,7 @@ private:
   GmAliasing gmAliasing;
   /// Per op met as a leaf, what it is.
   llvm::DenseMap<Operation *, LeafInfo> leafKinds;
+  llvm::DenseMap<Operation *, bool> memoryOps;
   /// Per touches of the cache (one op in some loop iterations) that passed
   /// the target's rules, where the access runs.
   llvm::DenseMap<const Touch *, Site> sites;
