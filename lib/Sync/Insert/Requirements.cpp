@@ -80,6 +80,15 @@ FailureOr<std::optional<PipeAccess>> accessOf(Operation *op) {
   return std::optional<PipeAccess>(PipeAccess{op, *pipe, std::move(accesses)});
 }
 
+/// Files `req` in `scope`. The dependencies come grouped by their later
+/// access, whose neighbours in a block often give the same requirement:
+/// a repeat of the last one filed is dropped here, the rest when the
+/// scope is sorted (sortAndUnique).
+void file(SmallVector<Requirement> &scope, const Requirement &req) {
+  if (scope.empty() || !(scope.back() == req))
+    scope.push_back(req);
+}
+
 void requireForward(const ProgramOrder &order, SyncRequirements &result,
                     Operation *from, Operation *to, Pipe src, Pipe dst) {
   Block *block = commonBlock(from, to);
@@ -92,9 +101,9 @@ void requireForward(const ProgramOrder &order, SyncRequirements &result,
     result.eager.insert({from, src, dst});
     return;
   }
-  result.forward[order.blockId(block)].push_back(
-      {order.indexInBlock(fromAncestor), order.indexInBlock(toAncestor), src,
-       dst});
+  file(result.forward[order.blockId(block)],
+       {order.indexInBlock(fromAncestor), order.indexInBlock(toAncestor), src,
+        dst});
 }
 
 /// The block of `from` when `from` and `to` lie in one block nested in the
@@ -132,7 +141,7 @@ void requireAcrossIterations(const ProgramOrder &order,
   // of iteration i on its pipe. A pair around the back edge would set
   // before its own wait in every iteration, which no event id keeps safe.
   if (after < before) {
-    result.forward[order.blockId(body)].push_back({after, before, src, dst});
+    file(result.forward[order.blockId(body)], {after, before, src, dst});
     return;
   }
   // Both in one block of a branch: a pair of that block, so that an
@@ -143,21 +152,35 @@ void requireAcrossIterations(const ProgramOrder &order,
     unsigned producer = order.indexInBlock(branch->findAncestorOpInBlock(*from));
     unsigned consumer = order.indexInBlock(branch->findAncestorOpInBlock(*to));
     if (consumer <= producer) {
-      result.branchBackEdge[order.blockId(branch)].push_back(
-          {producer, consumer, src, dst});
+      file(result.branchBackEdge[order.blockId(branch)],
+           {producer, consumer, src, dst});
       return;
     }
   }
-  result.backEdge[order.position(loop)].push_back({after, before, src, dst});
+  file(result.backEdge[order.position(loop)], {after, before, src, dst});
+}
+
+/// Requirement::operator<'s order packed in two words: (before, latest
+/// `after` first) and (src, dst), compared as two integers rather than as a
+/// tuple of four with a negation (the top block of a large kernel files
+/// hundreds of thousands of requirements).
+std::pair<uint64_t, uint64_t> orderKey(const Requirement &req) {
+  static_assert(sizeof(req.after) == 4 && sizeof(req.before) == 4,
+                "the key packs two 32-bit indices");
+  return {(static_cast<uint64_t>(req.before) << 32) | ~req.after,
+          (static_cast<uint64_t>(req.src) << 32) |
+              static_cast<uint32_t>(req.dst)};
 }
 
 template <typename Key>
 void sortAndUnique(std::map<Key, SmallVector<Requirement>> &byScope) {
   for (auto &[scope, reqs] : byScope) {
     // With a comparator: llvm::sort would hand plain structs to qsort, which
-    // calls operator< through a pointer (the top block of a large kernel
-    // files hundreds of thousands). Equal requirements are identical.
-    llvm::sort(reqs, std::less<Requirement>());
+    // calls the comparison through a pointer. Equal requirements are
+    // identical.
+    llvm::sort(reqs, [](const Requirement &a, const Requirement &b) {
+      return orderKey(a) < orderKey(b);
+    });
     reqs.erase(std::unique(reqs.begin(), reqs.end()), reqs.end());
   }
 }

@@ -117,7 +117,9 @@ class DsaPlan_FlagOp<string mnemonic> : DsaPlan_Op<mnemonic,
     [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
   let arguments = (ins DsaPlan_PipeAttr:$src, DsaPlan_PipeAttr:$dst,
                        ConfinedAttr<I64Attr, [IntNonNegative]>:$event);
-  let assemblyFormat = "custom<PipePair>($src, $dst) `,` $event attr-dict";
+  // `<src -> dst>, event attr-dict`, written by hand (DsaPlanOps.cpp) so that
+  // printing reads the discardable attributes only.
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
 
