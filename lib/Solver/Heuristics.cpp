@@ -227,6 +227,23 @@ uint64_t probeTargets(const PoolInstance &instance, int64_t bound,
 }
 
 } // namespace
+
+std::vector<uint32_t> dsaplan::solver::detail::orderBySizeThenLength(
+    const PoolInstance &instance) {
+  std::vector<uint32_t> order(instance.items.size());
+  for (uint32_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const Item &x = instance.items[a], &y = instance.items[b];
+    if (x.size != y.size)
+      return x.size > y.size;
+    if (x.length() != y.length())
+      return x.length() > y.length();
+    return a < b;
+  });
+  return order;
+}
+
 /// Above this many items multi-start tries fewer orders.
 constexpr size_t kHugeItems = 20000;
 /// Repair rounds of pools that the probes then improve.

@@ -160,29 +160,44 @@ void requireAcrossIterations(const ProgramOrder &order,
   file(result.backEdge[order.position(loop)], {after, before, src, dst});
 }
 
-/// Requirement::operator<'s order packed in two words: (before, latest
-/// `after` first) and (src, dst), compared as two integers rather than as a
-/// tuple of four with a negation (the top block of a large kernel files
-/// hundreds of thousands of requirements).
-std::pair<uint64_t, uint64_t> orderKey(const Requirement &req) {
-  static_assert(sizeof(req.after) == 4 && sizeof(req.before) == 4,
-                "the key packs two 32-bit indices");
-  return {(static_cast<uint64_t>(req.before) << 32) | ~req.after,
-          (static_cast<uint64_t>(req.src) << 32) |
-              static_cast<uint32_t>(req.dst)};
+/// Requirement::operator<'s order after `before`, packed in two words:
+/// the latest `after` first, then (src, dst).
+std::pair<uint32_t, uint64_t> orderWithinConsumer(const Requirement &req) {
+  return {~req.after, (static_cast<uint64_t>(req.src) << 32) |
+                          static_cast<uint32_t>(req.dst)};
+}
+
+/// `reqs` in Requirement::operator<'s order without repeats. A counting
+/// sort by consumer (`before`, an index in the scope's block), then a sort
+/// of each consumer's few: the top block of a large kernel files hundreds
+/// of thousands of requirements, which one comparison sort spent ~50
+/// instructions apiece on.
+void sortAndUnique(SmallVector<Requirement> &reqs) {
+  unsigned numConsumers = 0;
+  for (const Requirement &req : reqs)
+    numConsumers = std::max(numConsumers, req.before + 1);
+  std::vector<unsigned> start(numConsumers + 1, 0);
+  for (const Requirement &req : reqs)
+    ++start[req.before + 1];
+  for (unsigned c = 0; c < numConsumers; ++c)
+    start[c + 1] += start[c];
+  SmallVector<Requirement> sorted(reqs.size());
+  std::vector<unsigned> next(start.begin(), start.end() - 1);
+  for (const Requirement &req : reqs)
+    sorted[next[req.before]++] = req;
+  for (unsigned c = 0; c < numConsumers; ++c)
+    std::sort(sorted.begin() + start[c], sorted.begin() + start[c + 1],
+              [](const Requirement &a, const Requirement &b) {
+                return orderWithinConsumer(a) < orderWithinConsumer(b);
+              });
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  reqs = std::move(sorted);
 }
 
 template <typename Key>
 void sortAndUnique(std::map<Key, SmallVector<Requirement>> &byScope) {
-  for (auto &[scope, reqs] : byScope) {
-    // With a comparator: llvm::sort would hand plain structs to qsort, which
-    // calls the comparison through a pointer. Equal requirements are
-    // identical.
-    llvm::sort(reqs, [](const Requirement &a, const Requirement &b) {
-      return orderKey(a) < orderKey(b);
-    });
-    reqs.erase(std::unique(reqs.begin(), reqs.end()), reqs.end());
-  }
+  for (auto &[scope, reqs] : byScope)
+    sortAndUnique(reqs);
 }
 
 } // namespace
