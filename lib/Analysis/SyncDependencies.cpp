@@ -180,7 +180,14 @@ Shadow &editShadow(ShadowState &state, const RegionKey &key) {
 
 void uniteEntries(SmallVector<ShadowEntry, 2> &into,
                   ArrayRef<ShadowEntry> from) {
-  for (const ShadowEntry &entry : from)
+  // Two paths' entries of a byte usually grew from one history: the prefix
+  // they share is in `into` already, and only the rest is looked up (a
+  // byte read by many ops holds many readers).
+  size_t shared = 0;
+  while (shared < from.size() && shared < into.size() &&
+         into[shared] == from[shared])
+    ++shared;
+  for (const ShadowEntry &entry : from.drop_front(shared))
     if (!llvm::is_contained(into, entry))
       into.push_back(entry);
 }

@@ -754,7 +754,7 @@ ExactResult CanonicalSearch::run(const ItemOffsets &incumbent) {
 
 } // namespace
 
-ItemOffsets dsaplan::solver::detail::placeByLevels(
+ItemOffsets dsaplan::solver::detail::placeByLevelsBySearch(
     const PoolInstance &instance, const std::vector<uint32_t> &order) {
   // The first descent of the search, with nothing to prune it: at every
   // level the first candidate in `order` is placed.

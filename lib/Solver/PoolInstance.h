@@ -128,6 +128,10 @@ std::vector<uint32_t> orderBySizeThenLength(const PoolInstance &instance);
 /// fill.
 ItemOffsets placeByLevels(const PoolInstance &instance,
                           const std::vector<uint32_t> &order);
+/// placeByLevels as the canonical search's first descent itself, for any
+/// instance and order (placeByLevels takes a shortcut where it can).
+ItemOffsets placeByLevelsBySearch(const PoolInstance &instance,
+                                  const std::vector<uint32_t> &order);
 
 /// Reserves each item's list of sections and each section's list of items
 /// to its length (an interval spans the sections between its points), so
