@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <memory>
 #include <tuple>
 
 using namespace mlir;
@@ -159,11 +160,34 @@ bool mayMeetAnywhere(const RegionKey &a, const RegionKey &b) {
   return mayAliasGlobalRoots(globalRootOf(a), globalRootOf(b));
 }
 
-using ShadowState = std::map<RegionKey, Shadow>;
+/// The shadow of every region. The walk copies the whole state at every
+/// branch and loop (RegionWalk.h) and a branch or loop body touches few of
+/// its regions: the shadows are shared between the copies, and a region's
+/// shadow is copied only when a copy changes it (editShadow). A shadow a
+/// path did not change is the very one the other path holds, which makes
+/// uniting them a no-op.
+using SharedShadow = std::shared_ptr<Shadow>;
+using ShadowState = std::map<RegionKey, SharedShadow>;
+
+/// The shadow of `key` in `state` (created empty), to change: shared with
+/// another state, it is copied first.
+Shadow &editShadow(ShadowState &state, const RegionKey &key) {
+  SharedShadow &slot = state[key];
+  if (!slot || slot.use_count() > 1)
+    slot = std::make_shared<Shadow>(slot ? *slot : Shadow());
+  return *slot;
+}
 
 void uniteEntries(SmallVector<ShadowEntry, 2> &into,
                   ArrayRef<ShadowEntry> from) {
-  for (const ShadowEntry &entry : from)
+  // Two paths' entries of a byte usually grew from one history: the prefix
+  // they share is in `into` already, and only the rest is looked up (a
+  // byte read by many ops holds many readers).
+  size_t shared = 0;
+  while (shared < from.size() && shared < into.size() &&
+         into[shared] == from[shared])
+    ++shared;
+  for (const ShadowEntry &entry : from.drop_front(shared))
     if (!llvm::is_contained(into, entry))
       into.push_back(entry);
 }
@@ -188,8 +212,9 @@ void uniteStates(ShadowState &into, const ShadowState &other) {
     auto it = into.find(key);
     if (it == into.end())
       into.emplace(key, shadow);
-    else
-      it->second = uniteShadows(it->second, shadow);
+    else if (it->second != shadow) // one shadow united with itself is itself
+      it->second =
+          std::make_shared<Shadow>(uniteShadows(*it->second, *shadow));
   }
 }
 
@@ -365,10 +390,10 @@ void DependencyFinder::dependOnOtherGlobalKeys(unsigned op,
   for (const auto &[key, shadow] : state) {
     if (!meetsAnywhere(own, key))
       continue;
-    shadow.visit(kFirstByte, kEndByte,
-                 [&](int64_t, int64_t, const ShadowCell &cell) {
-                   dependOnCell(cell, op, access);
-                 });
+    shadow->visit(kFirstByte, kEndByte,
+                  [&](int64_t, int64_t, const ShadowCell &cell) {
+                    dependOnCell(cell, op, access);
+                  });
   }
 }
 
@@ -390,7 +415,7 @@ void DependencyFinder::recordAccess(unsigned op, const MemoryAccess &access,
   RegionKey own = regionKeyOf(access, scope, tiles);
   if (access.region.isGlobal())
     dependOnOtherGlobalKeys(op, access, own, state);
-  Shadow &shadow = state[own];
+  Shadow &shadow = editShadow(state, own);
   shadow.visit(access.begin, access.end,
                [&](int64_t, int64_t, const ShadowCell &cell) {
                  dependOnCell(cell, op, access);
@@ -447,9 +472,9 @@ Shadow everywhere(const Shadow &shadow) {
 /// if it had touched every byte: where it lies is no longer known.
 void forgetPositions(ShadowState &state, ShadowState::iterator it) {
   RegionKey plain{it->first.kind, it->first.pointer, {}};
-  Shadow smeared = everywhere(it->second);
+  Shadow smeared = everywhere(*it->second);
   state.erase(it);
-  Shadow &into = state[plain];
+  Shadow &into = editShadow(state, plain);
   into = uniteShadows(into, smeared);
 }
 
@@ -476,11 +501,11 @@ void DependencyFinder::shiftToNextIteration(scf::ForOp loop,
   int64_t step = *getConstantIntValue(loop.getStep());
   for (auto it = state.begin(); it != state.end();) {
     int64_t delta = coefficientOf(it->first, iv) * step;
-    if (it->first.kind != kGlobalRegion || delta == 0 || it->second.empty()) {
+    if (it->first.kind != kGlobalRegion || delta == 0 || it->second->empty()) {
       ++it;
       continue;
     }
-    int64_t span = it->second.endByte() - it->second.firstByte();
+    int64_t span = it->second->endByte() - it->second->firstByte();
     int64_t shifts = span / std::abs(delta) + 1;
     if (shifts > kMaxShifts) {
       forgetPositions(state, it++);
@@ -488,8 +513,8 @@ void DependencyFinder::shiftToNextIteration(scf::ForOp loop,
     }
     Shadow earlier;
     for (int64_t d = 1; d <= shifts; ++d)
-      earlier = uniteShadows(earlier, it->second.shifted(-d * delta));
-    it->second = std::move(earlier);
+      earlier = uniteShadows(earlier, it->second->shifted(-d * delta));
+    it->second = std::make_shared<Shadow>(std::move(earlier));
     ++it;
   }
 }

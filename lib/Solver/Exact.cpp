@@ -76,7 +76,6 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
-#include <tuple>
 
 using namespace dsaplan::solver;
 using namespace dsaplan::solver::detail;
@@ -288,6 +287,7 @@ void CanonicalSearch::buildSections() {
         std::lower_bound(points.begin(), points.end(), point) -
         points.begin());
   };
+  reserveSectionLists(instance, points, sectionsOf, itemsOf);
   cutFirst.assign(numItems, 0);
   cutEnd.assign(numItems, 0);
   for (uint32_t i = 0; i < numItems; ++i) {
@@ -754,23 +754,7 @@ ExactResult CanonicalSearch::run(const ItemOffsets &incumbent) {
 
 } // namespace
 
-std::vector<uint32_t> dsaplan::solver::detail::orderBySizeThenLength(
-    const PoolInstance &instance) {
-  std::vector<uint32_t> order(instance.items.size());
-  for (uint32_t i = 0; i < order.size(); ++i)
-    order[i] = i;
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    const Item &x = instance.items[a], &y = instance.items[b];
-    if (x.size != y.size)
-      return x.size > y.size;
-    if (x.length() != y.length())
-      return x.length() > y.length();
-    return a < b;
-  });
-  return order;
-}
-
-ItemOffsets dsaplan::solver::detail::placeByLevels(
+ItemOffsets dsaplan::solver::detail::placeByLevelsBySearch(
     const PoolInstance &instance, const std::vector<uint32_t> &order) {
   // The first descent of the search, with nothing to prune it: at every
   // level the first candidate in `order` is placed.

@@ -18,7 +18,11 @@
 #include "PoolInstance.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
+#include <optional>
+#include <queue>
+#include <tuple>
 
 using namespace dsaplan::solver;
 using namespace dsaplan::solver::detail;
@@ -226,7 +230,107 @@ uint64_t probeTargets(const PoolInstance &instance, int64_t bound,
   return spent;
 }
 
+/// placeByLevels without the search, where it may do without: when every
+/// unpinned item has bytes and `order` names each item once, the search's
+/// first descent places, step by step, the unplaced item of the lowest
+/// gravity (the lowest offset clear of its placed neighbours, the reserved
+/// ranges and its pinned neighbours), the first in `order` among equals,
+/// and nothing else of the search acts. A heap of (gravity, rank) finds
+/// that item where the search scans every item at every step. The property
+/// tests hold both to the same offsets (LevelDescentMatchesTheSearch).
+std::optional<ItemOffsets> descendByLevels(const PoolInstance &instance,
+                                           const std::vector<uint32_t> &order) {
+  size_t n = instance.items.size();
+  constexpr uint32_t kNoRank = std::numeric_limits<uint32_t>::max();
+  std::vector<uint32_t> rank(n, kNoRank);
+  if (order.size() != n)
+    return std::nullopt;
+  for (uint32_t r = 0; r < n; ++r) {
+    if (order[r] >= n || rank[order[r]] != kNoRank)
+      return std::nullopt;
+    rank[order[r]] = r;
+  }
+  ItemOffsets offsets(n, kUnplaced);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (instance.items[i].pin)
+      offsets[i] = *instance.items[i].pin;
+    else if (instance.items[i].size <= 0)
+      return std::nullopt; // the search's dominance rule may act
+  }
+  // The fixed ranges an item steps over, sorted by begin: the reserved
+  // ones, and its pinned neighbours where it has some.
+  auto byBegin = [](const AddressRange &a, const AddressRange &b) {
+    return a.begin < b.begin;
+  };
+  std::vector<AddressRange> reserved = instance.reserved;
+  std::sort(reserved.begin(), reserved.end(), byBegin);
+  std::vector<std::vector<AddressRange>> fixedOf(n);
+  for (uint32_t i = 0; i < n; ++i)
+    for (uint32_t other : instance.conflicts[i])
+      if (!instance.items[i].pin && instance.items[other].pin) {
+        if (fixedOf[i].empty())
+          fixedOf[i] = reserved;
+        fixedOf[i].push_back(
+            {offsets[other], offsets[other] + instance.items[other].size});
+      }
+  for (std::vector<AddressRange> &fixed : fixedOf)
+    std::sort(fixed.begin(), fixed.end(), byBegin);
+  std::vector<int64_t> base(n, 0), position(n, 0);
+  auto gravity = [&](uint32_t i) {
+    const Item &item = instance.items[i];
+    return firstFit(fixedOf[i].empty() ? reserved : fixedOf[i], item.size,
+                    item.alignment, base[i]);
+  };
+  using Candidate = std::tuple<int64_t, uint32_t, uint32_t>; // at, rank, item
+  std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>>
+      lowest;
+  for (uint32_t i = 0; i < n; ++i)
+    if (!instance.items[i].pin) {
+      position[i] = gravity(i);
+      lowest.push({position[i], rank[i], i});
+    }
+  while (!lowest.empty()) {
+    auto [at, itemRank, i] = lowest.top();
+    lowest.pop();
+    if (offsets[i] != kUnplaced || at != position[i])
+      continue; // placed, or lifted since
+    offsets[i] = at;
+    int64_t end = at + instance.items[i].size;
+    for (uint32_t other : instance.conflicts[i])
+      if (offsets[other] == kUnplaced && base[other] < end) {
+        base[other] = end;
+        position[other] = gravity(other);
+        lowest.push({position[other], rank[other], other});
+      }
+  }
+  return offsets;
+}
+
 } // namespace
+
+std::vector<uint32_t> dsaplan::solver::detail::orderBySizeThenLength(
+    const PoolInstance &instance) {
+  std::vector<uint32_t> order(instance.items.size());
+  for (uint32_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const Item &x = instance.items[a], &y = instance.items[b];
+    if (x.size != y.size)
+      return x.size > y.size;
+    if (x.length() != y.length())
+      return x.length() > y.length();
+    return a < b;
+  });
+  return order;
+}
+
+ItemOffsets dsaplan::solver::detail::placeByLevels(
+    const PoolInstance &instance, const std::vector<uint32_t> &order) {
+  if (std::optional<ItemOffsets> offsets = descendByLevels(instance, order))
+    return std::move(*offsets);
+  return placeByLevelsBySearch(instance, order);
+}
+
 /// Above this many items multi-start tries fewer orders.
 constexpr size_t kHugeItems = 20000;
 /// Repair rounds of pools that the probes then improve.

@@ -193,3 +193,26 @@ void dsaplan::solver::detail::blockedRanges(const PoolInstance &instance,
               return a.begin < b.begin;
             });
 }
+
+void dsaplan::solver::detail::reserveSectionLists(
+    const PoolInstance &instance, const std::vector<int64_t> &points,
+    std::vector<std::vector<uint32_t>> &sectionsOf,
+    std::vector<std::vector<uint32_t>> &itemsOf) {
+  std::vector<int64_t> perSection(points.size() + 1, 0);
+  for (uint32_t i = 0; i < instance.items.size(); ++i) {
+    if (instance.items[i].pin)
+      continue;
+    size_t own = 0;
+    for (const Interval &interval : instance.items[i].live) {
+      auto first =
+          std::lower_bound(points.begin(), points.end(), interval.lower);
+      auto end = std::lower_bound(first, points.end(), interval.upper);
+      own += end - first;
+      ++perSection[first - points.begin()];
+      --perSection[end - points.begin()];
+    }
+    sectionsOf[i].reserve(own);
+  }
+  for (size_t s = 0, running = 0; s < itemsOf.size(); ++s)
+    itemsOf[s].reserve(running += perSection[s]);
+}

@@ -128,6 +128,18 @@ std::vector<uint32_t> orderBySizeThenLength(const PoolInstance &instance);
 /// fill.
 ItemOffsets placeByLevels(const PoolInstance &instance,
                           const std::vector<uint32_t> &order);
+/// placeByLevels as the canonical search's first descent itself, for any
+/// instance and order (placeByLevels takes a shortcut where it can).
+ItemOffsets placeByLevelsBySearch(const PoolInstance &instance,
+                                  const std::vector<uint32_t> &order);
+
+/// Reserves each item's list of sections and each section's list of items
+/// to its length (an interval spans the sections between its points), so
+/// that filling them allocates each once.
+void reserveSectionLists(const PoolInstance &instance,
+                         const std::vector<int64_t> &points,
+                         std::vector<std::vector<uint32_t>> &sectionsOf,
+                         std::vector<std::vector<uint32_t>> &itemsOf);
 
 /// Byte ranges `item` must avoid: reserved ranges and placed neighbours,
 /// sorted by begin, into `blocked` (reused across calls: no allocation per

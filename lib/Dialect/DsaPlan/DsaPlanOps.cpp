@@ -300,6 +300,58 @@ static LogicalResult verifyFlag(Operation *op, Pipe src, Pipe dst,
   return success();
 }
 
+namespace {
+/// `<src -> dst>, event attr-dict`, as the declarative format spelled it.
+/// Written by hand for the printer: the declarative one prints from
+/// `getAttrs()`, which for an op with properties builds and uniques a new
+/// DictionaryAttr at every print (twice per op: the alias pass, then the
+/// print); a large kernel prints ~10^5 flags. The discardable attributes
+/// are all a flag can have besides its properties.
+template <typename FlagOp>
+ParseResult parseFlag(OpAsmParser &parser, OperationState &result) {
+  PipeAttr src, dst;
+  IntegerAttr event;
+  if (parsePipePair(parser, src, dst) || parser.parseComma() ||
+      parser.parseCustomAttributeWithFallback(
+          event, parser.getBuilder().getIntegerType(64)))
+    return failure();
+  auto &properties = result.getOrAddProperties<typename FlagOp::Properties>();
+  properties.src = src;
+  properties.dst = dst;
+  properties.event = event;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  return FlagOp::verifyInherentAttrs(result.name, result.attributes, [&]() {
+    return parser.emitError(loc) << "'" << result.name.getStringRef()
+                                 << "' op ";
+  });
+}
+
+template <typename FlagOp>
+void printFlag(FlagOp op, OpAsmPrinter &printer) {
+  printer << ' ';
+  printPipePair(printer, op, op.getSrcAttr(), op.getDstAttr());
+  printer << ", ";
+  printer.printAttributeWithoutType(op.getEventAttr());
+  printer.printOptionalAttrDict(
+      op->getDiscardableAttrDictionary().getValue(),
+      {"src", "dst", "event"});
+}
+} // namespace
+
+ParseResult SetFlagOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseFlag<SetFlagOp>(parser, result);
+}
+
+void SetFlagOp::print(OpAsmPrinter &printer) { printFlag(*this, printer); }
+
+ParseResult WaitFlagOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseFlag<WaitFlagOp>(parser, result);
+}
+
+void WaitFlagOp::print(OpAsmPrinter &printer) { printFlag(*this, printer); }
+
 LogicalResult SetFlagOp::verify() {
   return verifyFlag(*this, getSrc(), getDst(), getEvent());
 }

@@ -80,6 +80,15 @@ FailureOr<std::optional<PipeAccess>> accessOf(Operation *op) {
   return std::optional<PipeAccess>(PipeAccess{op, *pipe, std::move(accesses)});
 }
 
+/// Files `req` in `scope`. The dependencies come grouped by their later
+/// access, whose neighbours in a block often give the same requirement:
+/// a repeat of the last one filed is dropped here, the rest when the
+/// scope is sorted (sortAndUnique).
+void file(SmallVector<Requirement> &scope, const Requirement &req) {
+  if (scope.empty() || !(scope.back() == req))
+    scope.push_back(req);
+}
+
 void requireForward(const ProgramOrder &order, SyncRequirements &result,
                     Operation *from, Operation *to, Pipe src, Pipe dst) {
   Block *block = commonBlock(from, to);
@@ -92,9 +101,9 @@ void requireForward(const ProgramOrder &order, SyncRequirements &result,
     result.eager.insert({from, src, dst});
     return;
   }
-  result.forward[order.blockId(block)].push_back(
-      {order.indexInBlock(fromAncestor), order.indexInBlock(toAncestor), src,
-       dst});
+  file(result.forward[order.blockId(block)],
+       {order.indexInBlock(fromAncestor), order.indexInBlock(toAncestor), src,
+        dst});
 }
 
 /// The block of `from` when `from` and `to` lie in one block nested in the
@@ -132,7 +141,7 @@ void requireAcrossIterations(const ProgramOrder &order,
   // of iteration i on its pipe. A pair around the back edge would set
   // before its own wait in every iteration, which no event id keeps safe.
   if (after < before) {
-    result.forward[order.blockId(body)].push_back({after, before, src, dst});
+    file(result.forward[order.blockId(body)], {after, before, src, dst});
     return;
   }
   // Both in one block of a branch: a pair of that block, so that an
@@ -143,23 +152,52 @@ void requireAcrossIterations(const ProgramOrder &order,
     unsigned producer = order.indexInBlock(branch->findAncestorOpInBlock(*from));
     unsigned consumer = order.indexInBlock(branch->findAncestorOpInBlock(*to));
     if (consumer <= producer) {
-      result.branchBackEdge[order.blockId(branch)].push_back(
-          {producer, consumer, src, dst});
+      file(result.branchBackEdge[order.blockId(branch)],
+           {producer, consumer, src, dst});
       return;
     }
   }
-  result.backEdge[order.position(loop)].push_back({after, before, src, dst});
+  file(result.backEdge[order.position(loop)], {after, before, src, dst});
+}
+
+/// Requirement::operator<'s order after `before`, packed in two words:
+/// the latest `after` first, then (src, dst).
+std::pair<uint32_t, uint64_t> orderWithinConsumer(const Requirement &req) {
+  return {~req.after, (static_cast<uint64_t>(req.src) << 32) |
+                          static_cast<uint32_t>(req.dst)};
+}
+
+/// `reqs` in Requirement::operator<'s order without repeats. A counting
+/// sort by consumer (`before`, an index in the scope's block), then a sort
+/// of each consumer's few: the top block of a large kernel files hundreds
+/// of thousands of requirements, which one comparison sort spent ~50
+/// instructions apiece on.
+void sortAndUnique(SmallVector<Requirement> &reqs) {
+  unsigned numConsumers = 0;
+  for (const Requirement &req : reqs)
+    numConsumers = std::max(numConsumers, req.before + 1);
+  std::vector<unsigned> start(numConsumers + 1, 0);
+  for (const Requirement &req : reqs)
+    ++start[req.before + 1];
+  for (unsigned c = 0; c < numConsumers; ++c)
+    start[c + 1] += start[c];
+  SmallVector<Requirement> sorted(reqs.size());
+  std::vector<unsigned> next(start.begin(), start.end() - 1);
+  for (const Requirement &req : reqs)
+    sorted[next[req.before]++] = req;
+  for (unsigned c = 0; c < numConsumers; ++c)
+    std::sort(sorted.begin() + start[c], sorted.begin() + start[c + 1],
+              [](const Requirement &a, const Requirement &b) {
+                return orderWithinConsumer(a) < orderWithinConsumer(b);
+              });
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  reqs = std::move(sorted);
 }
 
 template <typename Key>
 void sortAndUnique(std::map<Key, SmallVector<Requirement>> &byScope) {
-  for (auto &[scope, reqs] : byScope) {
-    // With a comparator: llvm::sort would hand plain structs to qsort, which
-    // calls operator< through a pointer (the top block of a large kernel
-    // files hundreds of thousands). Equal requirements are identical.
-    llvm::sort(reqs, std::less<Requirement>());
-    reqs.erase(std::unique(reqs.begin(), reqs.end()), reqs.end());
-  }
+  for (auto &[scope, reqs] : byScope)
+    sortAndUnique(reqs);
 }
 
 } // namespace

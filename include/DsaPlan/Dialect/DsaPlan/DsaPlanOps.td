@@ -117,7 +117,9 @@ class DsaPlan_FlagOp<string mnemonic> : DsaPlan_Op<mnemonic,
     [MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
   let arguments = (ins DsaPlan_PipeAttr:$src, DsaPlan_PipeAttr:$dst,
                        ConfinedAttr<I64Attr, [IntNonNegative]>:$event);
-  let assemblyFormat = "custom<PipePair>($src, $dst) `,` $event attr-dict";
+  // `<src -> dst>, event attr-dict`, written by hand (DsaPlanOps.cpp) so that
+  // printing reads the discardable attributes only.
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
 
@@ -125,7 +127,8 @@ def DsaPlan_SetFlagOp : DsaPlan_FlagOp<"set_flag"> {
   let summary = "signal event `event` from pipe `src` to pipe `dst`";
   let description = [{
     Issued on `src`: once every earlier instruction of `src` has completed,
-    the event is set. Pairs with a `wait_flag` of the same triple.
+    the event is set. Pairs with a `wait_flag` of the same triple. Syntax:
+    `dsaplan.set_flag <src -> dst>, event attr-dict`.
 
     ```mlir
     dsaplan.set_flag <v -> mte2>, 0
@@ -137,7 +140,8 @@ def DsaPlan_WaitFlagOp : DsaPlan_FlagOp<"wait_flag"> {
   let summary = "pipe `dst` waits for event `event` from pipe `src`";
   let description = [{
     Issued on `dst`: later instructions of `dst` do not start before the
-    matching `set_flag` has fired; the wait consumes the event.
+    matching `set_flag` has fired; the wait consumes the event. Syntax:
+    `dsaplan.wait_flag <src -> dst>, event attr-dict`.
 
     ```mlir
     dsaplan.wait_flag <v -> mte2>, 0
