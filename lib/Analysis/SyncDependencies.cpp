@@ -18,6 +18,7 @@
 
 #include "DsaPlan/Analysis/BufferLifetimes.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
+#include "DsaPlan/Support/CountingSort.h"
 #include "DsaPlan/Support/RegionWalk.h"
 #include "DsaPlan/Support/SegmentMap.h"
 
@@ -240,17 +241,12 @@ bool inScope(DependencyScope scope, Operation *earlierTile,
 ///   sorted: (3 <- 0) (3 <- 1) (3 <- 2, loop) (5 <- 2)
 std::vector<SyncDependency> sortedByLater(std::vector<SyncDependency> found,
                                           size_t numAccesses) {
-  std::vector<size_t> start(numAccesses + 1, 0);
-  for (const SyncDependency &dep : found)
-    ++start[dep.later + 1];
-  for (size_t i = 0; i < numAccesses; ++i)
-    start[i + 1] += start[i];
   std::vector<SyncDependency> sorted(found.size());
-  std::vector<size_t> next(start.begin(), start.end() - 1);
-  for (const SyncDependency &dep : found)
-    sorted[next[dep.later]++] = dep;
+  std::vector<size_t> starts = groupByKey<SyncDependency>(
+      found, numAccesses, [](const SyncDependency &dep) { return dep.later; },
+      sorted);
   for (size_t i = 0; i < numAccesses; ++i)
-    std::stable_sort(sorted.begin() + start[i], sorted.begin() + start[i + 1],
+    std::stable_sort(sorted.begin() + starts[i], sorted.begin() + starts[i + 1],
                      [](const SyncDependency &a, const SyncDependency &b) {
                        return a.earlier < b.earlier;
                      });

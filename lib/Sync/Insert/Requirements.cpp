@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DsaPlan/Support/CountingSort.h"
 #include "DsaPlan/Sync/Insert/Plan.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -176,17 +177,12 @@ void sortAndUnique(SmallVector<Requirement> &reqs) {
   unsigned numConsumers = 0;
   for (const Requirement &req : reqs)
     numConsumers = std::max(numConsumers, req.before + 1);
-  std::vector<unsigned> start(numConsumers + 1, 0);
-  for (const Requirement &req : reqs)
-    ++start[req.before + 1];
-  for (unsigned c = 0; c < numConsumers; ++c)
-    start[c + 1] += start[c];
   SmallVector<Requirement> sorted(reqs.size());
-  std::vector<unsigned> next(start.begin(), start.end() - 1);
-  for (const Requirement &req : reqs)
-    sorted[next[req.before]++] = req;
+  std::vector<size_t> starts = groupByKey<Requirement>(
+      reqs, numConsumers, [](const Requirement &req) { return req.before; },
+      sorted);
   for (unsigned c = 0; c < numConsumers; ++c)
-    std::sort(sorted.begin() + start[c], sorted.begin() + start[c + 1],
+    std::sort(sorted.begin() + starts[c], sorted.begin() + starts[c + 1],
               [](const Requirement &a, const Requirement &b) {
                 return orderWithinConsumer(a) < orderWithinConsumer(b);
               });
