@@ -110,14 +110,7 @@ int64_t SyncChecker::checkAccess(Operation *op, Pipe pipe, Site site,
                                  ArrayRef<Touch> touches, PathState &state) {
   unsigned q = site.unit;
   int64_t seq = ++counters[q];
-  // Asked of most accesses on the pages the touches meet: what q knows and
-  // whether its own earlier accesses are ordered, looked up once.
-  const Knowledge &knownByQ = state.known[q];
-  bool ownOrdered = !needsBarrier(pipe);
-  auto orderedBefore = [&knownByQ, q, ownOrdered](const Access &earlier) {
-    unsigned p = earlier.unit;
-    return knownByQ[p].contains(earlier.seq) || (p == q && ownOrdered);
-  };
+  auto orderedBefore = orderedBeforeUnit(state, q, pipe);
   for (const Touch &touch : touches) {
     ++checked;
     // One report per earlier op, over the bytes of all its pages.
@@ -145,12 +138,7 @@ void SyncChecker::recordAccess(Operation *op, Pipe pipe, Site site,
                                int64_t seq, ArrayRef<Touch> touches,
                                PathState &state) {
   unsigned q = site.unit;
-  const Knowledge &knownByQ = state.known[q];
-  bool ownOrdered = !needsBarrier(pipe);
-  auto orderedBefore = [&knownByQ, q, ownOrdered](const Access &earlier) {
-    unsigned p = earlier.unit;
-    return knownByQ[p].contains(earlier.seq) || (p == q && ownOrdered);
-  };
+  auto orderedBefore = orderedBeforeUnit(state, q, pipe);
   // The bytes this write covers of an earlier access ordered before it:
   // anything that conflicts with the earlier access there conflicts with
   // this write too, and is ordered after the earlier one if it is ordered

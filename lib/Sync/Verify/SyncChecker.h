@@ -154,6 +154,18 @@ private:
                      PathState &merged);
   void reportLeftOverSignals(const PathState &state);
   bool needsBarrier(Pipe pipe) const { return target.needsBarrier(pipe); }
+  /// Whether an earlier access is ordered before an access of unit `q` on
+  /// `pipe`: q knows it finished, or it is q's own and `pipe` keeps its
+  /// order. What q knows is bound once; the check runs for most accesses on
+  /// the pages a touch meets.
+  auto orderedBeforeUnit(const PathState &state, unsigned q, Pipe pipe) const {
+    const Knowledge &knownByQ = state.known[q];
+    bool ownOrdered = !needsBarrier(pipe);
+    return [&knownByQ, q, ownOrdered](const Access &earlier) {
+      unsigned p = earlier.unit;
+      return knownByQ[p].contains(earlier.seq) || (p == q && ownOrdered);
+    };
+  }
 
   func::FuncOp func;
   const TargetDescription &target;
