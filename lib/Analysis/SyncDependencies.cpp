@@ -26,7 +26,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/BitVector.h"
-#include "llvm/ADT/DenseSet.h"
 
 #include <algorithm>
 #include <limits>
@@ -230,14 +229,17 @@ bool inScope(DependencyScope scope, Operation *earlierTile,
   return true;
 }
 
-/// `found` ordered by (later, earlier), each pair's loop variants in the
-/// order found. The walk finds the dependencies of one step of an access at
-/// a time, so `found` is already grouped by `later` in runs (a loop body's
-/// accesses have a run per walk): a counting sort by `later`, which keeps
-/// the order found, then a sort of each access's few by `earlier`, instead
-/// of sorting them all at once.
+/// `found` ordered by (later, earlier) without repeats, each pair's loop
+/// variants in the order first found. The walk finds the dependencies of
+/// one step of an access at a time, so `found` is already grouped by
+/// `later` in runs (a loop body's accesses have a run per walk): a counting
+/// sort by `later`, which keeps the order found, then a sort of each
+/// access's few by `earlier`, instead of sorting them all at once. A pair
+/// the walk meets again (a byte of several cells, a loop body's second
+/// walk, another branch) lands next to its first finding, after it: it is
+/// dropped there rather than looked up in a set as it is found.
 ///
-///   found:  (3 <- 1) (3 <- 0) (5 <- 2) (3 <- 2, loop)
+///   found:  (3 <- 1) (3 <- 0) (5 <- 2) (3 <- 2, loop) (3 <- 1)
 ///   sorted: (3 <- 0) (3 <- 1) (3 <- 2, loop) (5 <- 2)
 std::vector<SyncDependency> sortedByLater(std::vector<SyncDependency> found,
                                           size_t numAccesses) {
@@ -245,11 +247,25 @@ std::vector<SyncDependency> sortedByLater(std::vector<SyncDependency> found,
   std::vector<size_t> starts = groupByKey<SyncDependency>(
       found, numAccesses, [](const SyncDependency &dep) { return dep.later; },
       sorted);
-  for (size_t i = 0; i < numAccesses; ++i)
-    std::stable_sort(sorted.begin() + starts[i], sorted.begin() + starts[i + 1],
+  auto kept = sorted.begin();
+  for (size_t i = 0; i < numAccesses; ++i) {
+    auto first = sorted.begin() + starts[i], last = sorted.begin() + starts[i + 1];
+    std::stable_sort(first, last,
                      [](const SyncDependency &a, const SyncDependency &b) {
                        return a.earlier < b.earlier;
                      });
+    // Within a run of one `earlier`, the loop variants kept so far.
+    auto run = kept;
+    for (auto it = first; it != last; ++it) {
+      if (run != kept && run->earlier != it->earlier)
+        run = kept;
+      if (std::none_of(run, kept, [&](const SyncDependency &dep) {
+            return dep.loop == it->loop;
+          }))
+        *kept++ = *it;
+    }
+  }
+  sorted.erase(kept, sorted.end());
   return sorted;
 }
 
@@ -309,7 +325,6 @@ private:
     bool second;
   };
   SmallVector<LoopWalk> loopWalks;
-  llvm::DenseSet<std::tuple<unsigned, unsigned, Operation *>> seen;
   std::vector<SyncDependency> dependencies;
 };
 
@@ -552,7 +567,9 @@ void DependencyFinder::addDependency(const ShadowEntry &earlier,
       loop = walk.loop;
   if (!loop && earlier.op == later)
     return;
-  if (seen.insert({earlier.op, later, loop}).second)
+  // Repeats are dropped once sorted (sortedByLater).
+  if (dependencies.empty() || dependencies.back().earlier != earlier.op ||
+      dependencies.back().later != later || dependencies.back().loop != loop)
     dependencies.push_back({earlier.op, later, loop});
 }
 

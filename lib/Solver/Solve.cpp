@@ -520,12 +520,13 @@ std::vector<size_t> poolsOf(const Problem &problem) {
   return poolOf;
 }
 
-/// Solves every pool with the buffers where `problem` puts them.
-Solution solveFixedPools(const Problem &problem, const SolveOptions &options) {
+/// Solves every pool with the buffers where `problem` puts them
+/// (`malformed`: checkProblem found errors; each pool gives up).
+Solution solveFixedPools(const Problem &problem, const SolveOptions &options,
+                         bool malformed) {
   Solution solution;
   solution.offsets.assign(problem.buffers.size(), kUnplaced);
   solution.poolOf = poolsOf(problem);
-  bool malformed = !checkProblem(problem).empty();
   for (size_t pool = 0; pool < problem.pools.size(); ++pool) {
     if (malformed) {
       PoolResult result;
@@ -771,10 +772,12 @@ Solution choosePools(const Problem &problem, const std::vector<ChoiceUnit> &unit
 Solution dsaplan::solver::solve(const Problem &problem,
                                 const SolveOptions &options) {
   std::vector<ChoiceUnit> units;
-  if (checkProblem(problem).empty())
+  bool malformed = !checkProblem(problem).empty();
+  if (!malformed)
     units = choiceUnits(problem);
-  Solution solution = units.empty() ? solveFixedPools(problem, options)
-                                    : choosePools(problem, units, options);
+  Solution solution = units.empty()
+                          ? solveFixedPools(problem, options, malformed)
+                          : choosePools(problem, units, options);
   // Set once it was asked for: some search (perhaps of an assignment not
   // kept) may have been cut short even where no kept pool says so.
   solution.stopped = options.stop && options.stop->load();

@@ -254,26 +254,27 @@ std::vector<size_t> poolsAllowed(const Problem &problem, size_t b) {
 void checkAllowedPools(const Problem &problem, size_t b,
                        std::vector<std::string> &errors) {
   const Buffer &buffer = problem.buffers[b];
-  std::string who = nameOf(problem, b);
+  auto who = [&] { return nameOf(problem, b); };
   std::vector<size_t> pools = poolsAllowed(problem, b);
   if (std::adjacent_find(pools.begin(), pools.end()) != pools.end())
-    errors.push_back(who + ": a pool is allowed twice");
+    errors.push_back(who() + ": a pool is allowed twice");
   if (pools.back() >= problem.pools.size()) {
-    errors.push_back(who + ": unknown allowed pool");
+    errors.push_back(who() + ": unknown allowed pool");
     return;
   }
   if (!buffer.allowedPools.empty() &&
       !std::binary_search(pools.begin(), pools.end(), buffer.pool))
-    errors.push_back(who + ": pool " + problem.pools[buffer.pool].id +
+    errors.push_back(who() + ": pool " + problem.pools[buffer.pool].id +
                      " is not among its allowed pools");
   int64_t largest = 0;
-  std::string names;
-  for (size_t p : pools) {
+  for (size_t p : pools)
     largest = std::max(largest, problem.pools[p].capacity);
+  if (buffer.size <= largest)
+    return;
+  std::string names;
+  for (size_t p : pools)
     names += (names.empty() ? "" : ", ") + problem.pools[p].id;
-  }
-  if (buffer.size > largest)
-    errors.push_back(who + ": size " + std::to_string(buffer.size) +
+  errors.push_back(who() + ": size " + std::to_string(buffer.size) +
                      " is larger than " +
                      (pools.size() == 1 ? "pool " : "each of the pools ") +
                      names + " (" + std::to_string(largest) + " bytes" +
@@ -352,10 +353,12 @@ std::string limitText(int64_t limit) {
 }
 
 /// Adds "WHO: WHAT VALUE is above LIMIT" when `value` exceeds `limit`.
-void checkAtMost(const std::string &who, const char *what, int64_t value,
+/// `who` gives the name, built only for a message.
+template <typename Who>
+void checkAtMost(const Who &who, const char *what, int64_t value,
                  int64_t limit, std::vector<std::string> &errors) {
   if (value > limit)
-    errors.push_back(who + ": " + what + " " + std::to_string(value) +
+    errors.push_back(who() + ": " + what + " " + std::to_string(value) +
                      " is above the limit " + limitText(limit));
 }
 
@@ -370,17 +373,17 @@ void checkPoolNumbers(const Problem &problem, std::vector<std::string> &errors) 
                             std::clamp<int64_t>(buffer.alignment, 0, kMaxBytes);
   for (size_t p = 0; p < problem.pools.size(); ++p) {
     const Pool &pool = problem.pools[p];
-    std::string who = "pool " + pool.id;
+    auto who = [&] { return "pool " + pool.id; };
     checkAtMost(who, "capacity", pool.capacity, kMaxBytes, errors);
     checkAtMost(who, "alignment", pool.alignment, kMaxBytes, errors);
     for (const AddressRange &range : pool.reserved)
       if (range.begin < 0 || range.end > kMaxBytes || range.end <= range.begin)
-        errors.push_back(who + ": reserved range " +
+        errors.push_back(who() + ": reserved range " +
                          rangeText(range.begin, range.end) +
                          " is empty or outside [0, " + limitText(kMaxBytes) +
                          "]");
     if (total[p] > kMaxTotal)
-      errors.push_back(who + ": its buffers' sizes and alignments sum to more "
+      errors.push_back(who() + ": its buffers' sizes and alignments sum to more "
                              "than the limit " + limitText(kMaxTotal));
   }
 }
@@ -390,7 +393,7 @@ void checkPoolNumbers(const Problem &problem, std::vector<std::string> &errors) 
 void checkBufferNumbers(const Problem &problem, size_t b,
                         std::vector<std::string> &errors) {
   const Buffer &buffer = problem.buffers[b];
-  std::string who = nameOf(problem, b);
+  auto who = [&] { return nameOf(problem, b); };
   checkAtMost(who, "size", buffer.size, kMaxBytes, errors);
   checkAtMost(who, "alignment", buffer.alignment, kMaxBytes, errors);
   if (buffer.alignment > 0 && buffer.alignment <= kMaxBytes &&
@@ -400,19 +403,19 @@ void checkBufferNumbers(const Problem &problem, size_t b,
         static_cast<__int128>(buffer.alignment) /
                 std::gcd(buffer.alignment, pool) * pool >
             kMaxBytes)
-      errors.push_back(who + ": alignment " + std::to_string(buffer.alignment) +
+      errors.push_back(who() + ": alignment " + std::to_string(buffer.alignment) +
                        " with the pool's " + std::to_string(pool) +
                        " (their least common multiple) is above the limit " +
                        limitText(kMaxBytes));
   }
   if (buffer.pinnedOffset &&
       (*buffer.pinnedOffset < 0 || *buffer.pinnedOffset > kMaxBytes))
-    errors.push_back(who + ": pinned offset " +
+    errors.push_back(who() + ": pinned offset " +
                      std::to_string(*buffer.pinnedOffset) + " is outside [0, " +
                      limitText(kMaxBytes) + "]");
   for (const Interval &interval : buffer.live)
     if (interval.lower < -kMaxPoint || interval.upper > kMaxPoint)
-      errors.push_back(who + ": live interval " +
+      errors.push_back(who() + ": live interval " +
                        rangeText(interval.lower, interval.upper) +
                        " reaches beyond the points [-" + limitText(kMaxPoint) +
                        ", " + limitText(kMaxPoint) + "]");
@@ -469,27 +472,29 @@ std::vector<std::string> dsaplan::solver::checkProblem(const Problem &problem) {
   checkColocatedAlignments(problem, errors);
   for (size_t b = 0; b < problem.buffers.size(); ++b) {
     const Buffer &buffer = problem.buffers[b];
-    std::string who = nameOf(problem, b);
+    // Named only in a message: a well-formed problem (each solve checks
+    // its problem) has none, and names cost more than the checks.
+    auto who = [&] { return nameOf(problem, b); };
     if (buffer.pool >= problem.pools.size()) {
-      errors.push_back(who + ": unknown pool");
+      errors.push_back(who() + ": unknown pool");
       continue;
     }
     if (buffer.size <= 0)
-      errors.push_back(who + ": size " + std::to_string(buffer.size) +
+      errors.push_back(who() + ": size " + std::to_string(buffer.size) +
                        " is not positive");
     if (buffer.alignment <= 0)
-      errors.push_back(who + ": alignment " +
+      errors.push_back(who() + ": alignment " +
                        std::to_string(buffer.alignment) + " is not positive");
     if (buffer.live.empty())
-      errors.push_back(who + ": no live interval");
+      errors.push_back(who() + ": no live interval");
     for (size_t i = 0; i < buffer.live.size(); ++i) {
       const Interval &interval = buffer.live[i];
       if (interval.upper <= interval.lower)
-        errors.push_back(who + ": live interval " +
+        errors.push_back(who() + ": live interval " +
                          rangeText(interval.lower, interval.upper) +
                          " is empty (upper <= lower)");
       else if (i && interval.lower < buffer.live[i - 1].upper)
-        errors.push_back(who + ": live intervals are not sorted and disjoint");
+        errors.push_back(who() + ": live intervals are not sorted and disjoint");
     }
     checkBufferNumbers(problem, b, errors);
     checkAllowedPools(problem, b, errors);
@@ -522,8 +527,8 @@ std::vector<std::string> dsaplan::solver::checkProblem(const Problem &problem) {
     if (p.cost < 0)
       errors.push_back("reuse penalty of cost " + std::to_string(p.cost) +
                        " is negative");
-    checkAtMost("reuse penalty " + std::to_string(i), "cost", p.cost,
-                kMaxCost, errors);
+    checkAtMost([&] { return "reuse penalty " + std::to_string(i); }, "cost",
+                p.cost, kMaxCost, errors);
     // Clamped: a cost beyond the limit has its own message.
     totalCost += std::clamp<int64_t>(p.cost, 0, kMaxCost);
   }
