@@ -306,14 +306,17 @@ Footprint locate(Value value, std::optional<MemorySpace> space,
     bool staticView = matchPattern(view.getByteShift(), m_ConstantInt(&offset)) &&
                       size >= 0;
     if (space) {
-      Footprint loc = wholeSpace(*space, anchor);
-      if (isa_and_nonnull<ArenaOp>(view.getSource().getDefiningOp()) &&
-          staticView) {
-        loc.begin = offset.getSExtValue();
-        loc.end = loc.begin + size;
-        loc.tile = view;
-        loc.box = tileBox(view.getType(), loc.begin);
-      }
+      // A placed tile: its own bytes (the space's capacity, which takes a
+      // look-up of the target, is not needed).
+      if (!isa_and_nonnull<ArenaOp>(view.getSource().getDefiningOp()) ||
+          !staticView)
+        return wholeSpace(*space, anchor);
+      Footprint loc;
+      loc.region.space = *space;
+      loc.begin = offset.getSExtValue();
+      loc.end = loc.begin + size;
+      loc.tile = view;
+      loc.box = tileBox(view.getType(), loc.begin);
       return loc;
     }
     // A GM view: bytes of its source from the shift on, when the source's
