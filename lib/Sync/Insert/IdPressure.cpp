@@ -239,16 +239,22 @@ private:
 /// and then only one whose set is at or before the op of that block that
 /// holds `block`, and whose wait is after it. Each block's pairs are
 /// indexed once (n log n in all, where scanning every other block's pairs
-/// per block was quadratic).
+/// per block was quadratic). Loop pairs hold theirs over their loop: those
+/// of the loops whose pre-order span holds the owner's, which are the owner
+/// and its ancestors (the function itself has no position: its span is
+/// that of position 0, held by the op there only), looked up by position
+/// rather than scanned per block.
 unsigned IdPressure::heldAround(Block *block, Pipe src, Pipe dst) {
   Operation *owner = block->getParentOp();
-  double begin = order.position(owner), end = order.endPosition(owner);
   unsigned held = 0;
-  for (auto &[key, pairs] : decisions.loopPairs) {
-    auto [position, s, d] = key;
-    if (s == src && d == dst && position <= begin &&
-        end <= order.endPosition(order.opAt(position)))
-      held += pairs.size();
+  Operation *holder = owner;
+  if (isa<func::FuncOp>(owner))
+    holder = block->empty() ? nullptr : order.opAt(0);
+  for (Operation *op = holder; op && !isa<func::FuncOp>(op);
+       op = op->getParentOp()) {
+    auto loopPairs = decisions.loopPairs.find({order.position(op), src, dst});
+    if (loopPairs != decisions.loopPairs.end())
+      held += loopPairs->second.size();
   }
   for (Operation *op = owner; !isa<func::FuncOp>(op);
        op = op->getBlock()->getParentOp()) {
