@@ -174,9 +174,9 @@ private:
   /// Whether the cover gave `loop` pairs around its back edge (of its body
   /// or of a block of a branch in it), whose waits after it are drains.
   bool hasDrains(Operation *loop) const;
-  /// The index of the last op of `block` that is or holds an access of
-  /// `pipe`, or -1.
-  int32_t lastIndexOf(Block *block, unsigned pipe);
+  /// For each pipe, the index of the last op of `block` that is or holds
+  /// an access of it, or -1.
+  std::array<int32_t, kNumPipes> lastIndices(Block *block) const;
 
   const ProgramOrder &order;
   const SyncRequirements &requirements;
@@ -303,9 +303,10 @@ void SyncCover::stepOver(Operation *op, Gap gap, Knowledge &knowledge,
     for (Region &region : op->getRegions())
       for (Block &nested : region) {
         Knowledge atEnd = coverBlock(&nested);
+        std::array<int32_t, kNumPipes> last = lastIndices(&nested);
         for (unsigned q = 0; q < kNumPipes; ++q)
           for (unsigned r = 0; r < kNumPipes; ++r)
-            if (atEnd.of[q].current[r] < lastIndexOf(&nested, r) + 2)
+            if (atEnd.of[q].current[r] < last[r] + 2)
               covers[q] &= ~(1u << r);
       }
     exitCovers[op] = covers;
@@ -358,12 +359,20 @@ bool SyncCover::hasDrains(Operation *loop) const {
   return false;
 }
 
-int32_t SyncCover::lastIndexOf(Block *block, unsigned pipe) {
+std::array<int32_t, kNumPipes> SyncCover::lastIndices(Block *block) const {
+  std::array<int32_t, kNumPipes> last;
+  last.fill(-1);
+  // One scan back for all pipes, until each has its last op.
+  unsigned missing = (1u << kNumPipes) - 1;
   ArrayRef<Operation *> blockOps = order.opsOf(block);
-  for (int32_t i = blockOps.size() - 1; i >= 0; --i)
-    if (requirements.pipesOf.lookup(blockOps[i]) >> pipe & 1)
-      return i;
-  return -1;
+  for (int32_t i = blockOps.size() - 1; i >= 0 && missing; --i) {
+    unsigned found = requirements.pipesOf.lookup(blockOps[i]) & missing;
+    for (unsigned pipe = 0; pipe < kNumPipes; ++pipe)
+      if (found >> pipe & 1)
+        last[pipe] = i;
+    missing &= ~found;
+  }
+  return last;
 }
 
 /// The body as the next iteration: the first walk's knowledge at its end is
@@ -426,9 +435,14 @@ void SyncCover::coverBackEdges(Block *body, Operation *loop,
   // body's accesses: the branch may not have run in the last iterations.
   if (branch)
     return;
-  for (auto &[key, pairs] : decisions.loopPairs) {
-    if (std::get<0>(key) != order.position(loop))
-      continue;
+  // The loop's pairs, keyed first by its position.
+  int64_t position = order.position(loop);
+  std::array<int32_t, kNumPipes> last = lastIndices(body);
+  for (auto it = decisions.loopPairs.lower_bound(
+           {position, static_cast<Pipe>(0), static_cast<Pipe>(0)});
+       it != decisions.loopPairs.end() && std::get<0>(it->first) == position;
+       ++it) {
+    auto &[key, pairs] = *it;
     SmallVector<unsigned, 1> &covered = drainCovers[key];
     covered.clear();
     for (const FlagPair &pair : pairs) {
@@ -436,7 +450,7 @@ void SyncCover::coverBackEdges(Block *body, Operation *loop,
           firstHistory[pair.set].capture(std::get<1>(key), pair.set);
       unsigned covers = 0;
       for (unsigned r = 0; r < kNumPipes; ++r)
-        if (atSet.current[r] >= lastIndexOf(body, r) + 2)
+        if (atSet.current[r] >= last[r] + 2)
           covers |= 1u << r;
       covered.push_back(covers);
     }
