@@ -59,7 +59,10 @@ struct Insertion {
 class SyncBuilder {
 public:
   SyncBuilder(func::FuncOp func, const ProgramOrder &order)
-      : context(func.getContext()), order(order) {}
+      : context(func.getContext()), order(order) {
+    for (unsigned p = 0; p < kNumPipes; ++p)
+      pipeAttrs[p] = PipeAttr::get(context, static_cast<Pipe>(p));
+  }
 
   InsertedSyncs build(const SyncPlan &plan);
 
@@ -75,8 +78,20 @@ private:
   void createAroundLoop(const PlannedPair &pair, size_t group);
   void createEager(const PlannedEager &eager);
 
+  /// The attribute of event id `id`, uniqued once per id.
+  IntegerAttr idAttr(OpBuilder &b, int64_t id) {
+    IntegerAttr &attr = idAttrs[id];
+    if (!attr)
+      attr = b.getI64IntegerAttr(id);
+    return attr;
+  }
+
   MLIRContext *context;
   const ProgramOrder &order;
+  /// The attributes every flag op takes, made once rather than uniqued
+  /// per op (a large kernel gets tens of thousands of flag ops).
+  std::array<PipeAttr, kNumPipes> pipeAttrs;
+  DenseMap<int64_t, IntegerAttr> idAttrs;
   InsertedSyncs result;
   /// The sets of band 0: a loop's drains go after them.
   llvm::SmallPtrSet<Operation *, 4> aheadOfDrains;
@@ -84,14 +99,12 @@ private:
 
 Operation *SyncBuilder::create(OpBuilder &b, Location loc, SyncOpKind kind,
                                Pipe src, Pipe dst, int64_t id) {
-  auto pipe = [&](Pipe p) { return PipeAttr::get(context, p); };
+  auto pipe = [&](Pipe p) { return pipeAttrs[static_cast<unsigned>(p)]; };
   switch (kind) {
   case SyncOpKind::Set:
-    return SetFlagOp::create(b, loc, pipe(src), pipe(dst),
-                             b.getI64IntegerAttr(id));
+    return SetFlagOp::create(b, loc, pipe(src), pipe(dst), idAttr(b, id));
   case SyncOpKind::Wait:
-    return WaitFlagOp::create(b, loc, pipe(src), pipe(dst),
-                              b.getI64IntegerAttr(id));
+    return WaitFlagOp::create(b, loc, pipe(src), pipe(dst), idAttr(b, id));
   case SyncOpKind::Barrier:
     return PipeBarrierOp::create(b, loc, pipe(src));
   case SyncOpKind::BarrierAll:
