@@ -155,6 +155,21 @@ bool onlyForwards(Operation *user, Value value) {
              SeparateOp, ColocateOp>(user);
 }
 
+/// The memory effects of each op, asked once: an op that touches several
+/// tiles (a linalg op's inputs and output) is met once per tile.
+class EffectsCache {
+public:
+  ArrayRef<MemoryEffects::EffectInstance> of(MemoryEffectOpInterface op) {
+    auto [it, inserted] = effects.try_emplace(op.getOperation());
+    if (inserted)
+      op.getEffects(it->second);
+    return it->second;
+  }
+
+private:
+  DenseMap<Operation *, SmallVector<MemoryEffects::EffectInstance, 4>> effects;
+};
+
 /// Whether the buffer is live where the walk is, on this path: accessed
 /// before in the scope the walk refines, or live on entering it.
 struct LiveIn {
@@ -168,8 +183,9 @@ struct LiveIn {
 /// other op whole.
 class LiveRangeBuilder : public RegionWalkClient<LiveIn> {
 public:
-  LiveRangeBuilder(const ProgramPoints &points, Operation *tile)
-      : points(points), tile(tile) {}
+  LiveRangeBuilder(const ProgramPoints &points, EffectsCache &effects,
+                   Operation *tile)
+      : points(points), effects(effects), tile(tile) {}
 
   /// Records the accesses of `alias`, and the uses that force a
   /// whole-function range.
@@ -204,6 +220,7 @@ private:
   }
 
   const ProgramPoints &points;
+  EffectsCache &effects;
   /// The op that defines the tile (isTileOp).
   Operation *tile;
   SmallVector<Access> accesses;
@@ -229,17 +246,16 @@ void LiveRangeBuilder::addAccessesOf(Value alias) {
     }
     if (onlyForwards(user, alias))
       continue;
-    auto effects = dyn_cast<MemoryEffectOpInterface>(user);
-    if (!effects) {
+    auto effectful = dyn_cast<MemoryEffectOpInterface>(user);
+    if (!effectful) {
       escapes.push_back({user, ("is used by '" + userName +
                                 "', which has unknown memory effects")
                                    .str()});
       continue;
     }
     bool reads = false, writes = false;
-    SmallVector<MemoryEffects::EffectInstance> instances;
-    effects.getEffects(instances);
-    for (const MemoryEffects::EffectInstance &instance : instances) {
+    for (const MemoryEffects::EffectInstance &instance :
+         effects.of(effectful)) {
       if (instance.getValue() != alias)
         continue;
       reads |= isa<MemoryEffects::Read>(instance.getEffect());
@@ -439,10 +455,11 @@ mlir::dsaplan::resolveAliases(BufferViewFlowAnalysis &aliases, Value root) {
 BufferLifetimes::BufferLifetimes(Operation *function) : points(function) {
   BufferViewFlowAnalysis aliases(function);
   Region &body = function->getRegion(0);
+  EffectsCache effects;
   function->walk([&](Operation *tile) {
     if (!isTileOp(tile))
       return;
-    LiveRangeBuilder builder(points, tile);
+    LiveRangeBuilder builder(points, effects, tile);
     for (Value alias : resolveAliases(aliases, tile->getResult(0))) {
       builder.addCarryingLoops(alias);
       builder.addAccessesOf(alias);
