@@ -229,6 +229,28 @@ bool inScope(DependencyScope scope, Operation *earlierTile,
   return true;
 }
 
+/// Sorts [first, last) by `earlier`, keeping the order of equals. Most
+/// accesses have a few dependencies: those are sorted by insertion, without
+/// the buffer std::stable_sort takes per call.
+template <typename Iterator>
+void stableSortByEarlier(Iterator first, Iterator last) {
+  auto byEarlier = [](const SyncDependency &a, const SyncDependency &b) {
+    return a.earlier < b.earlier;
+  };
+  constexpr ptrdiff_t kInsertionSortMax = 32;
+  if (last - first > kInsertionSortMax) {
+    std::stable_sort(first, last, byEarlier);
+    return;
+  }
+  for (Iterator it = first; it != last; ++it) {
+    SyncDependency moving = *it;
+    Iterator hole = it;
+    for (; hole != first && byEarlier(moving, *std::prev(hole)); --hole)
+      *hole = *std::prev(hole);
+    *hole = moving;
+  }
+}
+
 /// `found` ordered by (later, earlier) without repeats, each pair's loop
 /// variants in the order first found. The walk finds the dependencies of
 /// one step of an access at a time, so `found` is already grouped by
@@ -250,10 +272,7 @@ std::vector<SyncDependency> sortedByLater(std::vector<SyncDependency> found,
   auto kept = sorted.begin();
   for (size_t i = 0; i < numAccesses; ++i) {
     auto first = sorted.begin() + starts[i], last = sorted.begin() + starts[i + 1];
-    std::stable_sort(first, last,
-                     [](const SyncDependency &a, const SyncDependency &b) {
-                       return a.earlier < b.earlier;
-                     });
+    stableSortByEarlier(first, last);
     // Within a run of one `earlier`, the loop variants kept so far.
     auto run = kept;
     for (auto it = first; it != last; ++it) {
