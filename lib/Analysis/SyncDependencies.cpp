@@ -291,7 +291,8 @@ std::vector<SyncDependency> sortedByLater(std::vector<SyncDependency> found,
 class DependencyFinder : public RegionWalkClient<ShadowState> {
 public:
   DependencyFinder(ArrayRef<PipeAccess> accesses, DependencyScope scope)
-      : accesses(accesses), scope(scope), tiles(accesses, scope) {
+      : accesses(accesses), scope(scope), tiles(accesses, scope),
+        foundInStep(accesses.size()) {
     for (unsigned i = 0; i < accesses.size(); ++i)
       accessIndex[accesses[i].op] = i;
   }
@@ -345,12 +346,21 @@ private:
   };
   SmallVector<LoopWalk> loopWalks;
   std::vector<SyncDependency> dependencies;
+  /// Per earlier access: the step (numbered from 1) and loop variant of
+  /// its latest dependency found.
+  struct FoundInStep {
+    unsigned step = 0;
+    Operation *loop = nullptr;
+  };
+  std::vector<FoundInStep> foundInStep;
+  unsigned stepCount = 0;
 };
 
 WalkStep DependencyFinder::step(Operation &op, ShadowState &state) {
   auto access = accessIndex.find(&op);
   if (access == accessIndex.end())
     return op.getNumRegions() ? WalkStep::Enter : WalkStep::Done;
+  ++stepCount;
   // Every access checks against the history before the op's own updates
   // (an op reading and writing one tile does not depend on itself).
   for (const MemoryAccess &a : accesses[access->second].accesses)
@@ -586,10 +596,14 @@ void DependencyFinder::addDependency(const ShadowEntry &earlier,
       loop = walk.loop;
   if (!loop && earlier.op == later)
     return;
-  // Repeats are dropped once sorted (sortedByLater).
-  if (dependencies.empty() || dependencies.back().earlier != earlier.op ||
-      dependencies.back().later != later || dependencies.back().loop != loop)
-    dependencies.push_back({earlier.op, later, loop});
+  // A step meets one earlier access in every cell of its bytes that holds
+  // it: repeats within the step are dropped here, the rest once sorted
+  // (sortedByLater).
+  FoundInStep &found = foundInStep[earlier.op];
+  if (found.step == stepCount && found.loop == loop)
+    return;
+  found = {stepCount, loop};
+  dependencies.push_back({earlier.op, later, loop});
 }
 
 /// Unordered pairs {a, b} (a <= b) of `n` ops as an upper-triangular bit
