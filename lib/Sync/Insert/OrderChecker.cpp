@@ -72,12 +72,9 @@ void OrderChecker::waitFlag(WaitFlagOp wait, Path &path) {
   // What q now knows may cover consumers of flags q sets: forget them, so
   // that states stay small (knowledge only grows along a path, and a merge
   // keeps the consumers of the paths that did not know them).
-  SmallVector<FlagKey> covered;
-  for (const auto &[flag, seqs] : path.consumers)
-    if (std::get<0>(flag) == q && consumed(path, flag, seqs))
-      covered.push_back(flag);
-  for (const FlagKey &flag : covered)
-    path.consumers.erase(flag);
+  path.consumers.eraseSetBy(q, [&](const FlagConsumers::Entry &entry) {
+    return consumed(path, entry.first, entry.second);
+  });
   int64_t seq = kFirstWaitSeq + ++waitCounters[q];
   path.executed[q].insert(seq, seq + 1);
   path.consumers[key].assign(1, seq);

@@ -35,7 +35,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <array>
-#include <map>
+#include <utility>
 #include <memory>
 #include <optional>
 
@@ -100,12 +100,23 @@ public:
     bool shared = llvm::all_of(paths, [&](const LatestRuns *path) {
       return path->base == paths.front()->base;
     });
+    // A path's numbers have no repeats; those of a path that ran the
+    // source as the path before it did are all in already (most sources
+    // are not run again by the loop or branch being merged).
     auto unite = [&](Operation *op, Seqs &into) {
-      for (const LatestRuns *path : paths)
-        if (const Seqs *seqs = path->find(op))
+      const Seqs *previous = nullptr;
+      for (const LatestRuns *path : paths) {
+        const Seqs *seqs = path->find(op);
+        if (!seqs || seqs == previous || (previous && *seqs == *previous))
+          continue;
+        if (into.empty())
+          into = *seqs;
+        else
           for (int64_t seq : *seqs)
             if (!llvm::is_contained(into, seq))
               into.push_back(seq);
+        previous = seqs;
+      }
     };
     if (shared) {
       // The shared entries are the same on every path: only the paths' own
@@ -170,50 +181,83 @@ private:
   std::array<std::shared_ptr<PipeSets>, kNumPipes> rows;
 };
 
-/// The sequence numbers of the waits that consumed each flag's latest set
-/// (one per path that merged here). A path has a few flags at a time, and
-/// a walk adds, erases and looks them up at every wait: a vector sorted by
-/// flag, with the interface of a map.
-class FlagConsumers {
+/// A map by flag, kept as a vector sorted by flag: a path has a few flags
+/// in flight and a few flags' consumers at a time, and a walk copies its
+/// state at every branch and loop iteration (one allocation per copy, not
+/// one per entry as a std::map's) and looks flags up at every set and wait.
+/// Flags sort by source pipe first: the flags one pipe sets are one run
+/// (setBy).
+template <typename Value> class FlagMap {
 public:
-  using Seqs = SmallVector<int64_t, 2>;
-  using Entry = std::pair<FlagKey, Seqs>;
+  using Entry = std::pair<FlagKey, Value>;
+  using iterator = Entry *;
   using const_iterator = const Entry *;
 
   const_iterator begin() const { return entries.begin(); }
   const_iterator end() const { return entries.end(); }
   size_t size() const { return entries.size(); }
+  bool empty() const { return entries.empty(); }
   const_iterator find(const FlagKey &key) const {
     const Entry *it = lowerBound(key);
     return it != entries.end() && it->first == key ? it : entries.end();
   }
-  /// The consumers of `key`, none when it has no entry yet.
-  Seqs &operator[](const FlagKey &key) {
-    Entry *it = const_cast<Entry *>(lowerBound(key));
-    if (it == entries.end() || it->first != key)
-      it = entries.insert(it, Entry{key, Seqs()});
+  iterator find(const FlagKey &key) {
+    return const_cast<iterator>(std::as_const(*this).find(key));
+  }
+  size_t count(const FlagKey &key) const { return find(key) != end(); }
+  const Value &at(const FlagKey &key) const {
+    const_iterator it = find(key);
+    assert(it != end() && "no such flag");
     return it->second;
   }
+  /// The value of `key`, default-constructed when it has no entry yet.
+  Value &operator[](const FlagKey &key) {
+    Entry *it = const_cast<Entry *>(lowerBound(key));
+    if (it == entries.end() || it->first != key)
+      it = entries.insert(it, Entry{key, Value()});
+    return it->second;
+  }
+  void erase(const_iterator it) {
+    entries.erase(entries.begin() + (it - entries.begin()));
+  }
   void erase(const FlagKey &key) {
-    const Entry *it = find(key);
-    if (it != entries.end())
-      entries.erase(entries.begin() + (it - entries.begin()));
+    const_iterator it = find(key);
+    if (it != end())
+      erase(it);
+  }
+  /// Erases the flags `pipe` sets for which `pred` holds.
+  template <typename Pred> void eraseSetBy(unsigned pipe, Pred pred) {
+    auto [first, last] = setBy(pipe);
+    entries.erase(std::remove_if(first, last, pred), last);
   }
   void clear() { entries.clear(); }
 
 private:
+  /// The entries of the flags `pipe` sets.
+  std::pair<iterator, iterator> setBy(unsigned pipe) {
+    auto bySource = [](const Entry &entry, unsigned p) {
+      return std::get<0>(entry.first) < p;
+    };
+    iterator first =
+        std::lower_bound(entries.begin(), entries.end(), pipe, bySource);
+    return {first, std::lower_bound(first, entries.end(), pipe + 1, bySource)};
+  }
   const Entry *lowerBound(const FlagKey &key) const {
     return std::lower_bound(
         entries.begin(), entries.end(), key,
         [](const Entry &entry, const FlagKey &k) { return entry.first < k; });
   }
-  SmallVector<Entry, 4> entries;
+  SmallVector<Entry, 0> entries;
 };
+
+/// The sequence numbers of the waits that consumed each flag's latest set
+/// (one per path that merged here).
+using FlagConsumers = FlagMap<SmallVector<int64_t, 2>>;
 
 struct Path {
   PipeSets executed;
   KnownRows known; // known[q][p]
-  std::map<FlagKey, PipeSets> flags;
+  FlagMap<PipeSets> flags;
   /// The sequence numbers of the waits that consumed each flag's latest set
   /// (one per path that merged here): its next set must know them finished.
   FlagConsumers consumers;
