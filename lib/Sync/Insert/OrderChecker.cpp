@@ -54,9 +54,10 @@ bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
           pending.push_back(survey->waitOps.lookup({q, seq}));
     survey->repair(set, free, pending);
   }
-  PipeSets captured = path.known[p];
-  captured[p].unite(path.executed[p]);
-  path.flags[{p, q, set.getEvent()}] = std::move(captured);
+  IntervalSet own = path.known[p][p];
+  own.unite(path.executed[p]);
+  path.flags[{p, q, set.getEvent()}] =
+      Capture(path.known.snapshot(p), p, std::move(own));
   return true;
 }
 
@@ -250,8 +251,13 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
         continue;
       return std::nullopt;
     }
-    merged.flags[key] = onEveryPath(
-        [&, k = key](const Path &path) -> const PipeSets & { return path.flags.at(k); });
+    unsigned source = std::get<0>(key);
+    auto row = std::make_shared<PipeSets>(
+        onEveryPath([&, k = key](const Path &path) -> const Capture & {
+          return path.flags.at(k);
+        }));
+    IntervalSet own = (*row)[source];
+    merged.flags[key] = Capture(std::move(row), source, std::move(own));
   }
   for (const Path &path : paths)
     for (const auto &[key, seqs] : path.consumers) {

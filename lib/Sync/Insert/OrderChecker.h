@@ -55,7 +55,7 @@ using FlagKey = std::tuple<unsigned, unsigned, int64_t>;
 /// since the last fold are the copy's own.
 class LatestRuns {
 public:
-  using Seqs = SmallVector<int64_t, 1>;
+  using Seqs = SmallVector<int64_t, 4>;
   using Map = DenseMap<Operation *, Seqs>;
 
   const Seqs *find(Operation *op) const {
@@ -176,9 +176,33 @@ public:
     return rows[q] == other.rows[q];
   }
   void share(unsigned q, const KnownRows &from) { rows[q] = from.rows[q]; }
+  /// Row q as it is now: a later change of the row copies it first.
+  std::shared_ptr<const PipeSets> snapshot(unsigned q) const { return rows[q]; }
 
 private:
   std::array<std::shared_ptr<PipeSets>, kNumPipes> rows;
+};
+
+/// What a set_flag <p -> q> captured: what p knew (row p of KnownRows,
+/// shared with the state that set it until either changes) and, for p's
+/// own numbers, what p had issued as well. A set copies one set, not seven.
+class Capture {
+public:
+  Capture() = default;
+  Capture(std::shared_ptr<const PipeSets> row, unsigned pipe, IntervalSet own)
+      : row(std::move(row)), pipe(pipe), own(std::move(own)) {}
+  /// What the set knew has finished of pipe p.
+  const IntervalSet &operator[](unsigned p) const {
+    static const IntervalSet none;
+    if (p == pipe)
+      return own;
+    return row ? (*row)[p] : none;
+  }
+
+private:
+  std::shared_ptr<const PipeSets> row;
+  unsigned pipe = 0;
+  IntervalSet own;
 };
 
 /// A map by flag, kept as a vector sorted by flag: a path has a few flags
@@ -257,7 +281,7 @@ using FlagConsumers = FlagMap<SmallVector<int64_t, 2>>;
 struct Path {
   PipeSets executed;
   KnownRows known; // known[q][p]
-  FlagMap<PipeSets> flags;
+  FlagMap<Capture> flags;
   /// The sequence numbers of the waits that consumed each flag's latest set
   /// (one per path that merged here): its next set must know them finished.
   FlagConsumers consumers;
