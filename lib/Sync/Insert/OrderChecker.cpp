@@ -83,11 +83,11 @@ void OrderChecker::waitFlag(WaitFlagOp wait, Path &path) {
     survey->waitOps[{q, seq}] = wait;
 }
 
-bool OrderChecker::access(Operation *op, const Access &info, Path &path) {
+bool OrderChecker::access(const Access &info, Path &path) {
   unsigned q = info.pipe;
   int64_t seq = ++counters[q];
   for (const Source &source : info.sources) {
-    const LatestRuns::Seqs *latest = path.latest.find(source.op);
+    const LatestRuns::Seqs *latest = path.latest.find(source.id);
     if (!latest)
       continue;
     const IntervalSet &known = path.known[q][source.pipe];
@@ -97,7 +97,7 @@ bool OrderChecker::access(Operation *op, const Access &info, Path &path) {
   }
   // Only a source's runs are looked up again (a fold would drop the others).
   if (info.isSource)
-    path.latest.assign(op, seq);
+    path.latest.assign(info.source, seq);
   path.executed[q].insert(seq, seq + 1);
   return true;
 }
@@ -140,7 +140,7 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
   }
   auto it = accesses.find(&op);
   if (it != accesses.end())
-    return done(access(&op, it->second, path));
+    return done(access(it->second, path));
   return WalkStep::Enter;
 }
 
@@ -169,12 +169,12 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b) const {
         return false;
     return true;
   };
-  for (const auto &[op, seqs] : latestA) {
-    auto other = latestB.find(op);
+  for (const auto &[source, seqs] : latestA) {
+    auto other = latestB.find(source);
     if (other == latestB.end() || other->second != seqs)
       return false;
     for (int64_t seq : seqs)
-      if (!sameKnowledge(accesses.find(op)->second.pipe, seq, seq))
+      if (!sameKnowledge(sourcePipes[source], seq, seq))
         return false;
   }
   // Waits are only looked up again as the consumers of a flag; a disabled

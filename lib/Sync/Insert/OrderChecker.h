@@ -47,6 +47,11 @@ namespace sync {
 using PipeSets = std::array<IntervalSet, kNumPipes>;
 using FlagKey = std::tuple<unsigned, unsigned, int64_t>;
 
+/// A dependency source's number: OrderChecker numbers the sources once, in
+/// the order the dependencies name them, so that the walk's maps hash small
+/// consecutive integers (few collisions), not op addresses.
+using SourceId = unsigned;
+
 /// The sequence numbers of each dependency source's latest executions (one
 /// per path that merged here), by source. A walk copies its state at every
 /// branch and loop and merges the copies after it, and the sources run
@@ -56,24 +61,26 @@ using FlagKey = std::tuple<unsigned, unsigned, int64_t>;
 class LatestRuns {
 public:
   using Seqs = SmallVector<int64_t, 4>;
-  using Map = DenseMap<Operation *, Seqs>;
+  using Map = DenseMap<SourceId, Seqs>;
 
-  const Seqs *find(Operation *op) const {
-    auto own = overlay.find(op);
+  const Seqs *find(SourceId source) const {
+    auto own = overlay.find(source);
     if (own != overlay.end())
       return &own->second;
     if (!base)
       return nullptr;
-    auto shared = base->find(op);
+    auto shared = base->find(source);
     return shared == base->end() ? nullptr : &shared->second;
   }
-  void assign(Operation *op, int64_t seq) { overlay[op].assign(1, seq); }
+  void assign(SourceId source, int64_t seq) {
+    overlay[source].assign(1, seq);
+  }
 
   /// Makes every entry shared, leaving out the sources `keep` rejects.
   template <typename Keep> void fold(Keep keep) {
     auto folded = std::make_shared<Map>();
     folded->reserve(overlay.size() + (base ? base->size() : 0));
-    auto add = [&](Operation *op, const Seqs &seqs) {
+    auto add = [&](SourceId op, const Seqs &seqs) {
       if (keep(op))
         folded->try_emplace(op, seqs);
     };
@@ -103,7 +110,7 @@ public:
     // A path's numbers have no repeats; those of a path that ran the
     // source as the path before it did are all in already (most sources
     // are not run again by the loop or branch being merged).
-    auto unite = [&](Operation *op, Seqs &into) {
+    auto unite = [&](SourceId op, Seqs &into) {
       const Seqs *previous = nullptr;
       for (const LatestRuns *path : paths) {
         const Seqs *seqs = path->find(op);
@@ -131,7 +138,7 @@ public:
       return merged;
     }
     for (const LatestRuns *path : paths) {
-      auto visit = [&](Operation *op) {
+      auto visit = [&](SourceId op) {
         auto [it, inserted] = merged.overlay.try_emplace(op);
         if (inserted)
           unite(op, it->second);
@@ -157,8 +164,7 @@ private:
 class KnownRows {
 public:
   const PipeSets &operator[](unsigned q) const {
-    static const PipeSets none;
-    return rows[q] ? *rows[q] : none;
+    return rows[q] ? *rows[q] : kNone;
   }
   /// Row q, unshared, to be changed.
   PipeSets &own(unsigned q) {
@@ -180,6 +186,9 @@ public:
   std::shared_ptr<const PipeSets> snapshot(unsigned q) const { return rows[q]; }
 
 private:
+  /// A row not yet written (a class member, not a local static: this is
+  /// read at every step, and a local static checks its guard each time).
+  static inline const PipeSets kNone{};
   std::array<std::shared_ptr<PipeSets>, kNumPipes> rows;
 };
 
@@ -193,13 +202,13 @@ public:
       : row(std::move(row)), pipe(pipe), own(std::move(own)) {}
   /// What the set knew has finished of pipe p.
   const IntervalSet &operator[](unsigned p) const {
-    static const IntervalSet none;
     if (p == pipe)
       return own;
-    return row ? (*row)[p] : none;
+    return row ? (*row)[p] : kNone;
   }
 
 private:
+  static inline const IntervalSet kNone{};
   std::shared_ptr<const PipeSets> row;
   unsigned pipe = 0;
   IntervalSet own;
@@ -347,14 +356,19 @@ public:
       unsigned p = pipeOf(dep.earlier), q = pipeOf(dep.later);
       Access &earlier = accesses[dep.earlier];
       earlier.pipe = p;
-      earlier.isSource = true;
+      if (!earlier.isSource) {
+        earlier.isSource = true;
+        earlier.source = sourcePipes.size();
+        sourcePipes.push_back(p);
+      }
+      SourceId source = earlier.source;
       Access &later = accesses[dep.later];
       later.pipe = q;
       // A pipe that orders its own accesses needs no check between them;
       // a pair met twice is checked once.
       if ((p != q || !inOrder[p]) &&
           seen.insert({dep.earlier, dep.later}).second)
-        later.sources.push_back({dep.earlier, p});
+        later.sources.push_back({source, p});
     }
     // A source is checked by its dependents only: past the body op that
     // holds the last of them, the walk forgets it.
@@ -362,8 +376,9 @@ public:
     for (size_t i = 0; i < body.size(); ++i)
       bodyIndex[body[i]] = i;
     Block *entry = body.empty() ? nullptr : body.front()->getBlock();
+    lastDependent.assign(sourcePipes.size(), 0);
     for (const Dependency &dep : dependencies) {
-      size_t &last = lastDependent[dep.earlier];
+      size_t &last = lastDependent[accesses[dep.earlier].source];
       last = std::max(last,
                       bodyIndex.lookup(entry->findAncestorOpInBlock(*dep.later)));
     }
@@ -411,7 +426,7 @@ public:
         // that holds the last of them, the walk forgets it.
         if (i > start)
           path.latest.fold(
-              [&](Operation *op) { return lastDependent.lookup(op) >= i; });
+              [&](SourceId source) { return lastDependent[source] >= i; });
         const std::optional<Checkpoint> &known = checkpoints[i / kStride];
         // Back on the course of the run that recorded the checkpoint: the
         // rest of this walk would go as that one did, and that one passed.
@@ -450,7 +465,7 @@ private:
   bool sameFuture(const Path &a, const Path &b) const;
 
   struct Access;
-  bool access(Operation *op, const Access &info, Path &path);
+  bool access(const Access &info, Path &path);
   bool setFlag(SetFlagOp set, Path &path);
   void waitFlag(WaitFlagOp wait, Path &path);
   static bool consumed(const Path &path, const FlagKey &key);
@@ -460,7 +475,7 @@ private:
 
   /// A dependency source and its pipe.
   struct Source {
-    Operation *op;
+    SourceId id;
     unsigned pipe;
   };
   /// An access of a dependency: its pipe, whether later accesses depend on
@@ -469,11 +484,14 @@ private:
   struct Access {
     unsigned pipe = 0;
     bool isSource = false;
+    SourceId source = 0; // when isSource
     SmallVector<Source, 2> sources;
   };
   /// One lookup per op of the walk: every access of a dependency.
   DenseMap<Operation *, Access> accesses;
-  DenseMap<Operation *, size_t> lastDependent;
+  /// By source: its pipe, and the body op holding its last dependent.
+  SmallVector<unsigned> sourcePipes;
+  std::vector<size_t> lastDependent;
   const llvm::DenseSet<Operation *> *disabled = nullptr;
   const TargetDescription &target;
   /// Per pipe: whether it orders its own accesses (needs no barrier).
