@@ -86,14 +86,27 @@ void OrderChecker::waitFlag(WaitFlagOp wait, Path &path) {
 bool OrderChecker::access(const Access &info, Path &path) {
   unsigned q = info.pipe;
   int64_t seq = ++counters[q];
-  for (const Source &source : info.sources) {
-    const LatestRuns::Seqs *latest = path.latest.find(source.id);
-    if (!latest)
+  // The sources are grouped by pipe. Every access number of pipe p run so
+  // far is in [1, counters[p]]: where q knows all of that, the sources of p
+  // need no look-up.
+  for (auto it = info.sources.begin(), end = info.sources.end(); it != end;) {
+    unsigned p = it->pipe;
+    const IntervalSet &known = path.known[q][p];
+    ArrayRef<IntervalSet::Interval> intervals = known.getIntervals();
+    if (!intervals.empty() && intervals.front().first <= 1 &&
+        intervals.front().second > counters[p]) {
+      while (it != end && it->pipe == p)
+        ++it;
       continue;
-    const IntervalSet &known = path.known[q][source.pipe];
-    for (int64_t earlier : *latest)
-      if (!known.contains(earlier))
-        return false;
+    }
+    for (; it != end && it->pipe == p; ++it) {
+      const LatestRuns::Seqs *latest = path.latest.find(it->id);
+      if (!latest)
+        continue;
+      for (int64_t earlier : *latest)
+        if (!known.contains(earlier))
+          return false;
+    }
   }
   // Only a source's runs are looked up again (a fold would drop the others).
   if (info.isSource)

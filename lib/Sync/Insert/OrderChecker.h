@@ -370,6 +370,11 @@ public:
           seen.insert({dep.earlier, dep.later}).second)
         later.sources.push_back({source, p});
     }
+    // An access checks its sources pipe by pipe (OrderChecker::access).
+    for (auto &[op, access] : accesses)
+      llvm::stable_sort(access.sources, [](const Source &a, const Source &b) {
+        return a.pipe < b.pipe;
+      });
     // A source is checked by its dependents only: past the body op that
     // holds the last of them, the walk forgets it.
     DenseMap<Operation *, size_t> bodyIndex;
