@@ -129,6 +129,10 @@ public:
       // The shared entries are the same on every path: only the paths' own
       // entries need merging.
       merged.base = paths.front()->base;
+      size_t most = 0;
+      for (const LatestRuns *path : paths)
+        most = std::max<size_t>(most, path->overlay.size());
+      merged.overlay.reserve(most);
       for (const LatestRuns *path : paths)
         for (const auto &[op, seqs] : path->overlay) {
           auto [it, inserted] = merged.overlay.try_emplace(op);
