@@ -224,7 +224,7 @@ private:
 /// one per entry as a std::map's) and looks flags up at every set and wait.
 /// Flags sort by source pipe first: the flags one pipe sets are one run
 /// (setBy).
-template <typename Value> class FlagMap {
+template <typename Value, unsigned InlineEntries> class FlagMap {
 public:
   using Entry = std::pair<FlagKey, Value>;
   using iterator = Entry *;
@@ -284,17 +284,17 @@ private:
         entries.begin(), entries.end(), key,
         [](const Entry &entry, const FlagKey &k) { return entry.first < k; });
   }
-  SmallVector<Entry, 0> entries;
+  SmallVector<Entry, InlineEntries> entries;
 };
 
 /// The sequence numbers of the waits that consumed each flag's latest set
 /// (one per path that merged here).
-using FlagConsumers = FlagMap<SmallVector<int64_t, 2>>;
+using FlagConsumers = FlagMap<SmallVector<int64_t, 2>, 4>;
 
 struct Path {
   PipeSets executed;
   KnownRows known; // known[q][p]
-  FlagMap<Capture> flags;
+  FlagMap<Capture, 2> flags;
   /// The sequence numbers of the waits that consumed each flag's latest set
   /// (one per path that merged here): its next set must know them finished.
   FlagConsumers consumers;
