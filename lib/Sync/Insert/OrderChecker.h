@@ -35,9 +35,9 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <array>
-#include <utility>
 #include <memory>
 #include <optional>
+#include <utility>
 
 namespace mlir {
 namespace dsaplan {
