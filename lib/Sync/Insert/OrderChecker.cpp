@@ -54,9 +54,10 @@ bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
           pending.push_back(survey->waitOps.lookup({q, seq}));
     survey->repair(set, free, pending);
   }
-  PipeSets captured = path.known[p];
-  captured[p].unite(path.executed[p]);
-  path.flags[{p, q, set.getEvent()}] = std::move(captured);
+  IntervalSet own = path.known[p][p];
+  own.unite(path.executed[p]);
+  path.flags[{p, q, set.getEvent()}] =
+      Capture(path.known.snapshot(p), p, std::move(own));
   return true;
 }
 
@@ -72,12 +73,9 @@ void OrderChecker::waitFlag(WaitFlagOp wait, Path &path) {
   // What q now knows may cover consumers of flags q sets: forget them, so
   // that states stay small (knowledge only grows along a path, and a merge
   // keeps the consumers of the paths that did not know them).
-  SmallVector<FlagKey> covered;
-  for (const auto &[flag, seqs] : path.consumers)
-    if (std::get<0>(flag) == q && consumed(path, flag, seqs))
-      covered.push_back(flag);
-  for (const FlagKey &flag : covered)
-    path.consumers.erase(flag);
+  path.consumers.eraseSetBy(q, [&](const FlagConsumers::Entry &entry) {
+    return consumed(path, entry.first, entry.second);
+  });
   int64_t seq = kFirstWaitSeq + ++waitCounters[q];
   path.executed[q].insert(seq, seq + 1);
   path.consumers[key].assign(1, seq);
@@ -85,21 +83,34 @@ void OrderChecker::waitFlag(WaitFlagOp wait, Path &path) {
     survey->waitOps[{q, seq}] = wait;
 }
 
-bool OrderChecker::access(Operation *op, const Access &info, Path &path) {
+bool OrderChecker::access(const Access &info, Path &path) {
   unsigned q = info.pipe;
   int64_t seq = ++counters[q];
-  for (const Source &source : info.sources) {
-    const LatestRuns::Seqs *latest = path.latest.find(source.op);
-    if (!latest)
+  // The sources are grouped by pipe. Every access number of pipe p run so
+  // far is in [1, counters[p]]: where q knows all of that, the sources of p
+  // need no look-up.
+  for (auto it = info.sources.begin(), end = info.sources.end(); it != end;) {
+    unsigned p = it->pipe;
+    const IntervalSet &known = path.known[q][p];
+    ArrayRef<IntervalSet::Interval> intervals = known.getIntervals();
+    if (!intervals.empty() && intervals.front().first <= 1 &&
+        intervals.front().second > counters[p]) {
+      while (it != end && it->pipe == p)
+        ++it;
       continue;
-    const IntervalSet &known = path.known[q][source.pipe];
-    for (int64_t earlier : *latest)
-      if (!known.contains(earlier))
-        return false;
+    }
+    for (; it != end && it->pipe == p; ++it) {
+      const LatestRuns::Seqs *latest = path.latest.find(it->id);
+      if (!latest)
+        continue;
+      for (int64_t earlier : *latest)
+        if (!known.contains(earlier))
+          return false;
+    }
   }
   // Only a source's runs are looked up again (a fold would drop the others).
   if (info.isSource)
-    path.latest.assign(op, seq);
+    path.latest.assign(info.source, seq);
   path.executed[q].insert(seq, seq + 1);
   return true;
 }
@@ -142,7 +153,7 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
   }
   auto it = accesses.find(&op);
   if (it != accesses.end())
-    return done(access(&op, it->second, path));
+    return done(access(it->second, path));
   return WalkStep::Enter;
 }
 
@@ -171,12 +182,12 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b) const {
         return false;
     return true;
   };
-  for (const auto &[op, seqs] : latestA) {
-    auto other = latestB.find(op);
+  for (const auto &[source, seqs] : latestA) {
+    auto other = latestB.find(source);
     if (other == latestB.end() || other->second != seqs)
       return false;
     for (int64_t seq : seqs)
-      if (!sameKnowledge(accesses.find(op)->second.pipe, seq, seq))
+      if (!sameKnowledge(sourcePipes[source], seq, seq))
         return false;
   }
   // Waits are only looked up again as the consumers of a flag; a disabled
@@ -253,8 +264,13 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
         continue;
       return std::nullopt;
     }
-    merged.flags[key] = onEveryPath(
-        [&, k = key](const Path &path) -> const PipeSets & { return path.flags.at(k); });
+    unsigned source = std::get<0>(key);
+    auto row = std::make_shared<PipeSets>(
+        onEveryPath([&, k = key](const Path &path) -> const Capture & {
+          return path.flags.at(k);
+        }));
+    IntervalSet own = (*row)[source];
+    merged.flags[key] = Capture(std::move(row), source, std::move(own));
   }
   for (const Path &path : paths)
     for (const auto &[key, seqs] : path.consumers) {

@@ -35,9 +35,9 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <array>
-#include <map>
 #include <memory>
 #include <optional>
+#include <utility>
 
 namespace mlir {
 namespace dsaplan {
@@ -47,6 +47,11 @@ namespace sync {
 using PipeSets = std::array<IntervalSet, kNumPipes>;
 using FlagKey = std::tuple<unsigned, unsigned, int64_t>;
 
+/// A dependency source's number: OrderChecker numbers the sources once, in
+/// the order the dependencies name them, so that the walk's maps hash small
+/// consecutive integers (few collisions), not op addresses.
+using SourceId = unsigned;
+
 /// The sequence numbers of each dependency source's latest executions (one
 /// per path that merged here), by source. A walk copies its state at every
 /// branch and loop and merges the copies after it, and the sources run
@@ -55,25 +60,27 @@ using FlagKey = std::tuple<unsigned, unsigned, int64_t>;
 /// since the last fold are the copy's own.
 class LatestRuns {
 public:
-  using Seqs = SmallVector<int64_t, 1>;
-  using Map = DenseMap<Operation *, Seqs>;
+  using Seqs = SmallVector<int64_t, 4>;
+  using Map = DenseMap<SourceId, Seqs>;
 
-  const Seqs *find(Operation *op) const {
-    auto own = overlay.find(op);
+  const Seqs *find(SourceId source) const {
+    auto own = overlay.find(source);
     if (own != overlay.end())
       return &own->second;
     if (!base)
       return nullptr;
-    auto shared = base->find(op);
+    auto shared = base->find(source);
     return shared == base->end() ? nullptr : &shared->second;
   }
-  void assign(Operation *op, int64_t seq) { overlay[op].assign(1, seq); }
+  void assign(SourceId source, int64_t seq) {
+    overlay[source].assign(1, seq);
+  }
 
   /// Makes every entry shared, leaving out the sources `keep` rejects.
   template <typename Keep> void fold(Keep keep) {
     auto folded = std::make_shared<Map>();
     folded->reserve(overlay.size() + (base ? base->size() : 0));
-    auto add = [&](Operation *op, const Seqs &seqs) {
+    auto add = [&](SourceId op, const Seqs &seqs) {
       if (keep(op))
         folded->try_emplace(op, seqs);
     };
@@ -100,17 +107,32 @@ public:
     bool shared = llvm::all_of(paths, [&](const LatestRuns *path) {
       return path->base == paths.front()->base;
     });
-    auto unite = [&](Operation *op, Seqs &into) {
-      for (const LatestRuns *path : paths)
-        if (const Seqs *seqs = path->find(op))
+    // A path's numbers have no repeats; those of a path that ran the
+    // source as the path before it did are all in already (most sources
+    // are not run again by the loop or branch being merged).
+    auto unite = [&](SourceId op, Seqs &into) {
+      const Seqs *previous = nullptr;
+      for (const LatestRuns *path : paths) {
+        const Seqs *seqs = path->find(op);
+        if (!seqs || seqs == previous || (previous && *seqs == *previous))
+          continue;
+        if (into.empty())
+          into = *seqs;
+        else
           for (int64_t seq : *seqs)
             if (!llvm::is_contained(into, seq))
               into.push_back(seq);
+        previous = seqs;
+      }
     };
     if (shared) {
       // The shared entries are the same on every path: only the paths' own
       // entries need merging.
       merged.base = paths.front()->base;
+      size_t most = 0;
+      for (const LatestRuns *path : paths)
+        most = std::max<size_t>(most, path->overlay.size());
+      merged.overlay.reserve(most);
       for (const LatestRuns *path : paths)
         for (const auto &[op, seqs] : path->overlay) {
           auto [it, inserted] = merged.overlay.try_emplace(op);
@@ -120,7 +142,7 @@ public:
       return merged;
     }
     for (const LatestRuns *path : paths) {
-      auto visit = [&](Operation *op) {
+      auto visit = [&](SourceId op) {
         auto [it, inserted] = merged.overlay.try_emplace(op);
         if (inserted)
           unite(op, it->second);
@@ -146,8 +168,7 @@ private:
 class KnownRows {
 public:
   const PipeSets &operator[](unsigned q) const {
-    static const PipeSets none;
-    return rows[q] ? *rows[q] : none;
+    return rows[q] ? *rows[q] : kNone;
   }
   /// Row q, unshared, to be changed.
   PipeSets &own(unsigned q) {
@@ -165,55 +186,115 @@ public:
     return rows[q] == other.rows[q];
   }
   void share(unsigned q, const KnownRows &from) { rows[q] = from.rows[q]; }
+  /// Row q as it is now: a later change of the row copies it first.
+  std::shared_ptr<const PipeSets> snapshot(unsigned q) const { return rows[q]; }
 
 private:
+  /// A row not yet written (a class member, not a local static: this is
+  /// read at every step, and a local static checks its guard each time).
+  static inline const PipeSets kNone{};
   std::array<std::shared_ptr<PipeSets>, kNumPipes> rows;
 };
 
-/// The sequence numbers of the waits that consumed each flag's latest set
-/// (one per path that merged here). A path has a few flags at a time, and
-/// a walk adds, erases and looks them up at every wait: a vector sorted by
-/// flag, with the interface of a map.
-class FlagConsumers {
+/// What a set_flag <p -> q> captured: what p knew (row p of KnownRows,
+/// shared with the state that set it until either changes) and, for p's
+/// own numbers, what p had issued as well. A set copies one set, not seven.
+class Capture {
 public:
-  using Seqs = SmallVector<int64_t, 2>;
-  using Entry = std::pair<FlagKey, Seqs>;
+  Capture() = default;
+  Capture(std::shared_ptr<const PipeSets> row, unsigned pipe, IntervalSet own)
+      : row(std::move(row)), pipe(pipe), own(std::move(own)) {}
+  /// What the set knew has finished of pipe p.
+  const IntervalSet &operator[](unsigned p) const {
+    if (p == pipe)
+      return own;
+    return row ? (*row)[p] : kNone;
+  }
+
+private:
+  static inline const IntervalSet kNone{};
+  std::shared_ptr<const PipeSets> row;
+  unsigned pipe = 0;
+  IntervalSet own;
+};
+
+/// A map by flag, kept as a vector sorted by flag: a path has a few flags
+/// in flight and a few flags' consumers at a time, and a walk copies its
+/// state at every branch and loop iteration (one allocation per copy, not
+/// one per entry as a std::map's) and looks flags up at every set and wait.
+/// Flags sort by source pipe first: the flags one pipe sets are one run
+/// (setBy).
+template <typename Value, unsigned InlineEntries> class FlagMap {
+public:
+  using Entry = std::pair<FlagKey, Value>;
+  using iterator = Entry *;
   using const_iterator = const Entry *;
 
   const_iterator begin() const { return entries.begin(); }
   const_iterator end() const { return entries.end(); }
   size_t size() const { return entries.size(); }
+  bool empty() const { return entries.empty(); }
   const_iterator find(const FlagKey &key) const {
     const Entry *it = lowerBound(key);
     return it != entries.end() && it->first == key ? it : entries.end();
   }
-  /// The consumers of `key`, none when it has no entry yet.
-  Seqs &operator[](const FlagKey &key) {
-    Entry *it = const_cast<Entry *>(lowerBound(key));
-    if (it == entries.end() || it->first != key)
-      it = entries.insert(it, Entry{key, Seqs()});
+  iterator find(const FlagKey &key) {
+    return const_cast<iterator>(std::as_const(*this).find(key));
+  }
+  size_t count(const FlagKey &key) const { return find(key) != end(); }
+  const Value &at(const FlagKey &key) const {
+    const_iterator it = find(key);
+    assert(it != end() && "no such flag");
     return it->second;
   }
+  /// The value of `key`, default-constructed when it has no entry yet.
+  Value &operator[](const FlagKey &key) {
+    Entry *it = const_cast<Entry *>(lowerBound(key));
+    if (it == entries.end() || it->first != key)
+      it = entries.insert(it, Entry{key, Value()});
+    return it->second;
+  }
+  void erase(const_iterator it) {
+    entries.erase(entries.begin() + (it - entries.begin()));
+  }
   void erase(const FlagKey &key) {
-    const Entry *it = find(key);
-    if (it != entries.end())
-      entries.erase(entries.begin() + (it - entries.begin()));
+    const_iterator it = find(key);
+    if (it != end())
+      erase(it);
+  }
+  /// Erases the flags `pipe` sets for which `pred` holds.
+  template <typename Pred> void eraseSetBy(unsigned pipe, Pred pred) {
+    auto [first, last] = setBy(pipe);
+    entries.erase(std::remove_if(first, last, pred), last);
   }
   void clear() { entries.clear(); }
 
 private:
+  /// The entries of the flags `pipe` sets.
+  std::pair<iterator, iterator> setBy(unsigned pipe) {
+    auto bySource = [](const Entry &entry, unsigned p) {
+      return std::get<0>(entry.first) < p;
+    };
+    iterator first =
+        std::lower_bound(entries.begin(), entries.end(), pipe, bySource);
+    return {first, std::lower_bound(first, entries.end(), pipe + 1, bySource)};
+  }
   const Entry *lowerBound(const FlagKey &key) const {
     return std::lower_bound(
         entries.begin(), entries.end(), key,
         [](const Entry &entry, const FlagKey &k) { return entry.first < k; });
   }
-  SmallVector<Entry, 4> entries;
+  SmallVector<Entry, InlineEntries> entries;
 };
+
+/// The sequence numbers of the waits that consumed each flag's latest set
+/// (one per path that merged here).
+using FlagConsumers = FlagMap<SmallVector<int64_t, 2>, 4>;
 
 struct Path {
   PipeSets executed;
   KnownRows known; // known[q][p]
-  std::map<FlagKey, PipeSets> flags;
+  FlagMap<Capture, 2> flags;
   /// The sequence numbers of the waits that consumed each flag's latest set
   /// (one per path that merged here): its next set must know them finished.
   FlagConsumers consumers;
@@ -279,23 +360,34 @@ public:
       unsigned p = pipeOf(dep.earlier), q = pipeOf(dep.later);
       Access &earlier = accesses[dep.earlier];
       earlier.pipe = p;
-      earlier.isSource = true;
+      if (!earlier.isSource) {
+        earlier.isSource = true;
+        earlier.source = sourcePipes.size();
+        sourcePipes.push_back(p);
+      }
+      SourceId source = earlier.source;
       Access &later = accesses[dep.later];
       later.pipe = q;
       // A pipe that orders its own accesses needs no check between them;
       // a pair met twice is checked once.
       if ((p != q || !inOrder[p]) &&
           seen.insert({dep.earlier, dep.later}).second)
-        later.sources.push_back({dep.earlier, p});
+        later.sources.push_back({source, p});
     }
+    // An access checks its sources pipe by pipe (OrderChecker::access).
+    for (auto &[op, access] : accesses)
+      llvm::stable_sort(access.sources, [](const Source &a, const Source &b) {
+        return a.pipe < b.pipe;
+      });
     // A source is checked by its dependents only: past the body op that
     // holds the last of them, the walk forgets it.
     DenseMap<Operation *, size_t> bodyIndex;
     for (size_t i = 0; i < body.size(); ++i)
       bodyIndex[body[i]] = i;
     Block *entry = body.empty() ? nullptr : body.front()->getBlock();
+    lastDependent.assign(sourcePipes.size(), 0);
     for (const Dependency &dep : dependencies) {
-      size_t &last = lastDependent[dep.earlier];
+      size_t &last = lastDependent[accesses[dep.earlier].source];
       last = std::max(last,
                       bodyIndex.lookup(entry->findAncestorOpInBlock(*dep.later)));
     }
@@ -343,7 +435,7 @@ public:
         // that holds the last of them, the walk forgets it.
         if (i > start)
           path.latest.fold(
-              [&](Operation *op) { return lastDependent.lookup(op) >= i; });
+              [&](SourceId source) { return lastDependent[source] >= i; });
         const std::optional<Checkpoint> &known = checkpoints[i / kStride];
         // Back on the course of the run that recorded the checkpoint: the
         // rest of this walk would go as that one did, and that one passed.
@@ -382,7 +474,7 @@ private:
   bool sameFuture(const Path &a, const Path &b) const;
 
   struct Access;
-  bool access(Operation *op, const Access &info, Path &path);
+  bool access(const Access &info, Path &path);
   bool setFlag(SetFlagOp set, Path &path);
   void waitFlag(WaitFlagOp wait, Path &path);
   static bool consumed(const Path &path, const FlagKey &key);
@@ -392,7 +484,7 @@ private:
 
   /// A dependency source and its pipe.
   struct Source {
-    Operation *op;
+    SourceId id;
     unsigned pipe;
   };
   /// An access of a dependency: its pipe, whether later accesses depend on
@@ -401,11 +493,14 @@ private:
   struct Access {
     unsigned pipe = 0;
     bool isSource = false;
+    SourceId source = 0; // when isSource
     SmallVector<Source, 2> sources;
   };
   /// One lookup per op of the walk: every access of a dependency.
   DenseMap<Operation *, Access> accesses;
-  DenseMap<Operation *, size_t> lastDependent;
+  /// By source: its pipe, and the body op holding its last dependent.
+  SmallVector<unsigned> sourcePipes;
+  std::vector<size_t> lastDependent;
   const llvm::DenseSet<Operation *> *disabled = nullptr;
   const TargetDescription &target;
   /// Per pipe: whether it orders its own accesses (needs no barrier).
