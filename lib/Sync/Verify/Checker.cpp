@@ -334,7 +334,8 @@ LogicalResult mlir::dsaplan::verifySync(func::FuncOp func, unsigned &checked) {
     if (quick.mayWalkQuickly()) {
       // Only this thread's: the pass may check other functions on others.
       ScopedDiagnosticHandler drop(
-          func.getContext(), [thread = std::this_thread::get_id()](Diagnostic &) {
+          func.getContext(),
+          [thread = std::this_thread::get_id()](Diagnostic &) {
             return success(std::this_thread::get_id() == thread);
           });
       if (quick.run(checked))

@@ -108,9 +108,10 @@ bool knowsNoLess(const PathState &laterState, int64_t later,
 
 /// Whether the two maps hold the same keys.
 template <typename Map> bool sameKeys(const Map &a, const Map &b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(),
-                    [](const auto &x, const auto &y) { return x.first == y.first; });
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
+                                            [](const auto &x, const auto &y) {
+                                              return x.first == y.first;
+                                            });
 }
 
 } // namespace

@@ -183,10 +183,11 @@ namespace {
 
 /// Whether each access of `page` that `live` selects is covered by one of
 /// `before` (FixedPoint.cpp); `before` may be absent (no access there).
-bool pageCovered(const std::vector<Access> &page, const std::vector<Access> *before,
-                 llvm::function_ref<bool(const Access &)> live,
-                 llvm::function_ref<bool(const Access &, const Access &)> covers,
-                 size_t limit) {
+bool pageCovered(
+    const std::vector<Access> &page, const std::vector<Access> *before,
+    llvm::function_ref<bool(const Access &)> live,
+    llvm::function_ref<bool(const Access &, const Access &)> covers,
+    size_t limit) {
   if (page.size() > limit || (before && before->size() > limit))
     return false;
   for (const Access &access : page) {

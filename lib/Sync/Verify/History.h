@@ -92,10 +92,11 @@ public:
   /// page the two share counts as covered (FixedPoint.cpp: the same
   /// accesses, known to no fewer units later on the path). False too when
   /// a page to compare holds more than `limit` accesses.
-  bool coveredBy(const History &earlier,
-                 llvm::function_ref<bool(const Access &)> live,
-                 llvm::function_ref<bool(const Access &, const Access &)> covers,
-                 size_t limit) const;
+  bool
+  coveredBy(const History &earlier,
+            llvm::function_ref<bool(const Access &)> live,
+            llvm::function_ref<bool(const Access &, const Access &)> covers,
+            size_t limit) const;
 
 private:
   using PageKey = std::pair<int, int64_t>; // space (-1: unplaced), page
