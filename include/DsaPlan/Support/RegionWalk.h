@@ -38,6 +38,8 @@
 //                   Block::iterator &end);  // narrow the ops walked, or
 //                                           // skip the block (false)
 //   void beginIteration(Operation &loop, unsigned iteration, State &);
+//   bool repeatsIteration(Operation &loop, unsigned iteration,
+//                         const State &);   // opt-in: end the loop early
 //   void endLoop(Operation &loop);          // before the loop's merge
 //
 // A Stop (or a failed merge or leaf) ends the walk: walkBlock and walkOp
@@ -47,7 +49,11 @@
 // The loop policy is the number of iterations (the path-wise checks unroll
 // three, the dependencies two: enough for iteration i+1 to meet iteration
 // i); a client that needs a loop only as a whole (a buffer live across it)
-// says so in step() and does not Enter it.
+// says so in step() and does not Enter it. A client that can tell the
+// iterations left would find nothing new (the verifier's fixed point,
+// lib/Sync/Verify/FixedPoint.cpp) answers repeatsIteration: asked before
+// each iteration after the first, true leaves the loop there, as if that
+// were its last. The default (false) unrolls every iteration.
 //
 //===----------------------------------------------------------------------===//
 
@@ -95,6 +101,7 @@ template <typename State> struct RegionWalkClient {
     return true;
   }
   void beginIteration(Operation &, unsigned, State &) {}
+  bool repeatsIteration(Operation &, unsigned, const State &) { return false; }
   void endLoop(Operation &) {}
 };
 
@@ -143,6 +150,11 @@ private:
     return true;
   }
 
+  /// Whether the client ends the loop before `iteration` (not the first).
+  bool lastIteration(Operation &op, unsigned iteration, const State &state) {
+    return iteration && client.repeatsIteration(op, iteration, state);
+  }
+
   /// A region control enters at its first block; an empty one runs nothing.
   bool walkEntryBlock(Region &region, State &state) {
     return region.empty() || walkBlock(region.front(), state);
@@ -189,7 +201,7 @@ private:
         // A LoopLikeOpInterface that does not say how: all its regions in
         // order, left before any iteration or after one.
         exits.push_back(state);
-        if (iteration == loopIterations)
+        if (iteration == loopIterations || lastIteration(op, iteration, state))
           break;
         client.beginIteration(op, iteration++, state);
         for (Region &r : op.getRegions())
@@ -208,7 +220,7 @@ private:
       if (!header)
         header = region;
       if (region == header) {
-        if (iteration == loopIterations)
+        if (iteration == loopIterations || lastIteration(op, iteration, state))
           break;
         client.beginIteration(op, iteration++, state);
       }

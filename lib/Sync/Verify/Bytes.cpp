@@ -684,8 +684,7 @@ std::optional<SmallVector<Value, 2>> inductionVariablesOf(Operation *op) {
 
 } // namespace
 
-ArrayRef<Touch> TouchCache::get(Operation *op,
-                                const LoopIterations &iterations) {
+TouchCache::OpEntries &TouchCache::entriesOf(Operation *op) {
   auto [known, inserted] = byOp.try_emplace(op);
   if (inserted) {
     std::optional<SmallVector<Value, 2>> ivs = inductionVariablesOf(op);
@@ -698,19 +697,29 @@ ArrayRef<Touch> TouchCache::get(Operation *op,
     }
     known->second.ivs = std::move(*ivs);
   }
+  return known->second;
+}
+
+bool TouchCache::movesWith(Operation *op, Value iv) {
+  return llvm::is_contained(entriesOf(op).ivs, iv);
+}
+
+ArrayRef<Touch> TouchCache::get(Operation *op,
+                                const LoopIterations &iterations) {
+  OpEntries &known = entriesOf(op);
   // A loop the walk has not entered (a walk of the whole function at once)
   // has no entry.
   constexpr int64_t kNotEntered = std::numeric_limits<int64_t>::min();
   SmallVector<int64_t, 2> key;
-  for (Value iv : known->second.ivs) {
+  for (Value iv : known.ivs) {
     auto it = iterations.find(iv);
     key.push_back(it == iterations.end() ? kNotEntered : it->second);
   }
-  for (const Entry *entry : known->second.entries)
+  for (const Entry *entry : known.entries)
     if (entry->iterations == key)
       return entry->touches;
   entries.push_back({std::move(key), touchesOf(op, iterations, &sizes)});
-  known->second.entries.push_back(&entries.back());
+  known.entries.push_back(&entries.back());
   return entries.back().touches;
 }
 

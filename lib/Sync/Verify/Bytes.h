@@ -104,6 +104,9 @@ class TouchCache {
 public:
   /// Valid until the next call.
   ArrayRef<Touch> get(Operation *op, const LoopIterations &iterations);
+  /// Whether `op`'s touches may change with the iteration of the scf.for
+  /// whose induction variable is `iv`.
+  bool movesWith(Operation *op, Value iv);
 
 private:
   struct Entry {
@@ -114,6 +117,8 @@ private:
     SmallVector<Value, 2> ivs;
     SmallVector<const Entry *, 1> entries;
   };
+  /// `op`'s entries, with the variables its touches depend on.
+  OpEntries &entriesOf(Operation *op);
   std::deque<Entry> entries;
   llvm::DenseMap<Operation *, OpEntries> byOp;
   ElementSizes sizes;

@@ -18,7 +18,9 @@
 // The function is walked path-wise (RegionWalk.h): scf.if along both
 // branches, loops unrolled three times and left after zero to three
 // iterations; at a merge a sequence number stays known only if it is known
-// on every path that ran it.
+// on every path that ran it. A quick walk that leaves a loop once its
+// iterations repeat themselves runs first (FixedPoint.cpp); the full walk
+// runs, and reports, only when it fails.
 //
 // This file holds the walk and the accesses; the flags and merges are in
 // HappensBefore.cpp, the target's rules in MachineRules.h, the earlier
@@ -33,9 +35,12 @@
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
+
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::dsaplan;
@@ -318,8 +323,25 @@ bool SyncChecker::run(unsigned &checkedOut) {
   return !failedAny;
 }
 
+/// A quick walk first (FixedPoint.cpp), its diagnostics dropped: it fails
+/// whenever the full walk would. Only then the full walk, whose diagnostics
+/// are the ones shown, the same wherever the quick walk left a loop.
 LogicalResult mlir::dsaplan::verifySync(func::FuncOp func, unsigned &checked) {
   TargetDescription target = TargetDescription::getForOp(func);
+  checked = 0;
+  {
+    SyncChecker quick(func, target, /*quick=*/true);
+    if (quick.mayWalkQuickly()) {
+      // Only this thread's: the pass may check other functions on others.
+      ScopedDiagnosticHandler drop(
+          func.getContext(),
+          [thread = std::this_thread::get_id()](Diagnostic &) {
+            return success(std::this_thread::get_id() == thread);
+          });
+      if (quick.run(checked))
+        return success();
+    }
+  }
   SyncChecker checker(func, target);
   checked = 0;
   return success(checker.run(checked));

@@ -98,6 +98,9 @@ void SyncChecker::waitFlag(WaitFlagOp wait, unsigned base,
 
 /// One op of the walk; the structure (branches, loops) is RegionWalker's.
 WalkStep SyncChecker::step(Operation &op, PathState &state) {
+  // A quick walk's verdict is settled by its first failure.
+  if (quick && failedAny)
+    return WalkStep::Stop;
   countIteration(op, state.iterations);
   if (auto set = dyn_cast<CrossCoreSetOp>(op)) {
     crossCoreSet(set, state);

@@ -179,6 +179,48 @@ History History::unite(ArrayRef<const History *> histories) {
   return united;
 }
 
+namespace {
+
+/// Whether each access of `page` that `live` selects is covered by one of
+/// `before` (FixedPoint.cpp); `before` may be absent (no access there).
+bool pageCovered(
+    const std::vector<Access> &page, const std::vector<Access> *before,
+    llvm::function_ref<bool(const Access &)> live,
+    llvm::function_ref<bool(const Access &, const Access &)> covers,
+    size_t limit) {
+  if (page.size() > limit || (before && before->size() > limit))
+    return false;
+  for (const Access &access : page) {
+    if (!live(access))
+      continue;
+    if (!before || llvm::none_of(*before, [&](const Access &earlier) {
+          return covers(access, earlier);
+        }))
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+bool History::coveredBy(
+    const History &earlier, llvm::function_ref<bool(const Access &)> live,
+    llvm::function_ref<bool(const Access &, const Access &)> covers,
+    size_t limit) const {
+  auto covered = [&](const auto &mine, const auto &theirs) {
+    for (const auto &[key, page] : mine) {
+      auto it = theirs.find(key);
+      if (it != theirs.end() && it->second == page)
+        continue;
+      if (!pageCovered(*page, it == theirs.end() ? nullptr : it->second.get(),
+                       live, covers, limit))
+        return false;
+    }
+    return true;
+  };
+  return covered(pages, earlier.pages) && covered(gmPages, earlier.gmPages);
+}
+
 void History::cutPage(std::vector<Access> &accesses, size_t first,
                       const Bytes &bytes,
                       llvm::function_ref<bool(const Access &)> hit) {

@@ -87,6 +87,16 @@ public:
   /// Every access that ran on one of `histories`, once. The histories share
   /// the entry state's accesses and mostly differ on a few pages.
   static History unite(ArrayRef<const History *> histories);
+  /// Whether each access of this history that `live` selects has one on
+  /// the same page of `earlier` that `covers(access, earlierAccess)`; a
+  /// page the two share counts as covered (FixedPoint.cpp: the same
+  /// accesses, known to no fewer units later on the path). False too when
+  /// a page to compare holds more than `limit` accesses.
+  bool
+  coveredBy(const History &earlier,
+            llvm::function_ref<bool(const Access &)> live,
+            llvm::function_ref<bool(const Access &, const Access &)> covers,
+            size_t limit) const;
 
 private:
   using PageKey = std::pair<int, int64_t>; // space (-1: unplaced), page

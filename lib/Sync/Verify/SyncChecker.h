@@ -10,7 +10,8 @@
 //   Checker.cpp        the walk, the accesses and their conflicts, settled
 //                      calls, the structure the walk can follow;
 //   HappensBefore.cpp  flags and barriers, and the merge of paths;
-//   Cores.cpp          the units of a function of both cores.
+//   Cores.cpp          the units of a function of both cores;
+//   FixedPoint.cpp     where a quick walk may leave a loop early.
 //
 // It asks MachineRules.h what the target allows (a pipe's reach, the
 // in-place rule, the cores of an access) and files the earlier accesses
@@ -91,16 +92,38 @@ struct PathState {
 /// The static sync check of one function.
 class SyncChecker : public RegionWalkClient<PathState> {
 public:
-  SyncChecker(func::FuncOp func, const TargetDescription &target)
-      : func(func), target(target), rules(func, target) {}
+  /// A `quick` checker leaves a loop once an iteration can find nothing the
+  /// one before did not (FixedPoint.cpp) and stops at the first failure:
+  /// its verdict is the full walk's, its diagnostics are not to be shown.
+  SyncChecker(func::FuncOp func, const TargetDescription &target,
+              bool quick = false)
+      : func(func), target(target), rules(func, target), quick(quick) {}
   bool run(unsigned &checked);
   bool checkStructure();
+  /// Whether a quick walk may leave any loop early: a function of one core
+  /// (FixedPoint.cpp).
+  bool mayWalkQuickly() { return !holdsBothCores(); }
 
 private:
   friend class RegionWalker<SyncChecker, PathState>;
   /// Iterations a loop is unrolled to.
   static constexpr unsigned kLoopIterations = 3;
   WalkStep step(Operation &op, PathState &state);
+  /// FixedPoint.cpp: a quick walk keeps the state each iteration of the
+  /// loops around its point began from, and leaves a loop when the state
+  /// that begins the next iteration is no riskier than it.
+  void beginIteration(Operation &loop, unsigned iteration, PathState &state);
+  bool repeatsIteration(Operation &loop, unsigned iteration,
+                        const PathState &state);
+  void endLoop(Operation &loop);
+  bool mayLeaveEarly(Operation &loop);
+  bool noRiskierThan(const PathState &later, const PathState &earlier);
+  bool historyNoRiskier(const PathState &later, const PathState &earlier);
+  bool consumersNoRiskier(const PathState &later, const PathState &earlier);
+  /// Whether every unit that accesses memory in the function knows the
+  /// access finished, or keeps its order after it: nothing can race it.
+  bool settledForAll(const PathState &state, unsigned unit, int64_t seq);
+
   /// Control flow the walker follows (checkStructure refuses the loops other
   /// than scf.for and scf.while); any other op with regions (a linalg op)
   /// is one access.
@@ -182,6 +205,14 @@ private:
   /// the target's rules, where the access runs.
   llvm::DenseMap<const Touch *, Site> sites;
   std::optional<bool> mixed;
+  bool quick = false;
+  /// The state that began the current iteration of each loop the walk is
+  /// in, innermost last.
+  std::vector<PathState> iterationStarts;
+  /// Per loop asked, whether a quick walk may leave it early.
+  llvm::DenseMap<Operation *, bool> leavesEarly;
+  /// The units some access of the function runs on (a quick walk's).
+  std::optional<std::array<bool, kNumUnits>> accessUnits;
   bool failedAny = false;
   unsigned checked = 0;
   llvm::DenseSet<std::pair<Operation *, Operation *>> reported;
