@@ -57,11 +57,6 @@ struct PruneCounts {
   bool complete = true;
 };
 
-/// Drops the groups the others imply, walking at most `budget` ops in its
-/// checks. Dropping a pair can also drop a set that another sync had to be
-/// ordered before (a flag is one bit), so a pass that drops something may
-/// make an earlier kept sync droppable: passes go on until one drops
-/// nothing or the budget is spent.
 /// The dependencies as pairs of ops, for the path-wise checks.
 std::vector<Dependency> dependencyPairs(const SyncRequirements &requirements) {
   std::vector<Dependency> pairs;
@@ -75,30 +70,25 @@ std::vector<Dependency> dependencyPairs(const SyncRequirements &requirements) {
   return pairs;
 }
 
+/// Drops the groups the others imply (pruneSyncGroups), walking at most
+/// `budget` ops in its checks.
 PruneCounts pruneImplied(func::FuncOp func, const TargetDescription &target,
                          const SyncRequirements &requirements,
                          InsertedSyncs &syncs, int64_t budget) {
   PruneCounts counts;
   if (syncs.groups.empty() || budget <= 0)
     return counts;
-  std::vector<Dependency> pairs = dependencyPairs(requirements);
-  for (;;) {
-    PruneResult result =
-        pruneSyncGroups(func, target, pairs, syncs.groups,
-                        budget - counts.steps);
-    counts.steps += result.steps;
-    counts.complete = result.complete;
-    unsigned dropped = 0;
-    for (size_t i = syncs.groups.size(); i-- > 0;)
-      if (result.erased[i]) {
-        syncs.groups.erase(syncs.groups.begin() + i);
-        syncs.kinds.erase(syncs.kinds.begin() + i);
-        ++dropped;
-      }
-    counts.dropped += dropped;
-    if (dropped == 0 || !counts.complete || counts.steps >= budget)
-      return counts;
-  }
+  PruneResult result = pruneSyncGroups(
+      func, target, dependencyPairs(requirements), syncs.groups, budget);
+  counts.steps = result.steps;
+  counts.complete = result.complete;
+  for (size_t i = syncs.groups.size(); i-- > 0;)
+    if (result.erased[i]) {
+      syncs.groups.erase(syncs.groups.begin() + i);
+      syncs.kinds.erase(syncs.kinds.begin() + i);
+      ++counts.dropped;
+    }
+  return counts;
 }
 
 /// Groups whose flags the repair replaced by barrier_all count as such.
@@ -227,26 +217,27 @@ struct DsaPlanInsertSyncPass
         pruneImplied(func, target, requirements, syncs, pruneBudget);
     // On the pruned syncs, so that a pair pruning would drop is not moved
     // first; a move can make other syncs redundant, so prune again after.
+    // The moves' checks walk within what pruning left of the budget.
+    int64_t budgetLeft = pruneBudget - pruned.steps;
     unsigned hoisted = 0;
     if (pruneBudget > 0 && pruned.complete) {
       hoisted = hoistLoopPairs(func, target, dependencyPairs(requirements),
-                               syncs.groups);
-      if (hoisted) {
-        PruneCounts again = pruneImplied(func, target, requirements, syncs,
-                                         pruneBudget - pruned.steps);
+                               syncs.groups, budgetLeft);
+      if (hoisted && budgetLeft > 0) {
+        PruneCounts again =
+            pruneImplied(func, target, requirements, syncs, budgetLeft);
         pruned.dropped += again.dropped;
         pruned.steps += again.steps;
         pruned.complete = again.complete;
+        budgetLeft -= again.steps;
       }
     }
     // On the final syncs: a pre-set that fires sooner orders less, so it
-    // makes no other sync redundant. Within what pruning left of the budget.
+    // makes no other sync redundant.
     unsigned earlier = 0;
-    if (pruneBudget > 0 && pruned.complete) {
-      int64_t budget = pruneBudget - pruned.steps;
+    if (pruneBudget > 0 && pruned.complete && budgetLeft > 0)
       earlier = movePresetsEarlier(func, target, dependencyPairs(requirements),
-                                   syncs.groups, budget);
-    }
+                                   syncs.groups, budgetLeft);
     LLVM_DEBUG(llvm::dbgs() << "hoisting: " << hoisted
                             << " loop pairs out of outer loops\n");
     numEarlyPresets += earlier;

@@ -508,7 +508,11 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
         break;
       survey.repair(call.set, call.free, call.pending);
     }
-    checkpoints.resize(body.size() / OrderChecker::kStride + 1);
+    // The body changed from `start` on: the checkpoints up to there stay.
+    OrderChecker::Checkpoints placed(body);
+    if (round > 0)
+      placed.takeUpTo(checkpoints, start);
+    checkpoints = std::move(placed);
     llvm::DenseSet<Operation *> none;
     // A walk stopped by the input's own unbalanced flags surveys what it
     // reached; the verifier reports the rest.
@@ -521,7 +525,7 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
       toReplace.insert(groupOf.lookup(stuck));
     for (size_t index : toReplace)
       changing(groups[index]);
-    start = firstChange / OrderChecker::kStride * OrderChecker::kStride;
+    start = checkpoints.lastAtOrBefore(firstChange);
     // Ops are erased only now: the walk held them.
     for (size_t index : toReplace) {
       for (Operation *op : replaceByBarrierAll(groups[index])) {

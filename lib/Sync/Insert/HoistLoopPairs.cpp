@@ -103,18 +103,10 @@ bool stillOrdered(func::FuncOp func, const TargetDescription &target,
     body.push_back(&op);
   OrderChecker checker(target, dependencies, body);
   checker.stepBudget = budget;
-  OrderChecker::Checkpoints none = OrderChecker::makeCheckpoints(body.size());
+  OrderChecker::Checkpoints none(body);
   bool ordered = checker.ordered(body, disabled, none, 0, body.size(), nullptr);
   budget -= std::min(checker.steps, budget);
   return ordered && !checker.exhausted;
-}
-
-/// The same without a budget.
-bool stillOrdered(func::FuncOp func, const TargetDescription &target,
-                  ArrayRef<Dependency> dependencies,
-                  const llvm::DenseSet<Operation *> &disabled) {
-  int64_t unlimited = std::numeric_limits<int64_t>::max();
-  return stillOrdered(func, target, dependencies, disabled, unlimited);
 }
 
 /// Whether `op` is a set or wait of the flag of `preset`.
@@ -207,13 +199,16 @@ unsigned mlir::dsaplan::movePresetsEarlier(func::FuncOp func,
 unsigned mlir::dsaplan::hoistLoopPairs(func::FuncOp func,
                                        const TargetDescription &target,
                                        ArrayRef<Dependency> dependencies,
-                                       MutableArrayRef<SyncGroup> groups) {
+                                       MutableArrayRef<SyncGroup> groups,
+                                       int64_t &stepBudget) {
   unsigned hoisted = 0;
   // Inner loops first: a pair hoisted out of one outer loop may go on out
   // of the next one in a later round.
   for (bool changed = true; changed;) {
     changed = false;
     for (SyncGroup &group : groups) {
+      if (stepBudget <= 0)
+        return hoisted;
       std::optional<HoistCandidate> candidate = candidateOf(group);
       if (!candidate)
         continue;
@@ -222,7 +217,7 @@ unsigned mlir::dsaplan::hoistLoopPairs(func::FuncOp func,
       candidate->drain->moveAfter(candidate->outer);
       llvm::DenseSet<Operation *> disabled(candidate->handshake.begin(),
                                            candidate->handshake.end());
-      if (!stillOrdered(func, target, dependencies, disabled)) {
+      if (!stillOrdered(func, target, dependencies, disabled, stepBudget)) {
         candidate->preset->moveBefore(inner);
         candidate->drain->moveAfter(inner);
         continue;

@@ -16,6 +16,27 @@ using namespace mlir;
 using namespace mlir::dsaplan;
 using namespace mlir::dsaplan::sync;
 
+OrderChecker::Checkpoints::Checkpoints(ArrayRef<Operation *> body)
+    : slotOf(body.size(), kNoSlot) {
+  size_t opsSince = kCheckpointOps;
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (opsSince >= kCheckpointOps) {
+      slotOf[i] = places.size();
+      places.push_back(i);
+      opsSince = 0;
+    }
+    body[i]->walk([&](Operation *) { ++opsSince; });
+  }
+  states.resize(places.size());
+}
+
+void OrderChecker::Checkpoints::takeUpTo(Checkpoints &from, size_t last) {
+  for (size_t i : placesIn(0, last + 1)) {
+    assert(from.sitsAt(i) && "the bodies differ before `last`");
+    (*this)[i] = std::move(from[i]);
+  }
+}
+
 /// Whether the source pipe of `key` knows that the waits which consumed the
 /// flag's previous set have run: a flag is one bit, so a set that may run
 /// before them is lost and a later wait hangs.
@@ -39,8 +60,10 @@ bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
     return !path.flags.count({p, q, id}) && consumed(path, {p, q, id});
   };
   if (!safe(set.getEvent())) {
-    if (!survey)
+    if (!survey) {
+      failure = Failure::Flags;
       return false;
+    }
     unsigned free = 0;
     int64_t count = target.getNumEventIds(set.getSrc(), set.getDst());
     for (unsigned id = 0; id < count; ++id)
@@ -104,8 +127,10 @@ bool OrderChecker::access(const Access &info, Path &path) {
       if (!latest)
         continue;
       for (int64_t earlier : *latest)
-        if (!known.contains(earlier))
+        if (!known.contains(earlier)) {
+          failure = Failure::Unordered;
           return false;
+        }
     }
   }
   // Only a source's runs are looked up again (a fold would drop the others).
@@ -120,6 +145,7 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
   auto done = [](bool ok) { return ok ? WalkStep::Done : WalkStep::Stop; };
   if (++steps > stepBudget) {
     exhausted = true;
+    failure = Failure::Budget;
     return WalkStep::Stop;
   }
   if (disabled->contains(&op))
@@ -129,9 +155,12 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
   if (auto wait = dyn_cast<WaitFlagOp>(op)) {
     if (!path.flags.count({static_cast<unsigned>(wait.getSrc()),
                            static_cast<unsigned>(wait.getDst()),
-                           wait.getEvent()}))
-      return done(survey != nullptr); // a survey goes on past what it
-                                      // cannot fix
+                           wait.getEvent()})) {
+      if (survey) // a survey goes on past what it cannot fix
+        return WalkStep::Done;
+      failure = Failure::Flags;
+      return WalkStep::Stop;
+    }
     waitFlag(wait, path);
     return WalkStep::Done;
   }
@@ -262,6 +291,7 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
       // not (a pair it moved on one branch only, say): the next one checks.
       if (survey)
         continue;
+      failure = Failure::Flags;
       return std::nullopt;
     }
     unsigned source = std::get<0>(key);
@@ -280,8 +310,10 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
           into.push_back(seq);
     }
   for (const Path &path : paths) {
-    if (path.flags.size() != merged.flags.size() && !survey)
+    if (path.flags.size() != merged.flags.size() && !survey) {
+      failure = Failure::Flags;
       return std::nullopt;
+    }
   }
   SmallVector<const LatestRuns *, 4> latest;
   for (const Path &path : paths)

@@ -399,58 +399,112 @@ public:
     std::array<int64_t, kNumPipes> counters{};
     std::array<int64_t, kNumPipes> waitCounters{};
   };
-  /// Checkpoints before every kStride-th op of the function body: slot k
-  /// holds the one before op k * kStride.
-  using Checkpoints = std::vector<std::optional<Checkpoint>>;
-  static constexpr size_t kStride = 8;
-  static Checkpoints makeCheckpoints(size_t bodySize) {
-    return Checkpoints((bodySize + kStride - 1) / kStride);
-  }
+
+  /// The states before some ops of the function body, for later walks to
+  /// resume from. A check resumes from the last one before the first sync
+  /// it leaves out, and walks again what lies between: so one sits before
+  /// a body op once kCheckpointOps ops (nested ones included) have passed
+  /// since the last, and straight-line code gets few while a loop nest
+  /// gets one on each side:
+  ///
+  ///   dsaplan.set_flag ...          // 0: a checkpoint (the first op)
+  ///   ... 7 more single ops
+  ///   scf.for { 30 ops }            // 8: a checkpoint
+  ///   dsaplan.wait_flag ...         // 9: a checkpoint (31 ops since 8)
+  ///
+  /// Where they sit depends only on the ops before, so a walk that changes
+  /// the body from some op on keeps the places (and states) before it.
+  class Checkpoints {
+  public:
+    Checkpoints() = default;
+    explicit Checkpoints(ArrayRef<Operation *> body);
+    /// Whether a checkpoint sits before body op `i`.
+    bool sitsAt(size_t i) const { return slotOf[i] != kNoSlot; }
+    /// The last body op at or before `i` with a checkpoint before it.
+    size_t lastAtOrBefore(size_t i) const {
+      return *std::prev(llvm::upper_bound(places, i));
+    }
+    /// The body ops in [begin, end) with a checkpoint before them.
+    ArrayRef<size_t> placesIn(size_t begin, size_t end) const {
+      ArrayRef<size_t> all(places);
+      size_t first = llvm::lower_bound(all, begin) - all.begin();
+      return all.slice(first, llvm::lower_bound(all, end) - all.begin() - first);
+    }
+    /// The state before body op `i`, where a checkpoint sits.
+    std::optional<Checkpoint> &operator[](size_t i) {
+      return states[slotOf[i]];
+    }
+    const std::optional<Checkpoint> &operator[](size_t i) const {
+      return states[slotOf[i]];
+    }
+    /// Takes the states of `from` before the body ops up to `last` (both
+    /// built over bodies that agree up to there).
+    void takeUpTo(Checkpoints &from, size_t last);
+
+  private:
+    static constexpr unsigned kNoSlot = ~0u;
+    static constexpr size_t kCheckpointOps = 8;
+    std::vector<unsigned> slotOf;
+    std::vector<size_t> places;
+    std::vector<std::optional<Checkpoint>> states;
+  };
 
   /// Whether every dependency is ordered with the syncs of `body` other
   /// than `disabled`, and every flag is balanced. The walk starts at op
   /// `start` of the body from its checkpoint (which must exist and must not
   /// depend on `disabled`), and records new checkpoints after it into
-  /// `recorded` (unless null). Past body op `lastChanged` (the last one
-  /// holding a sync disabled since `checkpoints` were recorded) it stops as
-  /// soon as it meets a checkpoint with the same future.
+  /// `recorded` (unless null; it sits where `checkpoints` do). Past body op
+  /// `lastChanged` (the last one holding a sync disabled since
+  /// `checkpoints` were recorded) it stops as soon as it meets a checkpoint
+  /// with the same future.
   bool ordered(ArrayRef<Operation *> body,
                const llvm::DenseSet<Operation *> &disabled,
                const Checkpoints &checkpoints, size_t start, size_t lastChanged,
                Checkpoints *recorded) {
     this->disabled = &disabled;
+    failure = Failure::None;
     Path path;
     counters.fill(0);
     waitCounters.fill(0);
     if (start > 0) {
-      const Checkpoint &from = *checkpoints[start / kStride];
+      const Checkpoint &from = *checkpoints[start];
       path = from.path;
       counters = from.counters;
       waitCounters = from.waitCounters;
     }
     for (size_t i = start; i < body.size(); ++i) {
       recordedEnd = i;
-      if (i % kStride == 0) {
+      if (checkpoints.sitsAt(i)) {
         // A source is checked by its dependents only: once past the body op
         // that holds the last of them, the walk forgets it.
         if (i > start)
           path.latest.fold(
               [&](SourceId source) { return lastDependent[source] >= i; });
-        const std::optional<Checkpoint> &known = checkpoints[i / kStride];
+        const std::optional<Checkpoint> &known = checkpoints[i];
         // Back on the course of the run that recorded the checkpoint: the
         // rest of this walk would go as that one did, and that one passed.
         if (i > lastChanged && known && sameFuture(path, known->path))
           return true;
         if (recorded)
-          (*recorded)[i / kStride] = Checkpoint{path, counters, waitCounters};
+          (*recorded)[i] = Checkpoint{path, counters, waitCounters};
       }
       if (!RegionWalker<OrderChecker, Path>(*this, kLoopIterations)
                .walkOp(*body[i], path))
         return false;
     }
     recordedEnd = body.size();
+    if (!path.flags.empty())
+      failure = Failure::Flags;
     return path.flags.empty();
   }
+
+  /// Why the last call of `ordered` returned false. Leaving out more syncs
+  /// only takes order away (every set only grows along a path, and a merge
+  /// intersects), so a check that failed on an unordered dependency fails
+  /// again with any more left out. One that failed on a flag may pass: the
+  /// sync it had to wait for may be gone.
+  enum class Failure { None, Unordered, Flags, Budget };
+  Failure failure = Failure::None;
 
   /// The checkpoints the last call of `ordered` recorded are those of ops
   /// before this index.

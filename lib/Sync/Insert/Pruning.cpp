@@ -38,10 +38,13 @@ PruneResult mlir::dsaplan::pruneSyncGroups(func::FuncOp func,
   auto finish = [&] {
     result.steps = std::min(checker.steps, stepBudget);
     result.complete = !checker.exhausted;
+    for (size_t i = 0; i < groups.size(); ++i)
+      if (erased[i])
+        for (Operation *op : groups[i])
+          op->erase();
     return result;
   };
-  OrderChecker::Checkpoints checkpoints =
-      OrderChecker::makeCheckpoints(body.size());
+  OrderChecker::Checkpoints checkpoints(body);
   OrderChecker::Checkpoints recorded = checkpoints;
   // The inserter's own reasoning is coarser than this check, never finer:
   // if the full set does not pass (the input's flags are unbalanced, say),
@@ -49,28 +52,32 @@ PruneResult mlir::dsaplan::pruneSyncGroups(func::FuncOp func,
   if (!checker.ordered(body, disabled, checkpoints, 0, body.size(),
                        &checkpoints))
     return finish();
-  for (size_t i = 0; i < groups.size(); ++i) {
-    auto [first, last] = bodyIndex.spanOf(groups[i]);
-    size_t start = first / OrderChecker::kStride * OrderChecker::kStride;
-    disabled.insert(groups[i].begin(), groups[i].end());
-    if (checker.ordered(body, disabled, checkpoints, start, last, &recorded)) {
-      erased[i] = true;
-      // Later checkpoints change with the group gone.
-      for (size_t k = start + OrderChecker::kStride; k < checker.recordedEnd;
-           k += OrderChecker::kStride)
-        if (recorded[k / OrderChecker::kStride])
-          checkpoints[k / OrderChecker::kStride] =
-              std::move(recorded[k / OrderChecker::kStride]);
-      continue;
-    }
-    if (checker.exhausted)
-      break;
-    for (Operation *op : groups[i])
-      disabled.erase(op);
-  }
-  for (size_t i = 0; i < groups.size(); ++i)
-    if (erased[i])
+  // A group whose check found a dependency unordered stays for good: later
+  // checks leave out more, never less (OrderChecker::Failure).
+  std::vector<bool> settled(groups.size(), false);
+  for (bool droppedAny = true; droppedAny;) {
+    droppedAny = false;
+    for (size_t i = 0; i < groups.size(); ++i) {
+      if (erased[i] || settled[i])
+        continue;
+      auto [first, last] = bodyIndex.spanOf(groups[i]);
+      size_t start = checkpoints.lastAtOrBefore(first);
+      disabled.insert(groups[i].begin(), groups[i].end());
+      if (checker.ordered(body, disabled, checkpoints, start, last,
+                          &recorded)) {
+        erased[i] = droppedAny = true;
+        // Later checkpoints change with the group gone.
+        for (size_t k : checkpoints.placesIn(start + 1, checker.recordedEnd))
+          if (recorded[k])
+            checkpoints[k] = std::move(recorded[k]);
+        continue;
+      }
+      if (checker.exhausted)
+        return finish();
       for (Operation *op : groups[i])
-        op->erase();
+        disabled.erase(op);
+      settled[i] = checker.failure == OrderChecker::Failure::Unordered;
+    }
+  }
   return finish();
 }

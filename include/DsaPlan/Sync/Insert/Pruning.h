@@ -32,10 +32,14 @@ struct PruneResult {
 /// Erases, one group at a time in order, every group of `groups` without
 /// which all `dependencies` of `func` are still ordered on every path:
 /// scf.if along both branches, loops unrolled three times and left after
-/// zero to three iterations, as dsaplan-verify-sync walks them. When the
-/// checks have walked `stepBudget` ops, the groups not yet checked stay.
-/// If the result is complete, what is left is minimal: dropping any one
-/// remaining group leaves a dependency unordered.
+/// zero to three iterations, as dsaplan-verify-sync walks them. Dropping a
+/// pair can also drop a set that another sync had to be ordered before (a
+/// flag is one bit), so the groups kept are tried again, in rounds, until
+/// a round drops nothing; a group kept because a dependency was unordered
+/// without it is not tried again, since later rounds leave out more. When
+/// the checks have walked `stepBudget` ops, the groups not yet checked
+/// stay. If the result is complete, what is left is minimal: dropping any
+/// one remaining group leaves a dependency unordered or a flag unsafe.
 PruneResult pruneSyncGroups(func::FuncOp func, const TargetDescription &target,
                             ArrayRef<Dependency> dependencies,
                             ArrayRef<SyncGroup> groups, int64_t stepBudget);
@@ -45,11 +49,14 @@ PruneResult pruneSyncGroups(func::FuncOp func, const TargetDescription &target,
 /// handshake after the drain, which the move makes unnecessary), where
 /// `dependencies` stay ordered and every flag safe on every path as
 /// pruneSyncGroups checks them; others are left as they were. Repeats
-/// until no pair moves (a pair may leave several loops of a nest). Returns
-/// how many moves were kept.
+/// until no pair moves (a pair may leave several loops of a nest). Each
+/// try is a check of the whole function; the checks walk at most
+/// `stepBudget` ops, which is decreased by what they walked (once spent,
+/// the pairs left stay where they are). Returns how many moves were kept.
 unsigned hoistLoopPairs(func::FuncOp func, const TargetDescription &target,
                         ArrayRef<Dependency> dependencies,
-                        MutableArrayRef<SyncGroup> groups);
+                        MutableArrayRef<SyncGroup> groups,
+                        int64_t &stepBudget);
 
 /// Moves the pre-set of each loop pair of `groups` up its block, ahead of
 /// the ops of its source pipe that run before the loop, where
