@@ -73,13 +73,13 @@ std::vector<Dependency> dependencyPairs(const SyncRequirements &requirements) {
 /// Drops the groups the others imply (pruneSyncGroups), walking at most
 /// `budget` ops in its checks.
 PruneCounts pruneImplied(func::FuncOp func, const TargetDescription &target,
-                         const SyncRequirements &requirements,
+                         const DependencyIndex &dependencies,
                          InsertedSyncs &syncs, int64_t budget) {
   PruneCounts counts;
   if (syncs.groups.empty() || budget <= 0)
     return counts;
-  PruneResult result = pruneSyncGroups(
-      func, target, dependencyPairs(requirements), syncs.groups, budget);
+  PruneResult result =
+      pruneSyncGroups(func, target, dependencies, syncs.groups, budget);
   counts.steps = result.steps;
   counts.complete = result.complete;
   for (size_t i = syncs.groups.size(); i-- > 0;)
@@ -213,19 +213,20 @@ struct DsaPlanInsertSyncPass
                             << " moved, " << repairs.handshakes
                             << " handshakes\n");
     markBarrierAllGroups(syncs);
+    DependencyIndex dependencies(func, target, dependencyPairs(requirements));
     PruneCounts pruned =
-        pruneImplied(func, target, requirements, syncs, pruneBudget);
+        pruneImplied(func, target, dependencies, syncs, pruneBudget);
     // On the pruned syncs, so that a pair pruning would drop is not moved
     // first; a move can make other syncs redundant, so prune again after.
     // The moves' checks walk within what pruning left of the budget.
     int64_t budgetLeft = pruneBudget - pruned.steps;
     unsigned hoisted = 0;
     if (pruneBudget > 0 && pruned.complete) {
-      hoisted = hoistLoopPairs(func, target, dependencyPairs(requirements),
-                               syncs.groups, budgetLeft);
+      hoisted = hoistLoopPairs(func, target, dependencies, syncs.groups,
+                               budgetLeft);
       if (hoisted && budgetLeft > 0) {
         PruneCounts again =
-            pruneImplied(func, target, requirements, syncs, budgetLeft);
+            pruneImplied(func, target, dependencies, syncs, budgetLeft);
         pruned.dropped += again.dropped;
         pruned.steps += again.steps;
         pruned.complete = again.complete;
@@ -236,8 +237,8 @@ struct DsaPlanInsertSyncPass
     // makes no other sync redundant.
     unsigned earlier = 0;
     if (pruneBudget > 0 && pruned.complete && budgetLeft > 0)
-      earlier = movePresetsEarlier(func, target, dependencyPairs(requirements),
-                                   syncs.groups, budgetLeft);
+      earlier = movePresetsEarlier(func, target, dependencies, syncs.groups,
+                                   budgetLeft);
     LLVM_DEBUG(llvm::dbgs() << "hoisting: " << hoisted
                             << " loop pairs out of outer loops\n");
     numEarlyPresets += earlier;

@@ -485,12 +485,13 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
   };
   survey.repair = logAndRepair;
   OrderChecker::Checkpoints checkpoints;
+  DependencyIndex noDependencies(func, target, {});
   size_t start = 0;
   for (int round = 0;; ++round) {
     // Handshakes add ops to the function body: index it afresh.
     bodyIndex.emplace(func);
     ArrayRef<Operation *> body = bodyIndex->body();
-    OrderChecker checker(target, {}, body);
+    OrderChecker checker(target, noDependencies, body);
     checker.stepBudget = std::numeric_limits<int64_t>::max();
     checker.survey = &survey;
     fixedThisRound.clear();

@@ -95,7 +95,7 @@ std::optional<HoistCandidate> candidateOf(const SyncGroup &group) {
 /// the syncs of `disabled` left out. The check walks at most `budget` ops
 /// (false if it runs out) and takes what it walked off `budget`.
 bool stillOrdered(func::FuncOp func, const TargetDescription &target,
-                  ArrayRef<Dependency> dependencies,
+                  const DependencyIndex &dependencies,
                   const llvm::DenseSet<Operation *> &disabled,
                   int64_t &budget) {
   SmallVector<Operation *> body;
@@ -167,7 +167,7 @@ SmallVector<Operation *> opsToPass(SetFlagOp preset) {
 
 unsigned mlir::dsaplan::movePresetsEarlier(func::FuncOp func,
                                            const TargetDescription &target,
-                                           ArrayRef<Dependency> dependencies,
+                                           const DependencyIndex &dependencies,
                                            ArrayRef<SyncGroup> groups,
                                            int64_t &stepBudget) {
   unsigned moved = 0;
@@ -198,7 +198,7 @@ unsigned mlir::dsaplan::movePresetsEarlier(func::FuncOp func,
 
 unsigned mlir::dsaplan::hoistLoopPairs(func::FuncOp func,
                                        const TargetDescription &target,
-                                       ArrayRef<Dependency> dependencies,
+                                       const DependencyIndex &dependencies,
                                        MutableArrayRef<SyncGroup> groups,
                                        int64_t &stepBudget) {
   unsigned hoisted = 0;

@@ -16,6 +16,68 @@ using namespace mlir;
 using namespace mlir::dsaplan;
 using namespace mlir::dsaplan::sync;
 
+DependencyIndex::DependencyIndex(func::FuncOp func,
+                                 const TargetDescription &target,
+                                 ArrayRef<Dependency> dependencies)
+    : tables(std::make_unique<Tables>()) {
+  // A pipe that orders its own accesses needs no check between them.
+  std::array<bool, kNumPipes> inOrder{};
+  for (unsigned p = 0; p < kNumPipes; ++p)
+    inOrder[p] = !target.needsBarrier(static_cast<Pipe>(p));
+  auto &accesses = tables->accesses;
+  llvm::DenseSet<std::pair<Operation *, Operation *>> seen;
+  for (const Dependency &dep : dependencies) {
+    unsigned p = pipeOf(dep.earlier), q = pipeOf(dep.later);
+    DependencyAccess &earlier = accesses[dep.earlier];
+    earlier.pipe = p;
+    if (!earlier.isSource) {
+      earlier.isSource = true;
+      earlier.source = tables->sourcePipes.size();
+      tables->sourcePipes.push_back(p);
+    }
+    SourceId source = earlier.source;
+    DependencyAccess &later = accesses[dep.later];
+    later.pipe = q;
+    // A pair met twice is checked once.
+    if ((p != q || !inOrder[p]) && seen.insert({dep.earlier, dep.later}).second)
+      later.sources.push_back({source, p});
+  }
+  // An access checks its sources pipe by pipe (OrderChecker::access).
+  for (auto &[op, access] : accesses)
+    llvm::stable_sort(access.sources,
+                      [](const DependencySource &a, const DependencySource &b) {
+                        return a.pipe < b.pipe;
+                      });
+  // A source is checked by its dependents only: past the body op that holds
+  // the last of them, a walk forgets it.
+  BodyIndex body(func);
+  SmallVector<size_t> last(tables->sourcePipes.size(), 0);
+  tables->lastDependentOp.assign(tables->sourcePipes.size(), nullptr);
+  for (const Dependency &dep : dependencies) {
+    SourceId source = accesses[dep.earlier].source;
+    size_t at = body.of(dep.later);
+    if (!tables->lastDependentOp[source] || at > last[source]) {
+      last[source] = at;
+      tables->lastDependentOp[source] = body.body()[at];
+    }
+  }
+}
+
+DependencyIndex::~DependencyIndex() = default;
+DependencyIndex::DependencyIndex(DependencyIndex &&) = default;
+
+OrderChecker::OrderChecker(const TargetDescription &target,
+                           const DependencyIndex &index,
+                           ArrayRef<Operation *> body)
+    : dependencies(index.getTables()), target(target) {
+  DenseMap<Operation *, size_t> bodyIndex;
+  for (size_t i = 0; i < body.size(); ++i)
+    bodyIndex[body[i]] = i;
+  lastDependent.reserve(dependencies.lastDependentOp.size());
+  for (Operation *op : dependencies.lastDependentOp)
+    lastDependent.push_back(bodyIndex.lookup(op));
+}
+
 OrderChecker::Checkpoints::Checkpoints(ArrayRef<Operation *> body)
     : slotOf(body.size(), kNoSlot) {
   size_t opsSince = kCheckpointOps;
@@ -106,7 +168,7 @@ void OrderChecker::waitFlag(WaitFlagOp wait, Path &path) {
     survey->waitOps[{q, seq}] = wait;
 }
 
-bool OrderChecker::access(const Access &info, Path &path) {
+bool OrderChecker::access(const DependencyAccess &info, Path &path) {
   unsigned q = info.pipe;
   int64_t seq = ++counters[q];
   // The sources are grouped by pipe. Every access number of pipe p run so
@@ -180,8 +242,8 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
     path.consumers.clear();
     return WalkStep::Done;
   }
-  auto it = accesses.find(&op);
-  if (it != accesses.end())
+  auto it = dependencies.accesses.find(&op);
+  if (it != dependencies.accesses.end())
     return done(access(it->second, path));
   return WalkStep::Enter;
 }
@@ -216,7 +278,7 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b) const {
     if (other == latestB.end() || other->second != seqs)
       return false;
     for (int64_t seq : seqs)
-      if (!sameKnowledge(sourcePipes[source], seq, seq))
+      if (!sameKnowledge(dependencies.sourcePipes[source], seq, seq))
         return false;
   }
   // Waits are only looked up again as the consumers of a flag; a disabled

@@ -348,50 +348,42 @@ struct EventIdSurvey {
   DenseMap<std::pair<unsigned, int64_t>, Operation *> waitOps;
 };
 
+/// A dependency source and its pipe.
+struct DependencySource {
+  SourceId id;
+  unsigned pipe;
+};
+
+/// An access of a dependency: its pipe, whether later accesses depend on
+/// it (only then does a walk keep its latest runs), and the sources it must
+/// be ordered after (those its own pipe does not order already), by pipe.
+struct DependencyAccess {
+  unsigned pipe = 0;
+  bool isSource = false;
+  SourceId source = 0; // when isSource
+  SmallVector<DependencySource, 2> sources;
+};
+
+} // namespace sync
+
+/// What DependencyIndex holds (Pruning.h).
+struct DependencyIndex::Tables {
+  /// One lookup per op of a walk: every access of a dependency.
+  DenseMap<Operation *, sync::DependencyAccess> accesses;
+  /// By source: its pipe, and the op of the function body that holds its
+  /// last dependent. That op is no sync, so moving, adding and dropping
+  /// syncs leave it the last, wherever its index goes.
+  SmallVector<unsigned> sourcePipes;
+  SmallVector<Operation *> lastDependentOp;
+};
+
+namespace sync {
+
 class OrderChecker : public RegionWalkClient<Path> {
 public:
+  /// Checks `dependencies` (indexed for `body`'s function) over `body`.
   OrderChecker(const TargetDescription &target,
-               ArrayRef<Dependency> dependencies, ArrayRef<Operation *> body)
-      : target(target) {
-    for (unsigned p = 0; p < kNumPipes; ++p)
-      inOrder[p] = !target.needsBarrier(static_cast<Pipe>(p));
-    llvm::DenseSet<std::pair<Operation *, Operation *>> seen;
-    for (const Dependency &dep : dependencies) {
-      unsigned p = pipeOf(dep.earlier), q = pipeOf(dep.later);
-      Access &earlier = accesses[dep.earlier];
-      earlier.pipe = p;
-      if (!earlier.isSource) {
-        earlier.isSource = true;
-        earlier.source = sourcePipes.size();
-        sourcePipes.push_back(p);
-      }
-      SourceId source = earlier.source;
-      Access &later = accesses[dep.later];
-      later.pipe = q;
-      // A pipe that orders its own accesses needs no check between them;
-      // a pair met twice is checked once.
-      if ((p != q || !inOrder[p]) &&
-          seen.insert({dep.earlier, dep.later}).second)
-        later.sources.push_back({source, p});
-    }
-    // An access checks its sources pipe by pipe (OrderChecker::access).
-    for (auto &[op, access] : accesses)
-      llvm::stable_sort(access.sources, [](const Source &a, const Source &b) {
-        return a.pipe < b.pipe;
-      });
-    // A source is checked by its dependents only: past the body op that
-    // holds the last of them, the walk forgets it.
-    DenseMap<Operation *, size_t> bodyIndex;
-    for (size_t i = 0; i < body.size(); ++i)
-      bodyIndex[body[i]] = i;
-    Block *entry = body.empty() ? nullptr : body.front()->getBlock();
-    lastDependent.assign(sourcePipes.size(), 0);
-    for (const Dependency &dep : dependencies) {
-      size_t &last = lastDependent[accesses[dep.earlier].source];
-      last = std::max(last,
-                      bodyIndex.lookup(entry->findAncestorOpInBlock(*dep.later)));
-    }
-  }
+               const DependencyIndex &dependencies, ArrayRef<Operation *> body);
 
   /// The state before an op of the function body.
   struct Checkpoint {
@@ -527,8 +519,7 @@ private:
   WalkStep step(Operation &op, Path &path);
   bool sameFuture(const Path &a, const Path &b) const;
 
-  struct Access;
-  bool access(const Access &info, Path &path);
+  bool access(const DependencyAccess &info, Path &path);
   bool setFlag(SetFlagOp set, Path &path);
   void waitFlag(WaitFlagOp wait, Path &path);
   static bool consumed(const Path &path, const FlagKey &key);
@@ -536,29 +527,12 @@ private:
                        ArrayRef<int64_t> consumers);
   std::optional<Path> merge(ArrayRef<Path> paths, Operation *at);
 
-  /// A dependency source and its pipe.
-  struct Source {
-    SourceId id;
-    unsigned pipe;
-  };
-  /// An access of a dependency: its pipe, whether later accesses depend on
-  /// it (only then does the walk keep its latest runs), and the sources it
-  /// must be ordered after (those its own pipe does not order already).
-  struct Access {
-    unsigned pipe = 0;
-    bool isSource = false;
-    SourceId source = 0; // when isSource
-    SmallVector<Source, 2> sources;
-  };
-  /// One lookup per op of the walk: every access of a dependency.
-  DenseMap<Operation *, Access> accesses;
-  /// By source: its pipe, and the body op holding its last dependent.
-  SmallVector<unsigned> sourcePipes;
+  /// Every access of a dependency, and each source's pipe.
+  const DependencyIndex::Tables &dependencies;
+  /// By source: the body op holding its last dependent.
   std::vector<size_t> lastDependent;
   const llvm::DenseSet<Operation *> *disabled = nullptr;
   const TargetDescription &target;
-  /// Per pipe: whether it orders its own accesses (needs no barrier).
-  std::array<bool, kNumPipes> inOrder{};
   std::array<int64_t, kNumPipes> counters{};
   std::array<int64_t, kNumPipes> waitCounters{};
 };

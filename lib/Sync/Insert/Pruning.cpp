@@ -22,7 +22,7 @@ using namespace mlir::dsaplan::sync;
 
 PruneResult mlir::dsaplan::pruneSyncGroups(func::FuncOp func,
                                            const TargetDescription &target,
-                                           ArrayRef<Dependency> dependencies,
+                                           const DependencyIndex &dependencies,
                                            ArrayRef<SyncGroup> groups,
                                            int64_t stepBudget) {
   PruneResult result;

@@ -9,6 +9,7 @@
 
 #include "DsaPlan/Sync/Insert/Plan.h"
 
+#include <memory>
 #include <vector>
 
 namespace mlir {
@@ -18,6 +19,25 @@ namespace dsaplan {
 /// path that reaches it) has finished.
 struct Dependency {
   Operation *earlier, *later;
+};
+
+/// The dependencies of one function, indexed once for every path-wise check
+/// that prunes or moves its syncs: each access's pipe and the sources it
+/// must follow. Building it is a pass over every dependency (there are
+/// many more of them than ops); a check is then a walk of the body. It
+/// stays valid while only syncs of the function change.
+class DependencyIndex {
+public:
+  DependencyIndex(func::FuncOp func, const TargetDescription &target,
+                  ArrayRef<Dependency> dependencies);
+  DependencyIndex(DependencyIndex &&);
+  ~DependencyIndex();
+  /// The tables, defined where the checks are (lib/Sync/Insert).
+  struct Tables;
+  const Tables &getTables() const { return *tables; }
+
+private:
+  std::unique_ptr<Tables> tables;
 };
 
 struct PruneResult {
@@ -41,7 +61,7 @@ struct PruneResult {
 /// stay. If the result is complete, what is left is minimal: dropping any
 /// one remaining group leaves a dependency unordered or a flag unsafe.
 PruneResult pruneSyncGroups(func::FuncOp func, const TargetDescription &target,
-                            ArrayRef<Dependency> dependencies,
+                            const DependencyIndex &dependencies,
                             ArrayRef<SyncGroup> groups, int64_t stepBudget);
 
 /// Moves the pre-set and the drain of each loop pair whose scf.for sits in
@@ -54,7 +74,7 @@ PruneResult pruneSyncGroups(func::FuncOp func, const TargetDescription &target,
 /// `stepBudget` ops, which is decreased by what they walked (once spent,
 /// the pairs left stay where they are). Returns how many moves were kept.
 unsigned hoistLoopPairs(func::FuncOp func, const TargetDescription &target,
-                        ArrayRef<Dependency> dependencies,
+                        const DependencyIndex &dependencies,
                         MutableArrayRef<SyncGroup> groups,
                         int64_t &stepBudget);
 
@@ -70,7 +90,7 @@ unsigned hoistLoopPairs(func::FuncOp func, const TargetDescription &target,
 /// by what they walked (once spent, the pre-sets left stay). Returns how
 /// many pre-sets moved.
 unsigned movePresetsEarlier(func::FuncOp func, const TargetDescription &target,
-                            ArrayRef<Dependency> dependencies,
+                            const DependencyIndex &dependencies,
                             ArrayRef<SyncGroup> groups, int64_t &stepBudget);
 
 } // namespace dsaplan
