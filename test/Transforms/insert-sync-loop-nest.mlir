@@ -1,6 +1,8 @@
 // RUN: dsa-opt %s -dsaplan-insert-sync | FileCheck %s
 // RUN: dsa-opt %s -dsaplan-insert-sync=summary=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
 // RUN: dsa-opt %s -dsaplan-insert-sync -dsaplan-verify-sync -dsaplan-simulate="runs=8" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLEAN --allow-empty
+// RUN: dsa-opt %s -dsaplan-insert-sync="prune-budget=350 summary=true" 2>&1 | FileCheck %s --check-prefix=BUDGET
+// RUN: dsa-opt %s -dsaplan-insert-sync="prune-budget=350" | dsa-opt -dsaplan-verify-sync -o /dev/null
 //
 // A loop pair inside an outer loop (issue 26, item 5): AscendNPU-IR's
 // test_injcet_sync_loop_nest (bishengir/test/Dialect/HIVM/inject-sync.mlir)
@@ -29,6 +31,19 @@
 // CHECK-NEXT:    dsaplan.wait_flag <mte3 -> mte2>, [[ID]]
 // CHECK-NEXT:    return
 // SUMMARY: remark: @loop_nest: 2 flag pairs (1 around loops, {{.*}}); 1 loop pairs set and drained outside their outer loops
+//
+// The hoist's checks walk within what pruning left of the prune budget (they
+// walked without a bound, a whole-function check per try, once pruning was
+// complete). Pruning walks 314 ops here and one check of the hoist 84: with
+// 350 the pair stays in the outer body, handshake and all.
+// BUDGET:      remark: @loop_nest: 2 flag pairs (1 around loops, {{.*}} (314 ops walked){{$}}
+// BUDGET:      scf.for
+// BUDGET-NEXT:   dsaplan.set_flag <mte3 -> mte2>, [[ID:[0-9]]]
+// BUDGET-NEXT:   scf.for
+// BUDGET:        {{^ +}}}{{$}}
+// BUDGET-NEXT:   dsaplan.wait_flag <mte3 -> mte2>, [[ID]]
+// BUDGET-NEXT:   dsaplan.set_flag <mte2 -> mte3>
+// BUDGET-NEXT:   dsaplan.wait_flag <mte2 -> mte3>
 module attributes {dsaplan.target = #dsaplan.target<"ascend910b">} {
   func.func @loop_nest(%x: memref<16x16x16xf16> {llvm.noalias},
                        %y: memref<16x16x16xf16> {llvm.noalias}) {

@@ -742,8 +742,10 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
            "maps <function>.<space>.svg with the syncs drawn in">,
     Option<"pruneBudget", "prune-budget", "int64_t", /*default=*/"500000",
            "Drop the inserted syncs that the others imply, one at a time, "
-           "while the checks have walked fewer ops than this (a count, not "
-           "a time: the result is the same on every machine); 0 never">,
+           "then move loop pairs out of outer loops and pre-sets up their "
+           "blocks, while the checks have walked fewer ops than this (a "
+           "count, not a time: the result is the same on every machine); "
+           "0 never">,
     Option<"testTagSyncs", "test-tag-syncs", "bool", /*default=*/"false",
            "Testing hook: mark the ops of the N-th sync (pair or barrier, in "
            "creation order, after pruning) with `test.sync = N`, so that a "

@@ -69,7 +69,8 @@ struct DsaPlanPipelineOptions
   Option<int64_t> syncPruneBudget{
       *this, "sync-prune-budget",
       llvm::cl::desc("dsaplan-insert-sync prune-budget: ops the checks that "
-                     "drop implied syncs may walk (0: never)"),
+                     "drop implied syncs and move loop pairs and pre-sets "
+                     "may walk (0: never)"),
       llvm::cl::init(500000)};
   Option<bool> insertSync{
       *this, "insert-sync",
