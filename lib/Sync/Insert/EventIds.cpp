@@ -401,6 +401,10 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
   constexpr unsigned kMaxHandshakeDepth = 2;
   DenseMap<Operation *, unsigned> handshakeDepth;
   constexpr int kRounds = 24;
+  // A round resumes once, at the first op the last one changed: its
+  // checkpoints can sit further apart than the pruning's, which resumes at
+  // every sync it tries.
+  constexpr size_t kCheckpointOps = 64;
   bool lastResort = false;
   SetFlagOp stuck;
   std::set<size_t> toReplace; // groups, replaced after the walk
@@ -510,7 +514,7 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
       survey.repair(call.set, call.free, call.pending);
     }
     // The body changed from `start` on: the checkpoints up to there stay.
-    OrderChecker::Checkpoints placed(body);
+    OrderChecker::Checkpoints placed(body, kCheckpointOps);
     if (round > 0)
       placed.takeUpTo(checkpoints, start);
     checkpoints = std::move(placed);

@@ -78,11 +78,12 @@ OrderChecker::OrderChecker(const TargetDescription &target,
     lastDependent.push_back(bodyIndex.lookup(op));
 }
 
-OrderChecker::Checkpoints::Checkpoints(ArrayRef<Operation *> body)
+OrderChecker::Checkpoints::Checkpoints(ArrayRef<Operation *> body,
+                                       size_t opsBetween)
     : slotOf(body.size(), kNoSlot) {
-  size_t opsSince = kCheckpointOps;
+  size_t opsSince = opsBetween;
   for (size_t i = 0; i < body.size(); ++i) {
-    if (opsSince >= kCheckpointOps) {
+    if (opsSince >= opsBetween) {
       slotOf[i] = places.size();
       places.push_back(i);
       opsSince = 0;

@@ -406,10 +406,15 @@ public:
   ///
   /// Where they sit depends only on the ops before, so a walk that changes
   /// the body from some op on keeps the places (and states) before it.
+  /// How many ops apart the pruning's checkpoints sit (fewer walk more
+  /// again before the sync a check leaves out; more copy more states).
+  static constexpr size_t kCheckpointOps = 8;
   class Checkpoints {
   public:
     Checkpoints() = default;
-    explicit Checkpoints(ArrayRef<Operation *> body);
+    /// Places checkpoints `opsBetween` ops apart over `body`.
+    explicit Checkpoints(ArrayRef<Operation *> body,
+                         size_t opsBetween = kCheckpointOps);
     /// Whether a checkpoint sits before body op `i`.
     bool sitsAt(size_t i) const { return slotOf[i] != kNoSlot; }
     /// The last body op at or before `i` with a checkpoint before it.
@@ -435,7 +440,6 @@ public:
 
   private:
     static constexpr unsigned kNoSlot = ~0u;
-    static constexpr size_t kCheckpointOps = 8;
     std::vector<unsigned> slotOf;
     std::vector<size_t> places;
     std::vector<std::optional<Checkpoint>> states;
