@@ -263,9 +263,17 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b) const {
        ++itA, ++itB)
     if (itA->first != itB->first)
       return false;
+  // A row both states share (neither walk has changed it since one copied
+  // the other's) knows the same of a number in both.
+  SmallVector<unsigned, kNumPipes> unsharedRows, allRows;
+  for (unsigned q = 0; q < kNumPipes; ++q) {
+    allRows.push_back(q);
+    if (!a.known.sharesRow(q, b.known))
+      unsharedRows.push_back(q);
+  }
   // Who knows that `seqA` (in a) and `seqB` (in b) of pipe p finished.
   auto sameKnowledge = [&](unsigned p, int64_t seqA, int64_t seqB) {
-    for (unsigned q = 0; q < kNumPipes; ++q)
+    for (unsigned q : seqA == seqB ? unsharedRows : allRows)
       if (a.known[q][p].contains(seqA) != b.known[q][p].contains(seqB))
         return false;
     for (auto itA = a.flags.begin(), itB = b.flags.begin();
