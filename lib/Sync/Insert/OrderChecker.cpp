@@ -26,21 +26,40 @@ DependencyIndex::DependencyIndex(func::FuncOp func,
     inOrder[p] = !target.needsBarrier(static_cast<Pipe>(p));
   auto &accesses = tables->accesses;
   llvm::DenseSet<std::pair<Operation *, Operation *>> seen;
+  // A source is checked by its dependents only: past the body op that holds
+  // the last of them, a walk forgets it.
+  BodyIndex body(func);
+  SmallVector<size_t> lastDependent;
+  // The dependencies come grouped by their later access (SyncDependencies):
+  // its pipe and body op are looked up once per group.
+  Operation *later = nullptr;
+  unsigned q = 0;
+  size_t laterAt = 0;
   for (const Dependency &dep : dependencies) {
-    unsigned p = pipeOf(dep.earlier), q = pipeOf(dep.later);
+    if (dep.later != later) {
+      later = dep.later;
+      q = pipeOf(later);
+      laterAt = body.of(later);
+    }
     DependencyAccess &earlier = accesses[dep.earlier];
-    earlier.pipe = p;
     if (!earlier.isSource) {
+      earlier.pipe = pipeOf(dep.earlier);
       earlier.isSource = true;
       earlier.source = tables->sourcePipes.size();
-      tables->sourcePipes.push_back(p);
+      tables->sourcePipes.push_back(earlier.pipe);
+      tables->lastDependentOp.push_back(body.body()[laterAt]);
+      lastDependent.push_back(laterAt);
+    } else if (laterAt > lastDependent[earlier.source]) {
+      lastDependent[earlier.source] = laterAt;
+      tables->lastDependentOp[earlier.source] = body.body()[laterAt];
     }
+    unsigned p = earlier.pipe;
     SourceId source = earlier.source;
-    DependencyAccess &later = accesses[dep.later];
-    later.pipe = q;
+    DependencyAccess &laterAccess = accesses[later];
+    laterAccess.pipe = q;
     // A pair met twice is checked once.
-    if ((p != q || !inOrder[p]) && seen.insert({dep.earlier, dep.later}).second)
-      later.sources.push_back({source, p});
+    if ((p != q || !inOrder[p]) && seen.insert({dep.earlier, later}).second)
+      laterAccess.sources.push_back({source, p});
   }
   // An access checks its sources pipe by pipe (OrderChecker::access).
   for (auto &[op, access] : accesses)
@@ -48,19 +67,6 @@ DependencyIndex::DependencyIndex(func::FuncOp func,
                       [](const DependencySource &a, const DependencySource &b) {
                         return a.pipe < b.pipe;
                       });
-  // A source is checked by its dependents only: past the body op that holds
-  // the last of them, a walk forgets it.
-  BodyIndex body(func);
-  SmallVector<size_t> last(tables->sourcePipes.size(), 0);
-  tables->lastDependentOp.assign(tables->sourcePipes.size(), nullptr);
-  for (const Dependency &dep : dependencies) {
-    SourceId source = accesses[dep.earlier].source;
-    size_t at = body.of(dep.later);
-    if (!tables->lastDependentOp[source] || at > last[source]) {
-      last[source] = at;
-      tables->lastDependentOp[source] = body.body()[at];
-    }
-  }
 }
 
 DependencyIndex::~DependencyIndex() = default;
