@@ -220,50 +220,29 @@ bool inScope(DependencyScope scope, Operation *earlierTile,
   return true;
 }
 
-/// Sorts [first, last) by `earlier`, keeping the order of equals. Most
-/// accesses have a few dependencies: those are sorted by insertion, without
-/// the buffer std::stable_sort takes per call.
-template <typename Iterator>
-void stableSortByEarlier(Iterator first, Iterator last) {
-  auto byEarlier = [](const SyncDependency &a, const SyncDependency &b) {
-    return a.earlier < b.earlier;
-  };
-  constexpr ptrdiff_t kInsertionSortMax = 32;
-  if (last - first > kInsertionSortMax) {
-    std::stable_sort(first, last, byEarlier);
-    return;
-  }
-  for (Iterator it = first; it != last; ++it) {
-    SyncDependency moving = *it;
-    Iterator hole = it;
-    for (; hole != first && byEarlier(moving, *std::prev(hole)); --hole)
-      *hole = *std::prev(hole);
-    *hole = moving;
-  }
-}
-
 /// `found` ordered by (later, earlier) without repeats, each pair's loop
-/// variants in the order first found. The walk finds the dependencies of
-/// one step of an access at a time, so `found` is already grouped by
-/// `later` in runs (a loop body's accesses have a run per walk): a counting
-/// sort by `later`, which keeps the order found, then a sort of each
-/// access's few by `earlier`, instead of sorting them all at once. A pair
-/// the walk meets again (a byte of several cells, a loop body's second
-/// walk, another branch) lands next to its first finding, after it: it is
-/// dropped there rather than looked up in a set as it is found.
+/// variants in the order first found: a counting sort by `earlier`, then
+/// one by `later`, each keeping the order of equals (least significant key
+/// first), instead of a comparison sort. A pair the walk meets again (a
+/// byte of several cells, a loop body's second walk, another branch) lands
+/// next to its first finding, after it: it is dropped there rather than
+/// looked up in a set as it is found.
 ///
 ///   found:  (3 <- 1) (3 <- 0) (5 <- 2) (3 <- 2, loop) (3 <- 1)
 ///   sorted: (3 <- 0) (3 <- 1) (3 <- 2, loop) (5 <- 2)
 std::vector<SyncDependency> sortedByLater(std::vector<SyncDependency> found,
                                           size_t numAccesses) {
   std::vector<SyncDependency> sorted(found.size());
+  groupByKey<SyncDependency>(
+      found, numAccesses,
+      [](const SyncDependency &dep) { return dep.earlier; }, sorted);
   std::vector<size_t> starts = groupByKey<SyncDependency>(
-      found, numAccesses, [](const SyncDependency &dep) { return dep.later; },
-      sorted);
+      sorted, numAccesses,
+      [](const SyncDependency &dep) { return dep.later; }, found);
+  std::swap(sorted, found);
   auto kept = sorted.begin();
   for (size_t i = 0; i < numAccesses; ++i) {
     auto first = sorted.begin() + starts[i], last = sorted.begin() + starts[i + 1];
-    stableSortByEarlier(first, last);
     // Within a run of one `earlier`, the loop variants kept so far.
     auto run = kept;
     for (auto it = first; it != last; ++it) {
