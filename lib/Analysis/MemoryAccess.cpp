@@ -578,6 +578,10 @@ bool mlir::dsaplan::mayAliasGlobalRoots(Value a, Value b) {
 }
 
 bool mlir::dsaplan::isAccessCandidate(Operation *op) {
+  // Asked first: most ops of a kernel (constants, yields) have no memref
+  // operand, and the look-ups below cost more.
+  if (!touchesSyncedMemory(op))
+    return false;
   // A settled call's callee is synchronised on its own, between the
   // barrier_all ops around the call (dsaplan-settle-calls).
   if (op->hasAttr(DsaPlanDialect::getSettledAttrName()))
@@ -586,7 +590,7 @@ bool mlir::dsaplan::isAccessCandidate(Operation *op) {
               SetFlagOp, WaitFlagOp, PipeBarrierOp, BarrierAllOp,
               CrossCoreSetOp, CrossCoreWaitOp, SeparateOp, ColocateOp, AllocOp,
               ArenaOp>(op) &&
-         !op->hasTrait<OpTrait::IsTerminator>() && touchesSyncedMemory(op);
+         !op->hasTrait<OpTrait::IsTerminator>();
 }
 
 SmallVector<Value, 1> mlir::dsaplan::getAliasSources(Value value) {
