@@ -317,6 +317,8 @@ private:
   };
   std::vector<Part> parts;
   std::vector<unsigned> firstPart;
+  /// The tile of the access being recorded.
+  Operation *laterTile = nullptr;
   /// The current epoch and, for each loop being walked, the epochs of its
   /// first walk (entries from those, met in the second walk, ran one
   /// iteration earlier).
@@ -430,6 +432,7 @@ void DependencyFinder::recordAccess(unsigned op, unsigned part,
                                     ShadowState &state) {
   const MemoryAccess &access = accesses[op].accesses[part - firstPart[op]];
   unsigned own = parts[part].region;
+  laterTile = parts[part].tile;
   if (access.region.isGlobal())
     dependOnOtherGlobalKeys(op, access, own, state);
   Shadow &shadow = state.edit(own);
@@ -553,8 +556,8 @@ void DependencyFinder::dependOnCell(CellRef cell, unsigned later,
 void DependencyFinder::addDependency(const ShadowEntry &earlier,
                                      unsigned later,
                                      const MemoryAccess &laterAccess) {
-  if (!inScope(scope, earlier.tile, tiles.of(laterAccess.tile),
-               laterAccess.region.isGlobal()))
+  if (scope != DependencyScope::All && // every dependency counts
+      !inScope(scope, earlier.tile, laterTile, laterAccess.region.isGlobal()))
     return;
   Operation *loop = nullptr;
   for (const LoopWalk &walk : loopWalks)
