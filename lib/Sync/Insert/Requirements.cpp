@@ -161,33 +161,36 @@ void requireAcrossIterations(const ProgramOrder &order,
   file(result.backEdge[order.position(loop)], {after, before, src, dst});
 }
 
-/// Requirement::operator<'s order after `before`, packed in two words:
-/// the latest `after` first, then (src, dst).
-std::pair<uint32_t, uint64_t> orderWithinConsumer(const Requirement &req) {
-  return {~req.after, (static_cast<uint64_t>(req.src) << 32) |
-                          static_cast<uint32_t>(req.dst)};
-}
-
-/// `reqs` in Requirement::operator<'s order without repeats. A counting
-/// sort by consumer (`before`, an index in the scope's block), then a sort
-/// of each consumer's few: the top block of a large kernel files hundreds
-/// of thousands of requirements, which one comparison sort spent ~50
-/// instructions apiece on.
+/// `reqs` in Requirement::operator<'s order without repeats. The top block
+/// of a large kernel files hundreds of thousands of requirements, which a
+/// comparison sort spends ~50 instructions apiece on: those are ordered by
+/// three stable counting sorts, least significant key first (the pipe
+/// pair, the latest `after` first, then `before`); a scope of a few by
+/// one comparison sort.
 void sortAndUnique(SmallVector<Requirement> &reqs) {
-  unsigned numConsumers = 0;
-  for (const Requirement &req : reqs)
-    numConsumers = std::max(numConsumers, req.before + 1);
-  SmallVector<Requirement> sorted(reqs.size());
-  std::vector<size_t> starts = groupByKey<Requirement>(
-      reqs, numConsumers, [](const Requirement &req) { return req.before; },
-      sorted);
-  for (unsigned c = 0; c < numConsumers; ++c)
-    std::sort(sorted.begin() + starts[c], sorted.begin() + starts[c + 1],
-              [](const Requirement &a, const Requirement &b) {
-                return orderWithinConsumer(a) < orderWithinConsumer(b);
-              });
-  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-  reqs = std::move(sorted);
+  constexpr size_t kFewRequirements = 64;
+  if (reqs.size() <= kFewRequirements) {
+    llvm::sort(reqs);
+  } else {
+    unsigned numGaps = 0;
+    for (const Requirement &req : reqs)
+      numGaps = std::max({numGaps, req.before + 1, req.after + 1});
+    SmallVector<Requirement> other(reqs.size());
+    groupByKey<Requirement>(
+        reqs, kNumPipes * kNumPipes,
+        [](const Requirement &req) {
+          return pipeIndex(req.src) * kNumPipes + pipeIndex(req.dst);
+        },
+        other);
+    groupByKey<Requirement>(
+        other, numGaps,
+        [&](const Requirement &req) { return numGaps - 1 - req.after; }, reqs);
+    groupByKey<Requirement>(
+        reqs, numGaps, [](const Requirement &req) { return req.before; },
+        other);
+    reqs = std::move(other);
+  }
+  reqs.erase(std::unique(reqs.begin(), reqs.end()), reqs.end());
 }
 
 template <typename Key>
