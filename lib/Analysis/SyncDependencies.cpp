@@ -6,11 +6,11 @@
 //
 // The shadow (DependencyShadow.h): per memory space, segments of bytes,
 // each with a cell of the last writers and the readers since; bytes no
-// access touched have no cell. An access depends on what the cells of its bytes
-// hold, and then (a write) replaces them by one cell of its own or (a read)
-// joins their readers. Entries carry an epoch, so that the second walk of a
-// loop body (RegionWalk.h) can tell the first walk's accesses (the previous
-// iteration) from its own.
+// access touched have no cell. An access depends on what the cells of its
+// bytes hold, and then (a write) replaces them by one cell of its own or (a
+// read) joins their readers. Entries carry an epoch, so that the second
+// walk of a loop body (RegionWalk.h) can tell the first walk's accesses
+// (the previous iteration) from its own.
 //
 //===----------------------------------------------------------------------===//
 

@@ -16,9 +16,9 @@
 //   a.overlaid(b, f):  [0, 32): x  [32, 64): f(x, z)  [64, 96): f({}, z)
 //                      [96, 112): f(y, z)  [112, 128): y
 //
-// The same results as SegmentMap, call for call; an insertion in the
-// middle moves the segments after it, so a map of thousands of segments
-// belongs in SegmentMap.
+// visit, update and coalesce leave the segments SegmentMap's would, call
+// for call; an insertion in the middle moves the segments after it, so a
+// map of thousands of segments belongs in SegmentMap.
 //
 //===----------------------------------------------------------------------===//
 
