@@ -90,18 +90,30 @@ bool rowMajorStrides(MemRefType type, SmallVectorImpl<int64_t> &strides) {
 std::optional<Box> tileBox(MemRefType type, int64_t begin) {
   SmallVector<int64_t> strides;
   int64_t offset = 0;
-  if (!type.hasStaticShape() || elementBytes(type.getElementType()) < 0 ||
+  int64_t bytes = elementBytes(type.getElementType());
+  if (!type.hasStaticShape() || bytes < 0 ||
       (!rowMajorStrides(type, strides) &&
        failed(type.getStridesAndOffset(strides, offset))) ||
       llvm::any_of(strides, ShapedType::isDynamic) ||
       ShapedType::isDynamic(offset))
     return std::nullopt;
   Box box;
-  box.elementBytes = elementBytes(type.getElementType());
+  box.elementBytes = bytes;
   box.base = begin + offset * box.elementBytes;
   for (auto [count, stride] : llvm::zip(type.getShape(), strides))
     box.dims.push_back({count, stride * box.elementBytes});
   return box;
+}
+
+/// Whether `value` is an integer constant (m_ConstantInt), into `result`.
+/// An arith.constant, which places every tile, is read without folding it.
+bool constantIntOf(Value value, APInt &result) {
+  if (auto constant = value.getDefiningOp<arith::ConstantOp>())
+    if (auto integer = dyn_cast<IntegerAttr>(constant.getValue())) {
+      result = integer.getValue();
+      return true;
+    }
+  return matchPattern(value, m_ConstantInt(&result));
 }
 
 /// The range from a box's first byte to its last.
@@ -303,8 +315,7 @@ Footprint locate(Value value, std::optional<MemorySpace> space,
   if (auto view = dyn_cast<memref::ViewOp>(def)) {
     APInt offset;
     int64_t size = getStaticSizeInBytes(view.getType());
-    bool staticView = matchPattern(view.getByteShift(), m_ConstantInt(&offset)) &&
-                      size >= 0;
+    bool staticView = constantIntOf(view.getByteShift(), offset) && size >= 0;
     if (space) {
       // A placed tile: its own bytes (the space's capacity, which takes a
       // look-up of the target, is not needed).
@@ -578,6 +589,10 @@ bool mlir::dsaplan::mayAliasGlobalRoots(Value a, Value b) {
 }
 
 bool mlir::dsaplan::isAccessCandidate(Operation *op) {
+  // Asked first: most ops of a kernel (constants, yields) have no memref
+  // operand, and the look-ups below cost more.
+  if (!touchesSyncedMemory(op))
+    return false;
   // A settled call's callee is synchronised on its own, between the
   // barrier_all ops around the call (dsaplan-settle-calls).
   if (op->hasAttr(DsaPlanDialect::getSettledAttrName()))
@@ -586,7 +601,7 @@ bool mlir::dsaplan::isAccessCandidate(Operation *op) {
               SetFlagOp, WaitFlagOp, PipeBarrierOp, BarrierAllOp,
               CrossCoreSetOp, CrossCoreWaitOp, SeparateOp, ColocateOp, AllocOp,
               ArenaOp>(op) &&
-         !op->hasTrait<OpTrait::IsTerminator>() && touchesSyncedMemory(op);
+         !op->hasTrait<OpTrait::IsTerminator>();
 }
 
 SmallVector<Value, 1> mlir::dsaplan::getAliasSources(Value value) {

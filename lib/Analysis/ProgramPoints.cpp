@@ -19,18 +19,18 @@ ProgramPoints::ProgramPoints(Operation *root) {
 void ProgramPoints::numberRegion(Region &region) {
   for (Block &block : region)
     for (Operation &op : block) {
-      index[&op] = numOps++;
+      int64_t index = numOps++;
       // Only control flow is looked into: the body of a linalg op (scalar
       // code) is part of the op.
       if (isa<RegionBranchOpInterface>(op))
         for (Region &nested : op.getRegions())
           numberRegion(nested);
-      lastNested[&op] = numOps - 1;
+      numbers[&op] = {index, numOps - 1};
     }
 }
 
 bool ProgramPoints::contains(Operation *op) const {
-  if (index.count(op))
+  if (numbers.count(op))
     return true;
   // Nested in an op that is not control flow (a linalg body): it shares
   // that op's points. Nested in control flow: it would have been numbered.
@@ -38,9 +38,11 @@ bool ProgramPoints::contains(Operation *op) const {
   return parent && !isa<RegionBranchOpInterface>(parent) && contains(parent);
 }
 
-Operation *ProgramPoints::numbered(Operation *op) const {
-  while (op && !index.count(op))
-    op = op->getParentOp();
-  assert(op && "op is not nested in the numbered root");
-  return op;
+const ProgramPoints::Numbers &ProgramPoints::numbered(Operation *op) const {
+  for (;; op = op->getParentOp()) {
+    assert(op && "op is not nested in the numbered root");
+    auto it = numbers.find(op);
+    if (it != numbers.end())
+      return it->second;
+  }
 }

@@ -133,8 +133,10 @@ LogicalResult mlir::dsaplan::checkSupportedStructure(Operation *function) {
     checkRegions(op);
     if (isa<scf::ForOp, scf::WhileOp>(op) && !checkCarriedAllocations(op))
       ok = false;
-    if (!isLoopOp(op) || isa<scf::ForOp, scf::WhileOp>(op) ||
-        !holdsDsaPlanMemory(op))
+    // An op without regions holds no memory in them (and most ops have
+    // none: asked first, it spares them isLoopOp's interface look-ups).
+    if (op->getNumRegions() == 0 || isa<scf::ForOp, scf::WhileOp>(op) ||
+        !isLoopOp(op) || !holdsDsaPlanMemory(op))
       return;
     ok = false;
     if (isa<scf::ForallOp, scf::ParallelOp>(op))

@@ -4,23 +4,23 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The shadow: per memory space, a segment map (SegmentMap.h) of cells of
-// bytes, each with the last writers and the readers since; bytes no access
-// touched have no cell. An access depends on what the cells of its bytes
-// hold, and then (a write) replaces them by one cell of its own or (a read)
-// joins their readers. Entries carry an epoch, so that the second walk of a
-// loop body (RegionWalk.h) can tell the first walk's accesses (the previous
-// iteration) from its own.
+// The shadow (DependencyShadow.h): per memory space, segments of bytes,
+// each with a cell of the last writers and the readers since; bytes no
+// access touched have no cell. An access depends on what the cells of its
+// bytes hold, and then (a write) replaces them by one cell of its own or (a
+// read) joins their readers. Entries carry an epoch, so that the second
+// walk of a loop body (RegionWalk.h) can tell the first walk's accesses
+// (the previous iteration) from its own.
 //
 //===----------------------------------------------------------------------===//
 
 #include "DsaPlan/Analysis/SyncDependencies.h"
+#include "DependencyShadow.h"
 
 #include "DsaPlan/Analysis/BufferLifetimes.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
 #include "DsaPlan/Support/CountingSort.h"
 #include "DsaPlan/Support/RegionWalk.h"
-#include "DsaPlan/Support/SegmentMap.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -35,36 +35,9 @@
 
 using namespace mlir;
 using namespace mlir::dsaplan;
+using namespace mlir::dsaplan::detail;
 
 namespace {
-
-/// One execution of an access op. `epoch` tells the executions of one op in
-/// different walks of a loop body apart.
-struct ShadowEntry {
-  unsigned op;
-  unsigned epoch;
-  Operation *tile;
-  bool operator==(const ShadowEntry &o) const {
-    return op == o.op && epoch == o.epoch && tile == o.tile;
-  }
-};
-
-struct ShadowCell {
-  SmallVector<ShadowEntry, 2> writers, readers;
-  bool operator==(const ShadowCell &o) const {
-    return writers == o.writers && readers == o.readers;
-  }
-};
-
-using Shadow = SegmentMap<ShadowCell>;
-
-/// Every byte a shadow may hold (GM ranges may be unbounded).
-constexpr int64_t kFirstByte = std::numeric_limits<int64_t>::min();
-constexpr int64_t kEndByte = std::numeric_limits<int64_t>::max();
-
-bool isEmptyCell(const ShadowCell &cell) {
-  return cell.writers.empty() && cell.readers.empty();
-}
 
 /// One tile per allocation, however many copies of its view the IR holds.
 /// dsaplan-unroll-rotations clones a loop body together with the views of
@@ -160,63 +133,81 @@ bool mayMeetAnywhere(const RegionKey &a, const RegionKey &b) {
   return mayAliasGlobalRoots(globalRootOf(a), globalRootOf(b));
 }
 
-/// The shadow of every region. The walk copies the whole state at every
-/// branch and loop (RegionWalk.h) and a branch or loop body touches few of
-/// its regions: the shadows are shared between the copies, and a region's
-/// shadow is copied only when a copy changes it (editShadow). A shadow a
-/// path did not change is the very one the other path holds, which makes
-/// uniting them a no-op.
-using SharedShadow = std::shared_ptr<Shadow>;
-using ShadowState = std::map<RegionKey, SharedShadow>;
-
-/// The shadow of `key` in `state` (created empty), to change: shared with
-/// another state, it is copied first.
-Shadow &editShadow(ShadowState &state, const RegionKey &key) {
-  SharedShadow &slot = state[key];
-  if (!slot || slot.use_count() > 1)
-    slot = std::make_shared<Shadow>(slot ? *slot : Shadow());
-  return *slot;
+/// The keys of `accesses`, with repeats.
+std::vector<RegionKey> regionKeysOf(ArrayRef<PipeAccess> accesses,
+                                    DependencyScope scope,
+                                    const TileIdentities &tiles) {
+  std::vector<RegionKey> keys;
+  for (const PipeAccess &op : accesses)
+    for (const MemoryAccess &access : op.accesses) {
+      RegionKey key = regionKeyOf(access, scope, tiles);
+      if (keys.empty() || !(keys.back() == key)) // most are one space's
+        keys.push_back(std::move(key));
+    }
+  return keys;
 }
 
-void uniteEntries(SmallVector<ShadowEntry, 2> &into,
-                  ArrayRef<ShadowEntry> from) {
-  // Two paths' entries of a byte usually grew from one history: the prefix
-  // they share is in `into` already, and only the rest is looked up (a
-  // byte read by many ops holds many readers).
-  size_t shared = 0;
-  while (shared < from.size() && shared < into.size() &&
-         into[shared] == from[shared])
-    ++shared;
-  for (const ShadowEntry &entry : from.drop_front(shared))
-    if (!llvm::is_contained(into, entry))
-      into.push_back(entry);
-}
+/// The regions of a walk's accesses, numbered in RegionKey order: ids in
+/// increasing order visit the regions as a std::map of their keys would.
+/// Each GM key with offset terms brings its root's plain key (no terms),
+/// where its history goes once its positions are unknown; and for each GM
+/// key, the keys it may meet anywhere (mayMeetAnywhere) are listed once.
+class RegionIds {
+public:
+  /// Numbers `keys`, each once however often it comes.
+  explicit RegionIds(std::vector<RegionKey> keys);
 
-/// The history of either path: after an scf.if, the last writers of a byte
-/// are those of both branches.
-Shadow uniteShadows(const Shadow &a, const Shadow &b) {
-  Shadow united = a;
-  b.visit(kFirstByte, kEndByte,
-          [&](int64_t begin, int64_t end, const ShadowCell &cell) {
-            united.update(begin, end, [&](ShadowCell &into) {
-              uniteEntries(into.writers, cell.writers);
-              uniteEntries(into.readers, cell.readers);
-            });
-          });
-  united.coalesce(kFirstByte, kEndByte, isEmptyCell);
-  return united;
-}
-
-void uniteStates(ShadowState &into, const ShadowState &other) {
-  for (const auto &[key, shadow] : other) {
-    auto it = into.find(key);
-    if (it == into.end())
-      into.emplace(key, shadow);
-    else if (it->second != shadow) // one shadow united with itself is itself
-      it->second =
-          std::make_shared<Shadow>(uniteShadows(*it->second, *shadow));
+  unsigned idOf(const RegionKey &key) const {
+    return std::lower_bound(keys.begin(), keys.end(), key) - keys.begin();
   }
+  const RegionKey &key(unsigned id) const { return keys[id]; }
+  unsigned plainId(unsigned id) const { return plain[id]; }
+  /// The ids of the other keys `id` may share bytes with whatever the
+  /// positions, increasing.
+  ArrayRef<unsigned> meetingAnywhere(unsigned id) const { return meets[id]; }
+
+private:
+  std::vector<RegionKey> keys;
+  std::vector<unsigned> plain;
+  std::vector<SmallVector<unsigned, 4>> meets;
+};
+
+RegionIds::RegionIds(std::vector<RegionKey> all) : keys(std::move(all)) {
+  for (size_t i = 0, n = keys.size(); i < n; ++i)
+    if (keys[i].kind == kGlobalRegion && !keys[i].terms.empty())
+      keys.push_back({kGlobalRegion, keys[i].pointer, {}});
+  llvm::sort(keys);
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  plain.resize(keys.size());
+  meets.resize(keys.size());
+  std::vector<unsigned> global;
+  for (unsigned id = 0; id < keys.size(); ++id) {
+    plain[id] = id;
+    if (keys[id].kind != kGlobalRegion)
+      continue;
+    plain[id] = idOf({kGlobalRegion, keys[id].pointer, {}});
+    global.push_back(id);
+  }
+  // The alias answer of each pair of roots, asked once.
+  DenseMap<std::pair<const void *, const void *>, bool> rootsMayAlias;
+  for (unsigned a : global)
+    for (unsigned b : global) {
+      const RegionKey &x = keys[a], &y = keys[b];
+      bool meet;
+      if (x.pointer == y.pointer) {
+        meet = mayMeetAnywhere(x, y);
+      } else {
+        auto [it, inserted] =
+            rootsMayAlias.try_emplace({x.pointer, y.pointer}, false);
+        if (inserted)
+          it->second = mayMeetAnywhere(x, y);
+        meet = it->second;
+      }
+      if (meet)
+        meets[a].push_back(b);
+    }
 }
+
 
 
 /// Whether a dependency between accesses of these tiles counts. Reuse-only
@@ -229,50 +220,29 @@ bool inScope(DependencyScope scope, Operation *earlierTile,
   return true;
 }
 
-/// Sorts [first, last) by `earlier`, keeping the order of equals. Most
-/// accesses have a few dependencies: those are sorted by insertion, without
-/// the buffer std::stable_sort takes per call.
-template <typename Iterator>
-void stableSortByEarlier(Iterator first, Iterator last) {
-  auto byEarlier = [](const SyncDependency &a, const SyncDependency &b) {
-    return a.earlier < b.earlier;
-  };
-  constexpr ptrdiff_t kInsertionSortMax = 32;
-  if (last - first > kInsertionSortMax) {
-    std::stable_sort(first, last, byEarlier);
-    return;
-  }
-  for (Iterator it = first; it != last; ++it) {
-    SyncDependency moving = *it;
-    Iterator hole = it;
-    for (; hole != first && byEarlier(moving, *std::prev(hole)); --hole)
-      *hole = *std::prev(hole);
-    *hole = moving;
-  }
-}
-
 /// `found` ordered by (later, earlier) without repeats, each pair's loop
-/// variants in the order first found. The walk finds the dependencies of
-/// one step of an access at a time, so `found` is already grouped by
-/// `later` in runs (a loop body's accesses have a run per walk): a counting
-/// sort by `later`, which keeps the order found, then a sort of each
-/// access's few by `earlier`, instead of sorting them all at once. A pair
-/// the walk meets again (a byte of several cells, a loop body's second
-/// walk, another branch) lands next to its first finding, after it: it is
-/// dropped there rather than looked up in a set as it is found.
+/// variants in the order first found: a counting sort by `earlier`, then
+/// one by `later`, each keeping the order of equals (least significant key
+/// first), instead of a comparison sort. A pair the walk meets again (a
+/// byte of several cells, a loop body's second walk, another branch) lands
+/// next to its first finding, after it: it is dropped there rather than
+/// looked up in a set as it is found.
 ///
 ///   found:  (3 <- 1) (3 <- 0) (5 <- 2) (3 <- 2, loop) (3 <- 1)
 ///   sorted: (3 <- 0) (3 <- 1) (3 <- 2, loop) (5 <- 2)
 std::vector<SyncDependency> sortedByLater(std::vector<SyncDependency> found,
                                           size_t numAccesses) {
   std::vector<SyncDependency> sorted(found.size());
+  groupByKey<SyncDependency>(
+      found, numAccesses,
+      [](const SyncDependency &dep) { return dep.earlier; }, sorted);
   std::vector<size_t> starts = groupByKey<SyncDependency>(
-      found, numAccesses, [](const SyncDependency &dep) { return dep.later; },
-      sorted);
+      sorted, numAccesses,
+      [](const SyncDependency &dep) { return dep.later; }, found);
+  std::swap(sorted, found);
   auto kept = sorted.begin();
   for (size_t i = 0; i < numAccesses; ++i) {
     auto first = sorted.begin() + starts[i], last = sorted.begin() + starts[i + 1];
-    stableSortByEarlier(first, last);
     // Within a run of one `earlier`, the loop variants kept so far.
     auto run = kept;
     for (auto it = first; it != last; ++it) {
@@ -292,9 +262,15 @@ class DependencyFinder : public RegionWalkClient<ShadowState> {
 public:
   DependencyFinder(ArrayRef<PipeAccess> accesses, DependencyScope scope)
       : accesses(accesses), scope(scope), tiles(accesses, scope),
+        regions(regionKeysOf(accesses, scope, tiles)),
         foundInStep(accesses.size()) {
-    for (unsigned i = 0; i < accesses.size(); ++i)
+    for (unsigned i = 0; i < accesses.size(); ++i) {
       accessIndex[accesses[i].op] = i;
+      firstPart.push_back(parts.size());
+      for (const MemoryAccess &access : accesses[i].accesses)
+        parts.push_back({regions.idOf(regionKeyOf(access, scope, tiles)),
+                         tiles.of(access.tile)});
+    }
   }
 
   std::vector<SyncDependency> run(func::FuncOp func) {
@@ -318,12 +294,11 @@ private:
   void endLoop(Operation &loop);
   void shiftToNextIteration(scf::ForOp loop, ShadowState &state);
   void forgetInductionVariable(scf::ForOp loop, ShadowState &state);
-  void recordAccess(unsigned op, const MemoryAccess &access,
-                    ShadowState &state);
+  void recordAccess(unsigned op, unsigned part, ShadowState &state);
   void dependOnOtherGlobalKeys(unsigned op, const MemoryAccess &access,
-                               const RegionKey &own, const ShadowState &state);
-  bool meetsAnywhere(const RegionKey &own, const RegionKey &other);
-  void dependOnCell(const ShadowCell &cell, unsigned later,
+                               unsigned own, const ShadowState &state);
+  void forgetPositions(ShadowState &state, unsigned id);
+  void dependOnCell(CellRef cell, unsigned later,
                     const MemoryAccess &laterAccess);
   void addDependency(const ShadowEntry &earlier, unsigned later,
                      const MemoryAccess &laterAccess);
@@ -331,10 +306,19 @@ private:
   ArrayRef<PipeAccess> accesses;
   DependencyScope scope;
   TileIdentities tiles;
+  RegionIds regions;
+  ShadowCells cells;
   DenseMap<Operation *, unsigned> accessIndex;
-  /// mayAliasGlobalRoots by pairs of roots: every GM access asks it of
-  /// every other GM shadow.
-  DenseMap<std::pair<const void *, const void *>, bool> rootsMayAlias;
+  /// Each access of each op (the op's accesses from firstPart[op] on):
+  /// its region and its tile (TileIdentities::of), found once.
+  struct Part {
+    unsigned region;
+    Operation *tile;
+  };
+  std::vector<Part> parts;
+  std::vector<unsigned> firstPart;
+  /// The tile of the access being recorded.
+  Operation *laterTile = nullptr;
   /// The current epoch and, for each loop being walked, the epochs of its
   /// first walk (entries from those, met in the second walk, ran one
   /// iteration earlier).
@@ -363,8 +347,9 @@ WalkStep DependencyFinder::step(Operation &op, ShadowState &state) {
   ++stepCount;
   // Every access checks against the history before the op's own updates
   // (an op reading and writing one tile does not depend on itself).
-  for (const MemoryAccess &a : accesses[access->second].accesses)
-    recordAccess(access->second, a, state);
+  unsigned index = access->second;
+  for (unsigned i = 0; i < accesses[index].accesses.size(); ++i)
+    recordAccess(index, firstPart[index] + i, state);
   return WalkStep::Done;
 }
 
@@ -406,12 +391,12 @@ DependencyFinder::merge(ArrayRef<ShadowState> exits, Operation *at) {
     state = exits.back();
     if (auto forOp = dyn_cast<scf::ForOp>(at))
       forgetInductionVariable(forOp, state);
-    uniteStates(state, exits.front());
+    state.unite(exits.front(), cells);
     return state;
   }
   state = exits.front();
   for (const ShadowState &exit : exits.drop_front())
-    uniteStates(state, exit);
+    state.unite(exit, cells);
   return state;
 }
 
@@ -425,52 +410,48 @@ DependencyFinder::merge(ArrayRef<ShadowState> exits, Operation *at) {
 ///                                 // when %x and %y may alias
 void DependencyFinder::dependOnOtherGlobalKeys(unsigned op,
                                                const MemoryAccess &access,
-                                               const RegionKey &own,
+                                               unsigned own,
                                                const ShadowState &state) {
-  for (const auto &[key, shadow] : state) {
-    if (!meetsAnywhere(own, key))
+  // Both lists increase: one pass over the two.
+  ArrayRef<ShadowState::Entry> present = state.entries();
+  for (unsigned other : regions.meetingAnywhere(own)) {
+    while (!present.empty() && present.front().first < other)
+      present = present.drop_front();
+    if (present.empty())
+      return;
+    if (present.front().first != other)
       continue;
-    shadow->visit(kFirstByte, kEndByte,
-                  [&](int64_t, int64_t, const ShadowCell &cell) {
-                    dependOnCell(cell, op, access);
-                  });
+    present.front().second->visit(
+        kFirstByte, kEndByte, [&](int64_t, int64_t, const CellRef &cell) {
+          dependOnCell(cell, op, access);
+        });
   }
 }
 
-/// mayMeetAnywhere, with the alias answer of each pair of roots kept.
-bool DependencyFinder::meetsAnywhere(const RegionKey &own,
-                                     const RegionKey &other) {
-  if (own.kind != kGlobalRegion || other.kind != kGlobalRegion ||
-      own.pointer == other.pointer)
-    return mayMeetAnywhere(own, other);
-  auto [it, inserted] =
-      rootsMayAlias.try_emplace({own.pointer, other.pointer}, false);
-  if (inserted)
-    it->second = mayMeetAnywhere(own, other);
-  return it->second;
-}
-
-void DependencyFinder::recordAccess(unsigned op, const MemoryAccess &access,
+void DependencyFinder::recordAccess(unsigned op, unsigned part,
                                     ShadowState &state) {
-  RegionKey own = regionKeyOf(access, scope, tiles);
+  const MemoryAccess &access = accesses[op].accesses[part - firstPart[op]];
+  unsigned own = parts[part].region;
+  laterTile = parts[part].tile;
   if (access.region.isGlobal())
     dependOnOtherGlobalKeys(op, access, own, state);
-  Shadow &shadow = editShadow(state, own);
+  Shadow &shadow = state.edit(own);
   shadow.visit(access.begin, access.end,
-               [&](int64_t, int64_t, const ShadowCell &cell) {
+               [&](int64_t, int64_t, const CellRef &cell) {
                  dependOnCell(cell, op, access);
                });
-  ShadowEntry self{op, epoch, tiles.of(access.tile)};
+  ShadowEntry self{op, epoch, parts[part].tile};
   // A write is now the only history of its bytes; a read joins theirs.
-  shadow.update(access.begin, access.end, [&](ShadowCell &cell) {
-    if (access.isWrite) {
-      cell.writers.assign(1, self);
-      cell.readers.clear();
-    } else {
-      uniteEntries(cell.readers, self);
-    }
-  });
-  shadow.coalesce(access.begin, access.end, isEmptyCell);
+  if (access.isWrite) {
+    CellRef written = cells.written(self);
+    shadow.update(access.begin, access.end,
+                  [&](CellRef &cell) { cell = written; });
+  } else {
+    shadow.update(access.begin, access.end,
+                  [&](CellRef &cell) { cell = cells.read(cell, self); });
+  }
+  shadow.coalesce(access.begin, access.end,
+                  [](const CellRef &cell) { return cell.empty(); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -494,31 +475,17 @@ int64_t coefficientOf(const RegionKey &key, Value iv) {
   return 0;
 }
 
-/// Every entry of `shadow` in one cell over all positions.
-Shadow everywhere(const Shadow &shadow) {
-  ShadowCell all;
-  shadow.visit(kFirstByte, kEndByte,
-               [&](int64_t, int64_t, const ShadowCell &cell) {
-                 uniteEntries(all.writers, cell.writers);
-                 uniteEntries(all.readers, cell.readers);
-               });
-  Shadow smeared;
-  smeared.update(kAnywhereBegin, kAnywhereEnd,
-                 [&](ShadowCell &cell) { cell = all; });
-  return smeared;
-}
-
-/// Moves the history of `key` to its root's plain shadow (no terms), as
-/// if it had touched every byte: where it lies is no longer known.
-void forgetPositions(ShadowState &state, ShadowState::iterator it) {
-  RegionKey plain{it->first.kind, it->first.pointer, {}};
-  Shadow smeared = everywhere(*it->second);
-  state.erase(it);
-  Shadow &into = editShadow(state, plain);
-  into = uniteShadows(into, smeared);
-}
-
 } // namespace
+
+/// Moves the history of region `id` to its root's plain shadow (no terms),
+/// as if it had touched every byte: where it lies is no longer known.
+void DependencyFinder::forgetPositions(ShadowState &state, unsigned id) {
+  Shadow smeared =
+      cells.everywhere(*state.slot(id), kAnywhereBegin, kAnywhereEnd);
+  state.erase(id);
+  Shadow &into = state.edit(regions.plainId(id));
+  into = cells.united(into, smeared);
+}
 
 /// Between the two walks of `loop`'s body: the first walk's history of a GM
 /// root indexed by the loop's induction variable ran at `iv - d * step`
@@ -539,23 +506,25 @@ void DependencyFinder::shiftToNextIteration(scf::ForOp loop,
                                             ShadowState &state) {
   Value iv = loop.getInductionVar();
   int64_t step = *getConstantIntValue(loop.getStep());
-  for (auto it = state.begin(); it != state.end();) {
-    int64_t delta = coefficientOf(it->first, iv) * step;
-    if (it->first.kind != kGlobalRegion || delta == 0 || it->second->empty()) {
-      ++it;
-      continue;
-    }
-    int64_t span = it->second->endByte() - it->second->firstByte();
+  // The regions moved, by id: forgetPositions changes the state's entries.
+  SmallVector<unsigned> moving;
+  for (const auto &[id, shadow] : state.entries())
+    if (regions.key(id).kind == kGlobalRegion &&
+        coefficientOf(regions.key(id), iv) * step != 0 && !shadow->empty())
+      moving.push_back(id);
+  for (unsigned id : moving) {
+    std::shared_ptr<Shadow> &shadow = state.slot(id);
+    int64_t delta = coefficientOf(regions.key(id), iv) * step;
+    int64_t span = shadow->endByte() - shadow->firstByte();
     int64_t shifts = span / std::abs(delta) + 1;
     if (shifts > kMaxShifts) {
-      forgetPositions(state, it++);
+      forgetPositions(state, id);
       continue;
     }
     Shadow earlier;
     for (int64_t d = 1; d <= shifts; ++d)
-      earlier = uniteShadows(earlier, it->second->shifted(-d * delta));
-    it->second = std::make_shared<Shadow>(std::move(earlier));
-    ++it;
+      earlier = cells.united(earlier, shadow->shifted(-d * delta));
+    shadow = std::make_shared<Shadow>(std::move(earlier));
   }
 }
 
@@ -564,30 +533,31 @@ void DependencyFinder::shiftToNextIteration(scf::ForOp loop,
 void DependencyFinder::forgetInductionVariable(scf::ForOp loop,
                                                ShadowState &state) {
   Value iv = loop.getInductionVar();
-  for (auto it = state.begin(); it != state.end();) {
-    if (it->first.kind == kGlobalRegion && coefficientOf(it->first, iv) != 0)
-      forgetPositions(state, it++);
-    else
-      ++it;
-  }
+  SmallVector<unsigned> moving;
+  for (const auto &[id, shadow] : state.entries())
+    if (regions.key(id).kind == kGlobalRegion &&
+        coefficientOf(regions.key(id), iv) != 0)
+      moving.push_back(id);
+  for (unsigned id : moving)
+    forgetPositions(state, id);
 }
 
 /// The access `later` depends on the writers of the bytes of `cell`, and
 /// when it writes, on their readers too (a read after a read needs no order).
-void DependencyFinder::dependOnCell(const ShadowCell &cell, unsigned later,
+void DependencyFinder::dependOnCell(CellRef cell, unsigned later,
                                     const MemoryAccess &laterAccess) {
-  for (const ShadowEntry &writer : cell.writers)
+  for (const ShadowEntry &writer : cell.writers())
     addDependency(writer, later, laterAccess);
   if (laterAccess.isWrite)
-    for (const ShadowEntry &reader : cell.readers)
+    for (const ShadowEntry &reader : cell.readers())
       addDependency(reader, later, laterAccess);
 }
 
 void DependencyFinder::addDependency(const ShadowEntry &earlier,
                                      unsigned later,
                                      const MemoryAccess &laterAccess) {
-  if (!inScope(scope, earlier.tile, tiles.of(laterAccess.tile),
-               laterAccess.region.isGlobal()))
+  if (scope != DependencyScope::All && // every dependency counts
+      !inScope(scope, earlier.tile, laterTile, laterAccess.region.isGlobal()))
     return;
   Operation *loop = nullptr;
   for (const LoopWalk &walk : loopWalks)

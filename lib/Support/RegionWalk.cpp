@@ -11,6 +11,7 @@
 
 #include "DsaPlan/Support/RegionWalk.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
@@ -39,9 +40,24 @@ bool regionsOnlyReturn(RegionBranchOpInterface branch) {
   return true;
 }
 
+/// What the interfaces answer for the structured control flow every
+/// kernel is made of, without asking them: the walks ask at every visit of
+/// an op, and RegionBranchOpInterface::hasLoop follows the region graph
+/// (some 1,500 instructions for an scf.if). Each answer is the one the
+/// general path below gives for every op of that kind.
+std::optional<ControlKind> knownControlKind(Operation *op) {
+  if (isa<scf::ForOp, scf::WhileOp>(op))
+    return ControlKind::Loop; // LoopLikeOpInterface
+  if (isa<scf::IfOp>(op))
+    return ControlKind::OneOf; // then, and else or none; both return
+  return std::nullopt;
+}
+
 } // namespace
 
 bool mlir::dsaplan::isLoopOp(Operation *op) {
+  if (std::optional<ControlKind> kind = knownControlKind(op))
+    return *kind == ControlKind::Loop;
   if (isa<LoopLikeOpInterface>(op))
     return true;
   auto branch = dyn_cast<RegionBranchOpInterface>(op);
@@ -51,6 +67,8 @@ bool mlir::dsaplan::isLoopOp(Operation *op) {
 ControlKind mlir::dsaplan::getControlKind(Operation *op) {
   if (op->getNumRegions() == 0)
     return ControlKind::Leaf;
+  if (std::optional<ControlKind> kind = knownControlKind(op))
+    return *kind;
   if (isLoopOp(op))
     return ControlKind::Loop;
   auto branch = dyn_cast<RegionBranchOpInterface>(op);

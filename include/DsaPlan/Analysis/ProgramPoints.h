@@ -45,14 +45,12 @@ class ProgramPoints {
 public:
   explicit ProgramPoints(Operation *root);
 
-  int64_t readPoint(Operation *op) const {
-    return 2 * index.lookup(numbered(op));
-  }
+  int64_t readPoint(Operation *op) const { return 2 * numbered(op).index; }
   int64_t writePoint(Operation *op) const { return readPoint(op) + 1; }
   /// First point of `op`'s subtree and one past its last point.
   int64_t begin(Operation *op) const { return readPoint(op); }
   int64_t end(Operation *op) const {
-    return 2 * (lastNested.lookup(numbered(op)) + 1);
+    return 2 * (numbered(op).lastNested + 1);
   }
   /// One past the last point of the root.
   int64_t size() const { return 2 * numOps; }
@@ -61,12 +59,16 @@ public:
   bool contains(Operation *op) const;
 
 private:
-  void numberRegion(Region &region);
-  /// `op` or its closest numbered ancestor.
-  Operation *numbered(Operation *op) const;
+  /// An op's number and the last number of the ops nested in it.
+  struct Numbers {
+    int64_t index, lastNested;
+  };
 
-  llvm::DenseMap<Operation *, int64_t> index;
-  llvm::DenseMap<Operation *, int64_t> lastNested;
+  void numberRegion(Region &region);
+  /// The numbers of `op` or of its closest numbered ancestor.
+  const Numbers &numbered(Operation *op) const;
+
+  llvm::DenseMap<Operation *, Numbers> numbers;
   int64_t numOps = 0;
 };
 

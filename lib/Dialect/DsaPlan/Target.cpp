@@ -17,6 +17,9 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Operation.h"
 
+#include <iterator>
+#include <vector>
+
 using namespace mlir;
 using namespace mlir::dsaplan;
 
@@ -177,21 +180,32 @@ StringRef TargetDescription::knownTargetNames() {
 }
 
 TargetDescription TargetDescription::get(TargetAttr attr) {
+  // The built-in tables as descriptions, built once: op verifiers ask for
+  // the target of every alloc and flag op (getForOp).
+  static const std::vector<TargetDescription> builtins = [] {
+    std::vector<TargetDescription> descriptions;
+    for (size_t index = 0; index < std::size(kBuiltinTables); ++index)
+      descriptions.push_back(TargetDescription(index));
+    return descriptions;
+  }();
   std::optional<size_t> table = lookupTable(attr.getName());
   if (!table) // Unverified attribute: keep the default table.
-    return TargetDescription();
-  TargetDescription target(*table);
-  if (DictionaryAttr overrides = attr.getOverrides())
-    for (NamedAttribute entry : overrides)
-      applyOverride(target.getSpace(*symbolizeMemorySpace(entry.getName())),
-                    cast<DictionaryAttr>(entry.getValue()));
+    return builtins.front();
+  DictionaryAttr overrides = attr.getOverrides();
+  if (!overrides || overrides.empty())
+    return builtins[*table];
+  TargetDescription target = builtins[*table];
+  for (NamedAttribute entry : overrides)
+    applyOverride(target.getSpace(*symbolizeMemorySpace(entry.getName())),
+                  cast<DictionaryAttr>(entry.getValue()));
   return target;
 }
 
 TargetDescription TargetDescription::getForOp(Operation *op) {
+  // A discardable attribute: the op's properties are not looked into.
   for (Operation *scope = op; scope; scope = scope->getParentOp())
-    if (auto attr = scope->getAttrOfType<TargetAttr>(
-            DsaPlanDialect::getTargetAttrName()))
+    if (auto attr = dyn_cast_or_null<TargetAttr>(
+            scope->getDiscardableAttr(DsaPlanDialect::getTargetAttrName())))
       return get(attr);
   return TargetDescription();
 }

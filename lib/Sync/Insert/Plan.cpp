@@ -19,16 +19,27 @@ using namespace mlir::dsaplan;
 using namespace mlir::dsaplan::sync;
 
 ProgramOrder::ProgramOrder(func::FuncOp func) {
-  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+  // One walk numbers each op before its regions and, after them, records
+  // the last position inside it (the positions of an op's subtree follow
+  // its own).
+  SmallVector<int64_t> open;
+  func->walk([&](Operation *op, const WalkStage &stage) {
     if (op == func)
       return;
-    preorder[op] = ops.size();
-    ops.push_back(op);
-    for (Region &region : op->getRegions())
-      for (Block &block : region) {
-        blockIds[&block] = blocks.size();
-        blocks.push_back(&block);
-      }
+    if (stage.isBeforeAllRegions()) {
+      int64_t at = ops.size();
+      preorder[op] = at;
+      ops.push_back(op);
+      ends.push_back(at);
+      open.push_back(at);
+      for (Region &region : op->getRegions())
+        for (Block &block : region) {
+          blockIds[&block] = blocks.size();
+          blocks.push_back(&block);
+        }
+    }
+    if (stage.isAfterAllRegions())
+      ends[open.pop_back_val()] = ops.size() - 1;
   });
   // The function's own blocks come last: their ids are never compared with
   // those of nested blocks, only looked up.
@@ -36,23 +47,16 @@ ProgramOrder::ProgramOrder(func::FuncOp func) {
     blockIds[&block] = blocks.size();
     blocks.push_back(&block);
   }
+  indices.resize(ops.size());
   for (Block *block : blocks) {
     std::vector<Operation *> &byIndex = blockOps[block];
     for (Operation &op : *block) {
-      blockIndex[&op] = byIndex.size();
+      auto it = preorder.find(&op);
+      if (it != preorder.end())
+        indices[it->second] = byIndex.size();
       byIndex.push_back(&op);
     }
   }
-  func.walk<WalkOrder::PostOrder>([&](Operation *op) {
-    if (op == func)
-      return;
-    int64_t last = preorder.lookup(op);
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        if (!block.empty())
-          last = std::max(last, preorderEnd.lookup(&block.back()));
-    preorderEnd[op] = last;
-  });
 }
 
 double ProgramOrder::linearGap(Block *block, Gap gap) const {

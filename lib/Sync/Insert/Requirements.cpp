@@ -161,33 +161,36 @@ void requireAcrossIterations(const ProgramOrder &order,
   file(result.backEdge[order.position(loop)], {after, before, src, dst});
 }
 
-/// Requirement::operator<'s order after `before`, packed in two words:
-/// the latest `after` first, then (src, dst).
-std::pair<uint32_t, uint64_t> orderWithinConsumer(const Requirement &req) {
-  return {~req.after, (static_cast<uint64_t>(req.src) << 32) |
-                          static_cast<uint32_t>(req.dst)};
-}
-
-/// `reqs` in Requirement::operator<'s order without repeats. A counting
-/// sort by consumer (`before`, an index in the scope's block), then a sort
-/// of each consumer's few: the top block of a large kernel files hundreds
-/// of thousands of requirements, which one comparison sort spent ~50
-/// instructions apiece on.
+/// `reqs` in Requirement::operator<'s order without repeats. The top block
+/// of a large kernel files hundreds of thousands of requirements, which a
+/// comparison sort spends ~50 instructions apiece on: those are ordered by
+/// three stable counting sorts, least significant key first (the pipe
+/// pair, the latest `after` first, then `before`); a scope of a few by
+/// one comparison sort.
 void sortAndUnique(SmallVector<Requirement> &reqs) {
-  unsigned numConsumers = 0;
-  for (const Requirement &req : reqs)
-    numConsumers = std::max(numConsumers, req.before + 1);
-  SmallVector<Requirement> sorted(reqs.size());
-  std::vector<size_t> starts = groupByKey<Requirement>(
-      reqs, numConsumers, [](const Requirement &req) { return req.before; },
-      sorted);
-  for (unsigned c = 0; c < numConsumers; ++c)
-    std::sort(sorted.begin() + starts[c], sorted.begin() + starts[c + 1],
-              [](const Requirement &a, const Requirement &b) {
-                return orderWithinConsumer(a) < orderWithinConsumer(b);
-              });
-  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-  reqs = std::move(sorted);
+  constexpr size_t kFewRequirements = 64;
+  if (reqs.size() <= kFewRequirements) {
+    llvm::sort(reqs);
+  } else {
+    unsigned numGaps = 0;
+    for (const Requirement &req : reqs)
+      numGaps = std::max({numGaps, req.before + 1, req.after + 1});
+    SmallVector<Requirement> other(reqs.size());
+    groupByKey<Requirement>(
+        reqs, kNumPipes * kNumPipes,
+        [](const Requirement &req) {
+          return pipeIndex(req.src) * kNumPipes + pipeIndex(req.dst);
+        },
+        other);
+    groupByKey<Requirement>(
+        other, numGaps,
+        [&](const Requirement &req) { return numGaps - 1 - req.after; }, reqs);
+    groupByKey<Requirement>(
+        reqs, numGaps, [](const Requirement &req) { return req.before; },
+        other);
+    reqs = std::move(other);
+  }
+  reqs.erase(std::unique(reqs.begin(), reqs.end()), reqs.end());
 }
 
 template <typename Key>
@@ -195,6 +198,74 @@ void sortAndUnique(std::map<Key, SmallVector<Requirement>> &byScope) {
   for (auto &[scope, reqs] : byScope)
     sortAndUnique(reqs);
 }
+
+/// Files the forward requirements (requireForward) without looking the
+/// blocks and ops up again for each: a large kernel has hundreds of
+/// thousands of dependencies between a few thousand accesses. Each access
+/// keeps the blocks around it from the function's body inward, with the op
+/// of each that is or holds the access; two accesses' innermost common
+/// block is the last their lists share.
+class ForwardFiler {
+public:
+  ForwardFiler(func::FuncOp func, const ProgramOrder &order,
+               ArrayRef<PipeAccess> accesses, SyncRequirements &result)
+      : result(result) {
+    nestings.reserve(accesses.size());
+    for (const PipeAccess &access : accesses) {
+      Nesting &nesting = nestings.emplace_back();
+      for (Operation *op = access.op; op && op != func;
+           op = op->getBlock()->getParentOp()) {
+        Block *block = op->getBlock();
+        nesting.push_back(
+            {block, op, order.blockId(block), order.indexInBlock(op)});
+      }
+      std::reverse(nesting.begin(), nesting.end());
+    }
+  }
+
+  void require(const SyncDependency &dep, const PipeAccess &x,
+               const PipeAccess &y, const ProgramOrder &order) {
+    const Nesting &from = nestings[dep.earlier], &to = nestings[dep.later];
+    if (from.front().block != to.front().block) { // not one outermost block
+      requireForward(order, result, x.op, y.op, x.pipe, y.pipe);
+      return;
+    }
+    size_t common = 0;
+    while (common + 1 < from.size() && common + 1 < to.size() &&
+           from[common + 1].block == to[common + 1].block)
+      ++common;
+    const Level &a = from[common], &b = to[common];
+    // Two regions of one op that run one after the other, such as the
+    // "before" and "do" regions of an scf.while: no gap of the block lies
+    // between the two accesses.
+    if (a.ancestor == b.ancestor) {
+      result.eager.insert({x.op, x.pipe, y.pipe});
+      return;
+    }
+    if (!scope || a.blockId != scopeBlock) {
+      scope = &result.forward[a.blockId];
+      scopeBlock = a.blockId;
+    }
+    file(*scope, {a.index, b.index, x.pipe, y.pipe});
+  }
+
+private:
+  /// A block around an access, the op of it that is or holds the access,
+  /// the block's id and that op's index in it.
+  struct Level {
+    Block *block;
+    Operation *ancestor;
+    unsigned blockId, index;
+  };
+  using Nesting = SmallVector<Level, 4>;
+
+  SyncRequirements &result;
+  std::vector<Nesting> nestings;
+  /// The requirements of the block last filed in (std::map entries stay
+  /// where they are).
+  SmallVector<Requirement> *scope = nullptr;
+  unsigned scopeBlock = 0;
+};
 
 } // namespace
 
@@ -231,6 +302,7 @@ LogicalResult mlir::dsaplan::sync::collectSyncRequirements(
   if (failed(crossCore))
     return failure();
   result.crossCore = std::move(*crossCore);
+  ForwardFiler forward(func, order, result.accesses, result);
   for (const SyncDependency &dep : result.dependencies) {
     const PipeAccess &x = result.accesses[dep.earlier];
     const PipeAccess &y = result.accesses[dep.later];
@@ -240,7 +312,7 @@ LogicalResult mlir::dsaplan::sync::collectSyncRequirements(
       requireAcrossIterations(order, result, dep.loop, x.op, y.op, x.pipe,
                               y.pipe);
     else
-      requireForward(order, result, x.op, y.op, x.pipe, y.pipe);
+      forward.require(dep, x, y, order);
   }
   sortAndUnique(result.forward);
   sortAndUnique(result.backEdge);

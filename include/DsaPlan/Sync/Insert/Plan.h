@@ -63,15 +63,22 @@ class ProgramOrder {
 public:
   explicit ProgramOrder(func::FuncOp func);
 
-  /// Pre-order position of `op`, and the last position inside it.
+  /// Pre-order position of `op`, and the last position inside it (0 for
+  /// an op created since).
   int64_t position(Operation *op) const { return preorder.lookup(op); }
-  int64_t endPosition(Operation *op) const { return preorderEnd.lookup(op); }
+  int64_t endPosition(Operation *op) const {
+    auto it = preorder.find(op);
+    return it == preorder.end() ? 0 : ends[it->second];
+  }
   unsigned blockId(Block *block) const { return blockIds.lookup(block); }
   Block *blockWithId(unsigned id) const { return blocks[id]; }
   /// The op at `position`.
   Operation *opAt(int64_t position) const { return ops[position]; }
 
-  unsigned indexInBlock(Operation *op) const { return blockIndex.lookup(op); }
+  unsigned indexInBlock(Operation *op) const {
+    auto it = preorder.find(op);
+    return it == preorder.end() ? 0 : indices[it->second];
+  }
   /// The ops of `block` by index.
   ArrayRef<Operation *> opsOf(Block *block) const {
     return blockOps.find(block)->second;
@@ -80,11 +87,14 @@ public:
   double linearGap(Block *block, Gap gap) const;
 
 private:
-  DenseMap<Operation *, int64_t> preorder, preorderEnd;
+  DenseMap<Operation *, int64_t> preorder;
+  /// By pre-order position: the op, the last position inside it, and its
+  /// index in its block.
   std::vector<Operation *> ops;
+  std::vector<int64_t> ends;
+  std::vector<unsigned> indices;
   DenseMap<Block *, unsigned> blockIds;
   std::vector<Block *> blocks;
-  DenseMap<Operation *, unsigned> blockIndex;
   DenseMap<Block *, std::vector<Operation *>> blockOps;
 };
 
