@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The shadow findSyncDependencies walks with (SyncDependencies.cpp): per
-// region of memory, segments of bytes (FlatSegmentMap.h), each with a cell
+// region of memory, segments of bytes (SegmentMap.h), each with a cell
 // of the last writers of its bytes and the readers since. Bytes no access
 // touched have no segment.
 //
@@ -24,7 +24,7 @@
 #ifndef DSAPLAN_LIB_ANALYSIS_DEPENDENCYSHADOW_H
 #define DSAPLAN_LIB_ANALYSIS_DEPENDENCYSHADOW_H
 
-#include "DsaPlan/Support/FlatSegmentMap.h"
+#include "DsaPlan/Support/SegmentMap.h"
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -74,7 +74,7 @@ struct CellRef {
   }
 };
 
-using Shadow = FlatSegmentMap<CellRef>;
+using Shadow = SegmentMap<CellRef>;
 
 /// Every byte a shadow may hold (GM ranges may be unbounded).
 constexpr int64_t kFirstByte = std::numeric_limits<int64_t>::min();

@@ -4,16 +4,26 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The simulator's shadow of each memory (who touched which bytes) and the
-// ideal schedule's byte times (when they were last written and read) both
-// keep one value per byte range: disjoint segments [begin, end) in a map
-// by begin, split where an access starts or ends.
+// One value per byte range: disjoint segments [begin, end) in one vector
+// sorted by begin, split where an access starts or ends. The sync
+// dependencies' shadows, the simulator's shadow of each memory (who touched
+// which bytes) and the ideal schedule's byte times keep one:
 //
 //   update(0, 64, f)     -> [0, 64): f(v)
 //   update(32, 96, g)    -> [0, 32): f(v), [32, 64): g(f(v)), [64, 96): g(v)
 //
 // Bytes no access touched have no segment; `update` creates them with a
-// default value.
+// default value. The maps hold a few dozen segments and are copied and
+// merged far more often than they grow (the dependencies' shadows at every
+// branch and loop a path writes in): a copy is one allocation, a look-up a
+// binary search, and a merge of two maps one pass over both:
+//
+//   a:                 [0, 64): x        [96, 128): y
+//   b:        [32, 112): z
+//   a.overlaid(b, f):  [0, 32): x  [32, 64): f(x, z)  [64, 96): f({}, z)
+//                      [96, 112): f(y, z)  [112, 128): y
+//
+// An insertion in the middle moves the segments after it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,8 +32,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <iterator>
-#include <map>
+#include <utility>
+#include <vector>
 
 namespace mlir {
 namespace dsaplan {
@@ -35,12 +45,10 @@ public:
   /// [begin, end), clipped to it.
   template <typename Fn>
   void visit(int64_t begin, int64_t end, Fn fn) const {
-    auto it = segments.upper_bound(begin);
-    if (it != segments.begin() && std::prev(it)->second.end > begin)
-      --it;
-    for (; it != segments.end() && it->first < end; ++it)
-      fn(std::max(begin, it->first), std::min(end, it->second.end),
-         it->second.value);
+    for (size_t i = firstOverlapping(begin);
+         i < segments.size() && segments[i].begin < end; ++i)
+      fn(std::max(begin, segments[i].begin), std::min(end, segments[i].end),
+         segments[i].value);
   }
 
   /// Calls `fn(value)` on every piece of [begin, end), creating the pieces
@@ -49,74 +57,138 @@ public:
   void update(int64_t begin, int64_t end, Fn fn) {
     splitAt(begin);
     splitAt(end);
-    int64_t at = begin;
-    auto it = segments.lower_bound(begin);
-    while (at < end) {
-      if (it == segments.end() || it->first > at) {
-        int64_t gapEnd = it == segments.end() ? end : std::min(end, it->first);
-        it = segments.emplace_hint(it, at, Segment{gapEnd, Value()});
+    size_t i = firstOverlapping(begin);
+    for (int64_t at = begin; at < end;) {
+      if (i == segments.size() || segments[i].begin > at) {
+        int64_t gapEnd =
+            i == segments.size() ? end : std::min(end, segments[i].begin);
+        segments.insert(segments.begin() + i, Segment{at, gapEnd, Value()});
       }
-      fn(it->second.value);
-      at = it->second.end;
-      ++it;
+      fn(segments[i].value);
+      at = segments[i].end;
+      ++i;
     }
+  }
+
+  /// This map after `update(begin, end, [&](Value &v) { fn(v, value); })`
+  /// for every segment [begin, end): value of `other`, in one pass over
+  /// both maps.
+  template <typename Fn>
+  SegmentMap overlaid(const SegmentMap &other, Fn fn) const {
+    SegmentMap result;
+    std::vector<Segment> &out = result.segments;
+    out.reserve(segments.size() + 2 * other.segments.size());
+    size_t i = 0;
+    // The part of segments[i] not yet written out starts at `from`.
+    int64_t from = i < segments.size() ? segments[0].begin : 0;
+    auto next = [&] {
+      if (++i < segments.size())
+        from = segments[i].begin;
+    };
+    for (const Segment &piece : other.segments) {
+      // Whole segments before the piece, and the part of one it cuts.
+      for (; i < segments.size() && from < piece.begin; ) {
+        const Segment &seg = segments[i];
+        if (seg.end <= piece.begin) {
+          out.push_back({from, seg.end, seg.value});
+          next();
+        } else {
+          out.push_back({from, piece.begin, seg.value});
+          from = piece.begin;
+        }
+      }
+      for (int64_t at = piece.begin; at < piece.end;) {
+        if (i == segments.size() || from > at) {
+          int64_t gapEnd =
+              i == segments.size() ? piece.end : std::min(piece.end, from);
+          out.push_back({at, gapEnd, Value()});
+        } else {
+          const Segment &seg = segments[i];
+          int64_t pieceEnd = std::min(seg.end, piece.end);
+          out.push_back({at, pieceEnd, seg.value});
+          if (pieceEnd == seg.end)
+            next();
+          else
+            from = pieceEnd;
+        }
+        fn(out.back().value, piece.value);
+        at = out.back().end;
+      }
+    }
+    for (; i < segments.size(); next())
+      out.push_back({from, segments[i].end, segments[i].value});
+    return result;
   }
 
   /// Around [begin, end]: drops the segments whose value `isEmpty` says is
   /// empty and merges neighbours of equal value.
   template <typename IsEmpty>
   void coalesce(int64_t begin, int64_t end, IsEmpty isEmpty) {
-    auto it = segments.lower_bound(begin);
-    if (it != segments.begin())
-      --it;
-    while (it != segments.end() && it->first <= end) {
-      auto next = std::next(it);
-      if (isEmpty(it->second.value)) {
-        segments.erase(it);
-      } else if (next != segments.end() && next->first == it->second.end &&
-                 next->second.value == it->second.value) {
-        it->second.end = next->second.end;
-        segments.erase(next);
+    size_t i = std::lower_bound(segments.begin(), segments.end(), begin,
+                                [](const Segment &segment, int64_t at) {
+                                  return segment.begin < at;
+                                }) -
+               segments.begin();
+    if (i > 0)
+      --i;
+    while (i < segments.size() && segments[i].begin <= end) {
+      if (isEmpty(segments[i].value)) {
+        segments.erase(segments.begin() + i);
         continue;
       }
-      it = next;
+      if (i + 1 < segments.size() &&
+          segments[i + 1].begin == segments[i].end &&
+          segments[i + 1].value == segments[i].value) {
+        segments[i].end = segments[i + 1].end;
+        segments.erase(segments.begin() + i + 1);
+        continue;
+      }
+      ++i;
     }
   }
 
   bool empty() const { return segments.empty(); }
   /// The first byte of the first segment and the end of the last: the
   /// bytes some segment covers lie in between. Not for an empty map.
-  int64_t firstByte() const { return segments.begin()->first; }
-  int64_t endByte() const { return std::prev(segments.end())->second.end; }
+  int64_t firstByte() const { return segments.front().begin; }
+  int64_t endByte() const { return segments.back().end; }
 
   /// The map with every segment moved by `by` bytes.
   SegmentMap shifted(int64_t by) const {
-    SegmentMap moved;
-    for (const auto &[begin, segment] : segments)
-      moved.segments.emplace_hint(moved.segments.end(), begin + by,
-                                  Segment{segment.end + by, segment.value});
+    SegmentMap moved = *this;
+    for (Segment &segment : moved.segments) {
+      segment.begin += by;
+      segment.end += by;
+    }
     return moved;
   }
 
 private:
   struct Segment {
-    int64_t end;
+    int64_t begin, end;
     Value value;
   };
 
-  void splitAt(int64_t x) {
-    auto it = segments.upper_bound(x);
-    if (it == segments.begin())
-      return;
-    --it;
-    if (it->first < x && x < it->second.end) {
-      Segment tail = it->second;
-      it->second.end = x;
-      segments.emplace_hint(std::next(it), x, std::move(tail));
-    }
+  /// The first segment that ends after `x`.
+  size_t firstOverlapping(int64_t x) const {
+    return std::upper_bound(segments.begin(), segments.end(), x,
+                            [](int64_t at, const Segment &segment) {
+                              return at < segment.end;
+                            }) -
+           segments.begin();
   }
 
-  std::map<int64_t, Segment> segments;
+  void splitAt(int64_t x) {
+    size_t i = firstOverlapping(x);
+    if (i == segments.size() || segments[i].begin >= x)
+      return;
+    Segment tail = segments[i];
+    tail.begin = x;
+    segments[i].end = x;
+    segments.insert(segments.begin() + i + 1, std::move(tail));
+  }
+
+  std::vector<Segment> segments;
 };
 
 } // namespace dsaplan
