@@ -182,19 +182,28 @@ History History::unite(ArrayRef<const History *> histories) {
 namespace {
 
 /// Whether each access of `page` that `live` selects is covered by one of
-/// `before` (FixedPoint.cpp); `before` may be absent (no access there).
+/// `before` (FixedPoint.cpp). Only an access of the same op can cover one,
+/// and a page mostly holds the accesses of `before` at the same places
+/// (the start both iterations share) followed by the new iteration's: each
+/// is tried against the access at its own place first, then against the
+/// accesses of its op, indexed when first needed. Linear in the two pages,
+/// however large (a page of a tile read in every loop holds thousands).
 bool pageCovered(
-    const std::vector<Access> &page, const std::vector<Access> *before,
+    ArrayRef<Access> page, ArrayRef<Access> before,
     llvm::function_ref<bool(const Access &)> live,
-    llvm::function_ref<bool(const Access &, const Access &)> covers,
-    size_t limit) {
-  if (page.size() > limit || (before && before->size() > limit))
-    return false;
-  for (const Access &access : page) {
+    llvm::function_ref<bool(const Access &, const Access &)> covers) {
+  llvm::DenseMap<Operation *, SmallVector<unsigned, 2>> ofOp;
+  for (auto [i, access] : llvm::enumerate(page)) {
     if (!live(access))
       continue;
-    if (!before || llvm::none_of(*before, [&](const Access &earlier) {
-          return covers(access, earlier);
+    if (i < before.size() && covers(access, before[i]))
+      continue;
+    if (ofOp.empty())
+      for (auto [j, earlier] : llvm::enumerate(before))
+        ofOp[earlier.op].push_back(j);
+    auto it = ofOp.find(access.op);
+    if (it == ofOp.end() || llvm::none_of(it->second, [&](unsigned j) {
+          return covers(access, before[j]);
         }))
       return false;
   }
@@ -205,15 +214,16 @@ bool pageCovered(
 
 bool History::coveredBy(
     const History &earlier, llvm::function_ref<bool(const Access &)> live,
-    llvm::function_ref<bool(const Access &, const Access &)> covers,
-    size_t limit) const {
+    llvm::function_ref<bool(const Access &, const Access &)> covers) const {
   auto covered = [&](const auto &mine, const auto &theirs) {
     for (const auto &[key, page] : mine) {
       auto it = theirs.find(key);
       if (it != theirs.end() && it->second == page)
         continue;
-      if (!pageCovered(*page, it == theirs.end() ? nullptr : it->second.get(),
-                       live, covers, limit))
+      ArrayRef<Access> before;
+      if (it != theirs.end())
+        before = *it->second;
+      if (!pageCovered(*page, before, live, covers))
         return false;
     }
     return true;

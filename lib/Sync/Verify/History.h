@@ -90,13 +90,13 @@ public:
   /// Whether each access of this history that `live` selects has one on
   /// the same page of `earlier` that `covers(access, earlierAccess)`; a
   /// page the two share counts as covered (FixedPoint.cpp: the same
-  /// accesses, known to no fewer units later on the path). False too when
-  /// a page to compare holds more than `limit` accesses.
+  /// accesses, known to no fewer units later on the path). `covers` holds
+  /// only for two accesses of one op.
   bool
   coveredBy(const History &earlier,
             llvm::function_ref<bool(const Access &)> live,
-            llvm::function_ref<bool(const Access &, const Access &)> covers,
-            size_t limit) const;
+            llvm::function_ref<bool(const Access &, const Access &)> covers)
+      const;
 
 private:
   using PageKey = std::pair<int, int64_t>; // space (-1: unplaced), page
