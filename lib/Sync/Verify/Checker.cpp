@@ -155,6 +155,14 @@ void SyncChecker::recordAccess(Operation *op, Pipe pipe, Site site,
   for (const Touch &touch : touches)
     state.history.add({op, pipe, seq, touch, site.cores, q});
   state.executed[q].insert(seq, seq + 1);
+  // A quick walk forgets what no later access can race (FixedPoint.cpp): it
+  // reports nothing, and what it keeps decides as all would. The full walk
+  // keeps all, as it always did.
+  if (quick)
+    for (const Touch &touch : touches)
+      state.history.forgetSettled(touch.bytes, [&](const Access &earlier) {
+        return settledForAll(state, earlier.unit, earlier.seq);
+      });
 }
 
 /// A call that dsaplan-settle-calls drained: its callee is synchronised on

@@ -34,8 +34,8 @@ void History::cut(const Bytes &bytes,
     auto it = gmPages.find(bytes.gm.getAsOpaquePointer());
     if (it == gmPages.end())
       return;
-    size_t first = firstHit(*it->second);
-    if (first != it->second->size())
+    size_t first = firstHit(it->second->accesses);
+    if (first != it->second->accesses.size())
       cutPage(ownGmPage(bytes.gm), first, bytes, hit);
     return;
   }
@@ -43,8 +43,8 @@ void History::cut(const Bytes &bytes,
     auto it = pages.find({bytes.space, page});
     if (it == pages.end())
       continue;
-    size_t first = firstHit(*it->second);
-    if (first != it->second->size())
+    size_t first = firstHit(it->second->accesses);
+    if (first != it->second->accesses.size())
       cutPage(ownPage(it->first), first, bytes, hit);
   }
 }
@@ -71,14 +71,15 @@ void History::uniteInto(Map &united, const Key &key, const Page &accesses,
     return;
   // The paths mostly share what ran before they parted: the accesses of
   // that common start are the page's already.
-  const std::vector<Access> &before = *it->second;
-  size_t common = std::mismatch(before.begin(), before.end(),
-                                accesses->begin(), accesses->end())
-                      .first -
-                  before.begin();
-  if (common == accesses->size())
+  const std::vector<Access> &before = it->second->accesses;
+  ArrayRef<Access> mine = accesses->accesses;
+  size_t common =
+      std::mismatch(before.begin(), before.end(), mine.begin(), mine.end())
+          .first -
+      before.begin();
+  if (common == mine.size())
     return;
-  ArrayRef<Access> fresh = ArrayRef(*accesses).drop_front(common);
+  ArrayRef<Access> fresh = mine.drop_front(common);
   std::vector<Access> &page = *own();
   SmallVector<bool> present = presentAfter(page, common, fresh);
   for (auto [i, access] : llvm::enumerate(fresh))
@@ -222,8 +223,8 @@ bool History::coveredBy(
         continue;
       ArrayRef<Access> before;
       if (it != theirs.end())
-        before = *it->second;
-      if (!pageCovered(*page, before, live, covers))
+        before = it->second->accesses;
+      if (!pageCovered(page->accesses, before, live, covers))
         return false;
     }
     return true;
@@ -278,24 +279,45 @@ void History::cutPage(std::vector<Access> &accesses, size_t first,
   accesses = std::move(kept);
 }
 
-namespace {
-
-/// `page`, unshared: a copy when another history holds it too, with room
-/// for the access the caller is about to add (a copy exactly full would be
-/// copied again by that add).
-std::vector<Access> &unshare(std::shared_ptr<std::vector<Access>> &page) {
-  if (!page) {
-    page = std::make_shared<std::vector<Access>>();
-  } else if (page.use_count() > 1) {
-    auto copy = std::make_shared<std::vector<Access>>();
-    copy->reserve(page->size() + page->size() / 4 + 2);
-    copy->assign(page->begin(), page->end());
-    page = std::move(copy);
+void History::forgetSettled(
+    const Bytes &bytes, llvm::function_ref<bool(const Access &)> settled) {
+  if (bytes.space == kGlobalSpace) {
+    auto it = gmPages.find(bytes.gm.getAsOpaquePointer());
+    if (it != gmPages.end())
+      sweep(it->second, settled);
+    return;
   }
-  return *page;
+  for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
+    auto it = pages.find({bytes.space, page});
+    if (it != pages.end())
+      sweep(it->second, settled);
+  }
 }
 
-} // namespace
+void History::sweep(Page &page,
+                    llvm::function_ref<bool(const Access &)> settled) {
+  if (page->accesses.size() < page->sweepAt)
+    return;
+  std::vector<Access> &accesses = unshare(page);
+  llvm::erase_if(accesses, settled);
+  page->sweepAt = std::max(kFirstSweep, 2 * accesses.size());
+}
+
+/// With room for the access the caller is about to add (a copy exactly
+/// full would be copied again by that add).
+std::vector<Access> &History::unshare(Page &page) {
+  if (!page) {
+    page = std::make_shared<PageData>();
+  } else if (page.use_count() > 1) {
+    auto copy = std::make_shared<PageData>();
+    const std::vector<Access> &accesses = page->accesses;
+    copy->accesses.reserve(accesses.size() + accesses.size() / 4 + 2);
+    copy->accesses.assign(accesses.begin(), accesses.end());
+    copy->sweepAt = page->sweepAt;
+    page = std::move(copy);
+  }
+  return page->accesses;
+}
 
 std::vector<Access> &History::ownGmPage(Value gm) {
   return unshare(gmPages[gm.getAsOpaquePointer()]);
