@@ -67,7 +67,7 @@ void SyncChecker::setFlag(SetFlagOp set, unsigned base, PathState &state) {
   }
   FlagState flag{state.known[p], set.getOperation()};
   flag.knowledge[p].unite(state.executed[p]);
-  state.flags[key] = flag;
+  state.flags[key] = std::move(flag);
 }
 
 /// A wait runs on its pipe like an access (a later set of its flag must know
