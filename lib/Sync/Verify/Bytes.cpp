@@ -598,9 +598,19 @@ void verify::countIteration(Operation &op, LoopIterations &iterations) {
 }
 
 int64_t ElementSizes::bitsOf(Type element, Operation *at) {
+  auto holdsLayout = [](Operation *op) {
+    return isa<ModuleOp, DataLayoutOpInterface>(op);
+  };
   Operation *scope = at;
-  while (scope && !isa<ModuleOp, DataLayoutOpInterface>(scope))
-    scope = scope->getParentOp();
+  if (!holdsLayout(at)) {
+    auto [known, first] = scopes.try_emplace(at->getParentOp(), nullptr);
+    for (Operation *up = at->getParentOp(); first && up; up = up->getParentOp())
+      if (holdsLayout(up)) {
+        known->second = up;
+        break;
+      }
+    scope = known->second;
+  }
   auto [it, inserted] = bits.try_emplace({scope, element}, 0);
   if (inserted)
     it->second = DataLayout::closest(at).getTypeSizeInBits(element);

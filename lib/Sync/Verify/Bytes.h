@@ -85,6 +85,9 @@ private:
   /// Per op that holds the layout (the nearest module or
   /// DataLayoutOpInterface, as DataLayout::closest finds it), its sizes.
   llvm::DenseMap<std::pair<Operation *, Type>, int64_t> bits;
+  /// Per parent op asked, the op that holds its layout: finding it asks
+  /// each ancestor for an interface, and an op's ancestors are many others'.
+  llvm::DenseMap<Operation *, Operation *> scopes;
 };
 
 /// The memory `op` reads and writes, from its operands and effects, in the

@@ -155,6 +155,9 @@ public:
   /// Whether a quick walk may leave any loop early: a function of one core
   /// (FixedPoint.cpp).
   bool mayWalkQuickly() { return !holdsBothCores(); }
+  /// Makes a quick checker that has not walked yet a full one, its caches
+  /// kept (verifySync, a function of both cores).
+  void walkFully() { quick = false; }
 
 private:
   friend class RegionWalker<SyncChecker, PathState>;
