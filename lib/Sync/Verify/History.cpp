@@ -183,18 +183,24 @@ History History::unite(ArrayRef<const History *> histories) {
 namespace {
 
 /// Whether each access of `page` that `live` selects is covered by one of
-/// `before` (FixedPoint.cpp). Only an access of the same op can cover one,
-/// and a page mostly holds the accesses of `before` at the same places
-/// (the start both iterations share) followed by the new iteration's: each
-/// is tried against the access at its own place first, then against the
-/// accesses of its op, indexed when first needed. Linear in the two pages,
-/// however large (a page of a tile read in every loop holds thousands).
+/// `before` (FixedPoint.cpp). The start the two pages share holds the same
+/// accesses, which count as covered as a shared page does. After it, only
+/// an access of the same op can cover one, and a page mostly holds the
+/// accesses of `before` at the same places followed by the new
+/// iteration's: each is tried against the access at its own place first,
+/// then against the accesses of its op, indexed when first needed. Linear
+/// in the two pages, however large.
 bool pageCovered(
     ArrayRef<Access> page, ArrayRef<Access> before,
     llvm::function_ref<bool(const Access &)> live,
     llvm::function_ref<bool(const Access &, const Access &)> covers) {
+  size_t common =
+      std::mismatch(page.begin(), page.end(), before.begin(), before.end())
+          .first -
+      page.begin();
   llvm::DenseMap<Operation *, SmallVector<unsigned, 2>> ofOp;
-  for (auto [i, access] : llvm::enumerate(page)) {
+  for (auto [i, access] : llvm::enumerate(page.drop_front(common))) {
+    i += common;
     if (!live(access))
       continue;
     if (i < before.size() && covers(access, before[i]))
