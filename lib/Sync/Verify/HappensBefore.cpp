@@ -66,7 +66,7 @@ void SyncChecker::setFlag(SetFlagOp set, unsigned base, PathState &state) {
   }
   FlagState flag{state.known[p], set.getOperation()};
   flag.knowledge[p].unite(state.executed[p]);
-  state.flags[key] = std::move(flag);
+  state.flags.insertOrAssign(key, std::move(flag));
 }
 
 /// A wait runs on its pipe like an access (a later set of its flag must know
@@ -224,7 +224,7 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
                              return o.flags.at(k).knowledge;
                            }),
                            flag.setOp};
-        merged.flags[key] = combined;
+        merged.flags.insertOrAssign(key, std::move(combined));
       }
     }
   }

@@ -146,7 +146,7 @@ private:
 
   static constexpr int kPageShift = 12;
   /// The fewest accesses forgetSettled looks through on a page.
-  static constexpr size_t kFirstSweep = 32;
+  static constexpr size_t kFirstSweep = 8;
   /// Up to this many accesses of a path not in the united page's common
   /// start, unite compares them pairwise rather than hashing them.
   static constexpr size_t kLinearUnite = 16;

@@ -87,6 +87,14 @@ public:
       it = entries.insert(it, Entry(key, Value()));
     return it->second;
   }
+  /// operator[] without building a default value to assign over.
+  void insertOrAssign(const Key &key, Value &&value) {
+    iterator it = lowerBound(key);
+    if (it != end() && it->first == key)
+      it->second = std::move(value);
+    else
+      entries.insert(it, Entry(key, std::move(value)));
+  }
   void erase(iterator it) { entries.erase(it); }
 
 private:
