@@ -1,17 +1,19 @@
 // RUN: dsa-opt %s -split-input-file -dsaplan-verify-sync -verify-diagnostics -o /dev/null
 //
 // What the quick walk forgets (lib/Sync/Verify/History.h, forgetSettled):
-// once a page holds 32 accesses, it drops those every pipe that accesses
+// once a page has grown, it drops the accesses every pipe that accesses
 // memory knows finished (settledForAll). The cases that must not hide a
 // race: an access settled on one path of a branch only, and one that some
-// pipe of the function does not know of. Each page holds 41 accesses
-// before the race (a write of %x and forty reads of it), enough to drop.
+// pipe of the function does not know of. Forty reads on the page of the
+// write of %x (on each path) come before the race, enough to drop it.
 
-// The write of %x is settled on the then path (MTE2's barrier, V's wait),
-// not on the empty else path: the read after the merge races it there.
+// The write of %x is settled on the then path (MTE2's barrier, V's wait)
+// and dropped there, not on the else path, which reads %w on the same page
+// as often: the read after the merge races it there.
 func.func @settled_on_one_path(%gm: memref<64xf32> {llvm.noalias}, %c: i1) {
   %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
   %c0 = arith.constant 0 : index
+  %c1024 = arith.constant 1024 : index
   %c2048 = arith.constant 2048 : index
   %o0 = arith.constant 4096 : index
   %o1 = arith.constant 4352 : index
@@ -54,6 +56,7 @@ func.func @settled_on_one_path(%gm: memref<64xf32> {llvm.noalias}, %c: i1) {
   %o38 = arith.constant 13824 : index
   %o39 = arith.constant 14080 : index
   %x = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
+  %w = memref.view %ub[%c1024][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
   %z = memref.view %ub[%c2048][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
   %y0 = memref.view %ub[%o0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
   %y1 = memref.view %ub[%o1][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>
@@ -141,6 +144,47 @@ func.func @settled_on_one_path(%gm: memref<64xf32> {llvm.noalias}, %c: i1) {
     linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%x : memref<64xf32, #dsaplan.space<ub>>) outs(%y37 : memref<64xf32, #dsaplan.space<ub>>)
     linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%x : memref<64xf32, #dsaplan.space<ub>>) outs(%y38 : memref<64xf32, #dsaplan.space<ub>>)
     linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%x : memref<64xf32, #dsaplan.space<ub>>) outs(%y39 : memref<64xf32, #dsaplan.space<ub>>)
+  } else {
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y0 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y1 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y2 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y3 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y4 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y5 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y6 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y7 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y8 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y9 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y10 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y11 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y12 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y13 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y14 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y15 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y16 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y17 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y18 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y19 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y20 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y21 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y22 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y23 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y24 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y25 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y26 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y27 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y28 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y29 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y30 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y31 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y32 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y33 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y34 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y35 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y36 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y37 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y38 : memref<64xf32, #dsaplan.space<ub>>)
+    linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%w : memref<64xf32, #dsaplan.space<ub>>) outs(%y39 : memref<64xf32, #dsaplan.space<ub>>)
   }
   // expected-error @below {{unordered read after write: 'linalg.exp' on pipe v and 'memref.copy' on pipe mte2 touch bytes [0, 256) of ub}}
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%x : memref<64xf32, #dsaplan.space<ub>>) outs(%z : memref<64xf32, #dsaplan.space<ub>>)
