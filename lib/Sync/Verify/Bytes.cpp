@@ -26,7 +26,6 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <functional>
-#include <limits>
 
 using namespace mlir;
 using namespace mlir::dsaplan;
@@ -597,24 +596,31 @@ void verify::countIteration(Operation &op, LoopIterations &iterations) {
     ++iterations[loop.getInductionVar()];
 }
 
-int64_t ElementSizes::bitsOf(Type element, Operation *at) {
-  Operation *scope = at;
-  while (scope && !isa<ModuleOp, DataLayoutOpInterface>(scope))
-    scope = scope->getParentOp();
-  auto [it, inserted] = bits.try_emplace({scope, element}, 0);
-  if (inserted)
-    it->second = DataLayout::closest(at).getTypeSizeInBits(element);
-  return it->second;
-}
-
 SmallVector<Touch> verify::touchesOf(Operation *op,
                                      const LoopIterations &iterations,
-                                     ElementSizes *sizes) {
+                                     ElementSizes *sizes, OnChipRuns *known) {
   SmallVector<Touch> touches;
   Anchor anchor(op, sizes);
+  // The runs of an on-chip value depend on the value alone (and the
+  // target of the function, which all its ops share).
+  auto onChipRuns = [&](Value value) -> std::optional<SmallVector<Bytes, 1>> {
+    if (std::optional<MemorySpace> space = dsaplanSpaceOf(value))
+      return runsOfValue(value, *space, anchor);
+    return std::nullopt;
+  };
   auto record = [&](Value value, bool write) {
-    if (std::optional<MemorySpace> space = dsaplanSpaceOf(value)) {
-      for (const Bytes &run : runsOfValue(value, *space, anchor))
+    std::optional<SmallVector<Bytes, 1>> measured;
+    const std::optional<SmallVector<Bytes, 1>> *runs = &measured;
+    if (known) {
+      auto [it, first] = known->try_emplace(value);
+      if (first)
+        it->second = onChipRuns(value);
+      runs = &it->second;
+    } else {
+      measured = onChipRuns(value);
+    }
+    if (*runs) {
+      for (const Bytes &run : **runs)
         touches.push_back({run, write});
     } else if (isa<BaseMemRefType>(value.getType())) {
       for (const Bytes &run : gmRunsOfValue(value, anchor, iterations))
@@ -639,88 +645,6 @@ SmallVector<Touch> verify::touchesOf(Operation *op,
         record(value, true);
     }
   return touches;
-}
-
-namespace {
-
-/// The scf.for induction variables `op`'s touches can depend on: those its
-/// operands are computed from (through plain ops, and a loop's lower bound
-/// once its variable is), or none when a value may be one of several (a
-/// block argument or an op with regions on the way): then every loop
-/// around `op` counts.
-///
-///   %o = arith.muli %i, %c8       // %i: the induction variable of loop L
-///   memref.subview %gm[%o] ...    // depends on L's iteration only
-std::optional<SmallVector<Value, 2>> inductionVariablesOf(Operation *op) {
-  // Values looked at before giving up: long chains count every loop.
-  constexpr unsigned kVisitLimit = 64;
-  SmallVector<Value, 2> ivs;
-  SmallVector<Value> pending(op->getOperands());
-  llvm::DenseSet<Value> seen;
-  while (!pending.empty()) {
-    Value value = pending.pop_back_val();
-    if (!seen.insert(value).second)
-      continue;
-    if (seen.size() > kVisitLimit)
-      return std::nullopt;
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      Operation *owner = arg.getOwner()->getParentOp();
-      if (isa<func::FuncOp>(owner) && arg.getOwner()->isEntryBlock())
-        continue;
-      auto loop = dyn_cast<scf::ForOp>(owner);
-      if (!loop || value != loop.getInductionVar())
-        return std::nullopt;
-      ivs.push_back(value);
-      pending.push_back(loop.getLowerBound());
-      continue;
-    }
-    Operation *def = value.getDefiningOp();
-    if (def->getNumRegions())
-      return std::nullopt;
-    llvm::append_range(pending, def->getOperands());
-  }
-  return ivs;
-}
-
-} // namespace
-
-TouchCache::OpEntries &TouchCache::entriesOf(Operation *op) {
-  auto [known, inserted] = byOp.try_emplace(op);
-  if (inserted) {
-    std::optional<SmallVector<Value, 2>> ivs = inductionVariablesOf(op);
-    if (!ivs) {
-      ivs.emplace();
-      for (Operation *parent = op->getParentOp(); parent;
-           parent = parent->getParentOp())
-        if (auto loop = dyn_cast<scf::ForOp>(parent))
-          ivs->push_back(loop.getInductionVar());
-    }
-    known->second.ivs = std::move(*ivs);
-  }
-  return known->second;
-}
-
-bool TouchCache::movesWith(Operation *op, Value iv) {
-  return llvm::is_contained(entriesOf(op).ivs, iv);
-}
-
-ArrayRef<Touch> TouchCache::get(Operation *op,
-                                const LoopIterations &iterations) {
-  OpEntries &known = entriesOf(op);
-  // A loop the walk has not entered (a walk of the whole function at once)
-  // has no entry.
-  constexpr int64_t kNotEntered = std::numeric_limits<int64_t>::min();
-  SmallVector<int64_t, 2> key;
-  for (Value iv : known.ivs) {
-    auto it = iterations.find(iv);
-    key.push_back(it == iterations.end() ? kNotEntered : it->second);
-  }
-  for (const Entry *entry : known.entries)
-    if (entry->iterations == key)
-      return entry->touches;
-  entries.push_back({std::move(key), touchesOf(op, iterations, &sizes)});
-  known.entries.push_back(&entries.back());
-  return entries.back().touches;
 }
 
 /// Whether `op` reads or writes memory the pipes share (a dsaplan space or

@@ -85,13 +85,24 @@ private:
   /// Per op that holds the layout (the nearest module or
   /// DataLayoutOpInterface, as DataLayout::closest finds it), its sizes.
   llvm::DenseMap<std::pair<Operation *, Type>, int64_t> bits;
+  /// Per parent op asked, the op that holds its layout: finding it asks
+  /// each ancestor for an interface, and an op's ancestors are many others'.
+  llvm::DenseMap<Operation *, Operation *> scopes;
 };
+
+/// Per value of one function measured, its runs of bytes when it lives in
+/// a dsaplan space (none for GM): they move with no loop, and a tile is
+/// mostly touched by several ops.
+using OnChipRuns =
+    llvm::DenseMap<Value, std::optional<SmallVector<Bytes, 1>>>;
 
 /// The memory `op` reads and writes, from its operands and effects, in the
 /// loop iterations `iterations` (GM offsets that move with a loop); element
-/// sizes are taken from `sizes` when given.
+/// sizes are taken from `sizes` and on-chip runs from `known` (the ops of
+/// one function) when given.
 SmallVector<Touch> touchesOf(Operation *op, const LoopIterations &iterations,
-                             ElementSizes *sizes = nullptr);
+                             ElementSizes *sizes = nullptr,
+                             OnChipRuns *known = nullptr);
 
 /// touchesOf, computed once per op and per iteration of each scf.for whose
 /// induction variable its operands are computed from: the walk meets an op
@@ -122,6 +133,7 @@ private:
   std::deque<Entry> entries;
   llvm::DenseMap<Operation *, OpEntries> byOp;
   ElementSizes sizes;
+  OnChipRuns onChipRuns;
 };
 
 /// Whether `op` reads or writes memory the pipes share (a dsaplan space or

@@ -155,6 +155,14 @@ void SyncChecker::recordAccess(Operation *op, Pipe pipe, Site site,
   for (const Touch &touch : touches)
     state.history.add({op, pipe, seq, touch, site.cores, q});
   state.executed[q].insert(seq, seq + 1);
+  // A quick walk forgets what no later access can race (FixedPoint.cpp): it
+  // reports nothing, and what it keeps decides as all would. The full walk
+  // keeps all, as it always did.
+  if (quick)
+    for (const Touch &touch : touches)
+      state.history.forgetSettled(touch.bytes, [&](const Access &earlier) {
+        return settledForAll(state, earlier.unit, earlier.seq);
+      });
 }
 
 /// A call that dsaplan-settle-calls drained: its callee is synchronised on
@@ -325,22 +333,25 @@ bool SyncChecker::run(unsigned &checkedOut) {
 
 /// A quick walk first (FixedPoint.cpp), its diagnostics dropped: it fails
 /// whenever the full walk would. Only then the full walk, whose diagnostics
-/// are the ones shown, the same wherever the quick walk left a loop.
+/// are the ones shown, the same wherever the quick walk left a loop. A
+/// function of both cores has no quick walk: the checker that found so,
+/// which has walked nothing yet, walks it fully (its touches computed once).
 LogicalResult mlir::dsaplan::verifySync(func::FuncOp func, unsigned &checked) {
   TargetDescription target = TargetDescription::getForOp(func);
   checked = 0;
+  SyncChecker quick(func, target, /*quick=*/true);
+  if (!quick.mayWalkQuickly()) {
+    quick.walkFully();
+    return success(quick.run(checked));
+  }
   {
-    SyncChecker quick(func, target, /*quick=*/true);
-    if (quick.mayWalkQuickly()) {
-      // Only this thread's: the pass may check other functions on others.
-      ScopedDiagnosticHandler drop(
-          func.getContext(),
-          [thread = std::this_thread::get_id()](Diagnostic &) {
-            return success(std::this_thread::get_id() == thread);
-          });
-      if (quick.run(checked))
-        return success();
-    }
+    // Only this thread's: the pass may check other functions on others.
+    ScopedDiagnosticHandler drop(
+        func.getContext(), [thread = std::this_thread::get_id()](Diagnostic &) {
+          return success(std::this_thread::get_id() == thread);
+        });
+    if (quick.run(checked))
+      return success();
   }
   SyncChecker checker(func, target);
   checked = 0;

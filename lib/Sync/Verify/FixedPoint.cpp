@@ -81,9 +81,6 @@ using namespace mlir::dsaplan::verify;
 
 namespace {
 
-/// Accesses of one page compared pairwise at most: beyond this, a page is
-/// taken to differ (the loop is unrolled fully, as without the quick walk).
-constexpr size_t kComparedPerPage = 256;
 /// Waits of one consumer compared at most.
 constexpr int64_t kComparedWaits = 16;
 
@@ -206,8 +203,7 @@ bool SyncChecker::historyNoRiskier(const PathState &later,
            b.begin <= a.begin && a.end <= b.end &&
            knowsNoLess(later, access.seq, earlier, by.seq, access.unit);
   };
-  return later.history.coveredBy(earlier.history, live, covers,
-                                 kComparedPerPage);
+  return later.history.coveredBy(earlier.history, live, covers);
 }
 
 /// A consumer's wait matters to a later set of its flag until the setting

@@ -52,9 +52,8 @@ void SyncChecker::setFlag(SetFlagOp set, unsigned base, PathState &state) {
   }
   auto consumer = state.consumers.find(key);
   if (consumer != state.consumers.end()) {
-    IntervalSet unordered = consumer->second.waits.minus(state.known[p][q]);
-    if (!unordered.empty() &&
-        reportedOverruns.insert(set.getOperation()).second) {
+    bool unordered = !state.known[p][q].includes(consumer->second.waits);
+    if (unordered && reportedOverruns.insert(set.getOperation()).second) {
       failedAny = true;
       InFlightDiagnostic diag = set.emitError();
       flagName(diag) << " may be set again before the wait that consumes "
@@ -67,7 +66,7 @@ void SyncChecker::setFlag(SetFlagOp set, unsigned base, PathState &state) {
   }
   FlagState flag{state.known[p], set.getOperation()};
   flag.knowledge[p].unite(state.executed[p]);
-  state.flags[key] = flag;
+  state.flags.insertOrAssign(key, std::move(flag));
 }
 
 /// A wait runs on its pipe like an access (a later set of its flag must know
@@ -180,6 +179,16 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
             return knowledgeOf(s)[p].empty();
           }))
         continue;
+      // Known alike on every path: what no path ran is in no path's notRun
+      // (the merge's executed is what the paths ran), so the intersection
+      // below is that knowledge (a copy, not the intersections).
+      const IntervalSet &front = knowledgeOf(states.front())[p];
+      if (llvm::all_of(states.drop_front(), [&](const PathState &s) {
+            return knowledgeOf(s)[p] == front;
+          })) {
+        result[p] = front;
+        continue;
+      }
       bool first = true;
       for (auto [s, state] : llvm::enumerate(states)) {
         IntervalSet onPath = knowledgeOf(state)[p];
@@ -215,7 +224,7 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
                              return o.flags.at(k).knowledge;
                            }),
                            flag.setOp};
-        merged.flags[key] = combined;
+        merged.flags.insertOrAssign(key, std::move(combined));
       }
     }
   }

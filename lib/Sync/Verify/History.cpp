@@ -34,8 +34,8 @@ void History::cut(const Bytes &bytes,
     auto it = gmPages.find(bytes.gm.getAsOpaquePointer());
     if (it == gmPages.end())
       return;
-    size_t first = firstHit(*it->second);
-    if (first != it->second->size())
+    size_t first = firstHit(it->second->accesses);
+    if (first != it->second->accesses.size())
       cutPage(ownGmPage(bytes.gm), first, bytes, hit);
     return;
   }
@@ -43,8 +43,8 @@ void History::cut(const Bytes &bytes,
     auto it = pages.find({bytes.space, page});
     if (it == pages.end())
       continue;
-    size_t first = firstHit(*it->second);
-    if (first != it->second->size())
+    size_t first = firstHit(it->second->accesses);
+    if (first != it->second->accesses.size())
       cutPage(ownPage(it->first), first, bytes, hit);
   }
 }
@@ -71,14 +71,15 @@ void History::uniteInto(Map &united, const Key &key, const Page &accesses,
     return;
   // The paths mostly share what ran before they parted: the accesses of
   // that common start are the page's already.
-  const std::vector<Access> &before = *it->second;
-  size_t common = std::mismatch(before.begin(), before.end(),
-                                accesses->begin(), accesses->end())
-                      .first -
-                  before.begin();
-  if (common == accesses->size())
+  const std::vector<Access> &before = it->second->accesses;
+  ArrayRef<Access> mine = accesses->accesses;
+  size_t common =
+      std::mismatch(before.begin(), before.end(), mine.begin(), mine.end())
+          .first -
+      before.begin();
+  if (common == mine.size())
     return;
-  ArrayRef<Access> fresh = ArrayRef(*accesses).drop_front(common);
+  ArrayRef<Access> fresh = mine.drop_front(common);
   std::vector<Access> &page = *own();
   SmallVector<bool> present = presentAfter(page, common, fresh);
   for (auto [i, access] : llvm::enumerate(fresh))
@@ -182,19 +183,34 @@ History History::unite(ArrayRef<const History *> histories) {
 namespace {
 
 /// Whether each access of `page` that `live` selects is covered by one of
-/// `before` (FixedPoint.cpp); `before` may be absent (no access there).
+/// `before` (FixedPoint.cpp). The start the two pages share holds the same
+/// accesses, which count as covered as a shared page does. After it, only
+/// an access of the same op can cover one, and a page mostly holds the
+/// accesses of `before` at the same places followed by the new
+/// iteration's: each is tried against the access at its own place first,
+/// then against the accesses of its op, indexed when first needed. Linear
+/// in the two pages, however large.
 bool pageCovered(
-    const std::vector<Access> &page, const std::vector<Access> *before,
+    ArrayRef<Access> page, ArrayRef<Access> before,
     llvm::function_ref<bool(const Access &)> live,
-    llvm::function_ref<bool(const Access &, const Access &)> covers,
-    size_t limit) {
-  if (page.size() > limit || (before && before->size() > limit))
-    return false;
-  for (const Access &access : page) {
+    llvm::function_ref<bool(const Access &, const Access &)> covers) {
+  size_t common =
+      std::mismatch(page.begin(), page.end(), before.begin(), before.end())
+          .first -
+      page.begin();
+  llvm::DenseMap<Operation *, SmallVector<unsigned, 2>> ofOp;
+  for (auto [i, access] : llvm::enumerate(page.drop_front(common))) {
+    i += common;
     if (!live(access))
       continue;
-    if (!before || llvm::none_of(*before, [&](const Access &earlier) {
-          return covers(access, earlier);
+    if (i < before.size() && covers(access, before[i]))
+      continue;
+    if (ofOp.empty())
+      for (auto [j, earlier] : llvm::enumerate(before))
+        ofOp[earlier.op].push_back(j);
+    auto it = ofOp.find(access.op);
+    if (it == ofOp.end() || llvm::none_of(it->second, [&](unsigned j) {
+          return covers(access, before[j]);
         }))
       return false;
   }
@@ -205,15 +221,16 @@ bool pageCovered(
 
 bool History::coveredBy(
     const History &earlier, llvm::function_ref<bool(const Access &)> live,
-    llvm::function_ref<bool(const Access &, const Access &)> covers,
-    size_t limit) const {
+    llvm::function_ref<bool(const Access &, const Access &)> covers) const {
   auto covered = [&](const auto &mine, const auto &theirs) {
     for (const auto &[key, page] : mine) {
       auto it = theirs.find(key);
       if (it != theirs.end() && it->second == page)
         continue;
-      if (!pageCovered(*page, it == theirs.end() ? nullptr : it->second.get(),
-                       live, covers, limit))
+      ArrayRef<Access> before;
+      if (it != theirs.end())
+        before = it->second->accesses;
+      if (!pageCovered(page->accesses, before, live, covers))
         return false;
     }
     return true;
@@ -268,24 +285,45 @@ void History::cutPage(std::vector<Access> &accesses, size_t first,
   accesses = std::move(kept);
 }
 
-namespace {
-
-/// `page`, unshared: a copy when another history holds it too, with room
-/// for the access the caller is about to add (a copy exactly full would be
-/// copied again by that add).
-std::vector<Access> &unshare(std::shared_ptr<std::vector<Access>> &page) {
-  if (!page) {
-    page = std::make_shared<std::vector<Access>>();
-  } else if (page.use_count() > 1) {
-    auto copy = std::make_shared<std::vector<Access>>();
-    copy->reserve(page->size() + page->size() / 4 + 2);
-    copy->assign(page->begin(), page->end());
-    page = std::move(copy);
+void History::forgetSettled(
+    const Bytes &bytes, llvm::function_ref<bool(const Access &)> settled) {
+  if (bytes.space == kGlobalSpace) {
+    auto it = gmPages.find(bytes.gm.getAsOpaquePointer());
+    if (it != gmPages.end())
+      sweep(it->second, settled);
+    return;
   }
-  return *page;
+  for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
+    auto it = pages.find({bytes.space, page});
+    if (it != pages.end())
+      sweep(it->second, settled);
+  }
 }
 
-} // namespace
+void History::sweep(Page &page,
+                    llvm::function_ref<bool(const Access &)> settled) {
+  if (page->accesses.size() < page->sweepAt)
+    return;
+  std::vector<Access> &accesses = unshare(page);
+  llvm::erase_if(accesses, settled);
+  page->sweepAt = std::max(kFirstSweep, 2 * accesses.size());
+}
+
+/// With room for the access the caller is about to add (a copy exactly
+/// full would be copied again by that add).
+std::vector<Access> &History::unshare(Page &page) {
+  if (!page) {
+    page = std::make_shared<PageData>();
+  } else if (page.use_count() > 1) {
+    auto copy = std::make_shared<PageData>();
+    const std::vector<Access> &accesses = page->accesses;
+    copy->accesses.reserve(accesses.size() + accesses.size() / 4 + 2);
+    copy->accesses.assign(accesses.begin(), accesses.end());
+    copy->sweepAt = page->sweepAt;
+    page = std::move(copy);
+  }
+  return page->accesses;
+}
 
 std::vector<Access> &History::ownGmPage(Value gm) {
   return unshare(gmPages[gm.getAsOpaquePointer()]);

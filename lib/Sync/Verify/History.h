@@ -84,23 +84,35 @@ public:
            llvm::function_ref<bool(const Access &)> shadowed);
   /// Files `access` under every page it touches.
   void add(const Access &access);
+  /// Drops from the pages `bytes` touches the accesses `settled` selects
+  /// (accesses no later one can race: FixedPoint.cpp, settledForAll), once
+  /// a page holds twice what the last drop left: a tile that is only read
+  /// keeps every read of every iteration, since only a write cuts.
+  void forgetSettled(const Bytes &bytes,
+                     llvm::function_ref<bool(const Access &)> settled);
   /// Every access that ran on one of `histories`, once. The histories share
   /// the entry state's accesses and mostly differ on a few pages.
   static History unite(ArrayRef<const History *> histories);
   /// Whether each access of this history that `live` selects has one on
   /// the same page of `earlier` that `covers(access, earlierAccess)`; a
   /// page the two share counts as covered (FixedPoint.cpp: the same
-  /// accesses, known to no fewer units later on the path). False too when
-  /// a page to compare holds more than `limit` accesses.
+  /// accesses, known to no fewer units later on the path). `covers` holds
+  /// only for two accesses of one op.
   bool
   coveredBy(const History &earlier,
             llvm::function_ref<bool(const Access &)> live,
-            llvm::function_ref<bool(const Access &, const Access &)> covers,
-            size_t limit) const;
+            llvm::function_ref<bool(const Access &, const Access &)> covers)
+      const;
 
 private:
   using PageKey = std::pair<int, int64_t>; // space (-1: unplaced), page
-  using Page = std::shared_ptr<std::vector<Access>>;
+  /// A page's accesses, and the size at which forgetSettled next looks
+  /// through them (copied with the page).
+  struct PageData {
+    std::vector<Access> accesses;
+    size_t sweepAt = kFirstSweep;
+  };
+  using Page = std::shared_ptr<PageData>;
 
   /// Global memory: one page per buffer, in the order first touched (the
   /// order diagnostics come in), since GM ranges may be unbounded and
@@ -122,12 +134,19 @@ private:
   static void cutPage(std::vector<Access> &accesses, size_t first,
                       const Bytes &bytes,
                       llvm::function_ref<bool(const Access &)> hit);
+  /// Drops what `settled` selects of `page` once it is due (forgetSettled).
+  static void sweep(Page &page,
+                    llvm::function_ref<bool(const Access &)> settled);
+  /// `page`, unshared: a copy when another history holds it too.
+  static std::vector<Access> &unshare(Page &page);
   /// The page of GM buffer `gm`, unshared, to be changed.
   std::vector<Access> &ownGmPage(Value gm);
   /// The page, unshared, to be changed.
   std::vector<Access> &ownPage(PageKey key);
 
   static constexpr int kPageShift = 12;
+  /// The fewest accesses forgetSettled looks through on a page.
+  static constexpr size_t kFirstSweep = 8;
   /// Up to this many accesses of a path not in the united page's common
   /// start, unite compares them pairwise rather than hashing them.
   static constexpr size_t kLinearUnite = 16;
@@ -151,7 +170,7 @@ void History::forEachOverlapping(const Bytes &bytes, bool writesOnly,
     auto it = pages.find({bytes.space, page});
     if (it == pages.end())
       continue;
-    for (const Access &earlier : *it->second) {
+    for (const Access &earlier : it->second->accesses) {
       if (writesOnly && !earlier.touch.write)
         continue;
       const Bytes &a = earlier.touch.bytes;
@@ -171,7 +190,7 @@ void History::forEachOverlappingGm(const Bytes &bytes, bool writesOnly,
   for (const auto &[key, accesses] : gmPages) {
     Value gm = Value::getFromOpaquePointer(key);
     if (gm == bytes.gm) {
-      for (const Access &earlier : *accesses) {
+      for (const Access &earlier : accesses->accesses) {
         if (!wanted(earlier))
           continue;
         const Bytes &a = earlier.touch.bytes;
@@ -181,11 +200,11 @@ void History::forEachOverlappingGm(const Bytes &bytes, bool writesOnly,
           fn(earlier, std::max(a.begin, bytes.begin),
              std::min(a.end, bytes.end));
       }
-    } else if (llvm::any_of(*accesses, wanted) &&
+    } else if (llvm::any_of(accesses->accesses, wanted) &&
                aliasing.mayBeSame(gm, bytes.gm)) {
       // Another buffer that may be this one: its bytes and ours may be
       // any of each other's.
-      for (const Access &earlier : *accesses)
+      for (const Access &earlier : accesses->accesses)
         if (wanted(earlier))
           fn(earlier, earlier.touch.bytes.begin, earlier.touch.bytes.end);
     }

@@ -32,11 +32,13 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <array>
 #include <map>
 #include <optional>
 #include <set>
+#include <vector>
 
 namespace mlir {
 namespace dsaplan {
@@ -48,6 +50,64 @@ namespace verify {
 
 /// Per unit p, the sequence numbers of p known to have finished.
 using Knowledge = std::array<IntervalSet, kNumUnits>;
+
+/// A map kept as a vector sorted by key, iterated in key order as std::map
+/// is: the walk copies a path's state at every branch and loop iteration,
+/// and a std::map allocates each entry of each copy. For the few flags a
+/// path holds.
+template <typename Key, typename Value> class SortedMap {
+public:
+  using Entry = std::pair<Key, Value>;
+  using iterator = typename std::vector<Entry>::iterator;
+  using const_iterator = typename std::vector<Entry>::const_iterator;
+
+  iterator begin() { return entries.begin(); }
+  iterator end() { return entries.end(); }
+  const_iterator begin() const { return entries.begin(); }
+  const_iterator end() const { return entries.end(); }
+  size_t size() const { return entries.size(); }
+  bool empty() const { return entries.empty(); }
+
+  iterator find(const Key &key) {
+    iterator it = lowerBound(key);
+    return it != end() && it->first == key ? it : end();
+  }
+  const_iterator find(const Key &key) const {
+    return const_cast<SortedMap *>(this)->find(key);
+  }
+  size_t count(const Key &key) const { return find(key) != end(); }
+  const Value &at(const Key &key) const {
+    const_iterator it = find(key);
+    assert(it != end() && "no such key");
+    return it->second;
+  }
+  Value &operator[](const Key &key) {
+    iterator it = lowerBound(key);
+    if (it == end() || it->first != key)
+      it = entries.insert(it, Entry(key, Value()));
+    return it->second;
+  }
+  /// operator[] without building a default value to assign over.
+  void insertOrAssign(const Key &key, Value &&value) {
+    iterator it = lowerBound(key);
+    if (it != end() && it->first == key)
+      it->second = std::move(value);
+    else
+      entries.insert(it, Entry(key, std::move(value)));
+  }
+  void erase(iterator it) { entries.erase(it); }
+
+private:
+  iterator lowerBound(const Key &key) {
+    // Mostly appended in order: try the end first.
+    if (entries.empty() || entries.back().first < key)
+      return end();
+    return llvm::lower_bound(entries, key, [](const Entry &e, const Key &k) {
+      return e.first < k;
+    });
+  }
+  std::vector<Entry> entries;
+};
 
 /// A raised flag: what its set captured.
 struct FlagState {
@@ -81,9 +141,9 @@ struct Consumer {
 struct PathState {
   Knowledge executed;                       // per unit
   std::array<Knowledge, kNumUnits> known;   // known[q][p]
-  std::map<FlagKey, FlagState> flags;
+  SortedMap<FlagKey, FlagState> flags;
   std::map<CounterKey, Counter> counters;
-  std::map<FlagKey, Consumer> consumers;
+  SortedMap<FlagKey, Consumer> consumers;
   History history;
   /// The iteration of each scf.for the walk is in (GM offsets move with it).
   LoopIterations iterations;
@@ -103,6 +163,9 @@ public:
   /// Whether a quick walk may leave any loop early: a function of one core
   /// (FixedPoint.cpp).
   bool mayWalkQuickly() { return !holdsBothCores(); }
+  /// Makes a quick checker that has not walked yet a full one, its caches
+  /// kept (verifySync, a function of both cores).
+  void walkFully() { quick = false; }
 
 private:
   friend class RegionWalker<SyncChecker, PathState>;
