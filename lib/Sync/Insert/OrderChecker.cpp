@@ -165,9 +165,10 @@ void OrderChecker::waitFlag(WaitFlagOp wait, Path &path) {
   // What q now knows may cover consumers of flags q sets: forget them, so
   // that states stay small (knowledge only grows along a path, and a merge
   // keeps the consumers of the paths that did not know them).
-  path.consumers.eraseSetBy(q, [&](const FlagConsumers::Entry &entry) {
-    return consumed(path, entry.first, entry.second);
-  });
+  path.consumers.eraseIf(setByFirst(q), setByFirst(q + 1),
+                         [&](const FlagConsumers::Entry &entry) {
+                           return consumed(path, entry.first, entry.second);
+                         });
   int64_t seq = kFirstWaitSeq + ++waitCounters[q];
   path.executed[q].insert(seq, seq + 1);
   path.consumers[key].assign(1, seq);

@@ -31,10 +31,12 @@
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Support/IntervalSet.h"
 #include "DsaPlan/Support/RegionWalk.h"
+#include "DsaPlan/Support/SortedMap.h"
 
 #include "llvm/ADT/DenseSet.h"
 
 #include <array>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -218,74 +220,15 @@ private:
   IntervalSet own;
 };
 
-/// A map by flag, kept as a vector sorted by flag: a path has a few flags
-/// in flight and a few flags' consumers at a time, and a walk copies its
-/// state at every branch and loop iteration (one allocation per copy, not
-/// one per entry as a std::map's) and looks flags up at every set and wait.
-/// Flags sort by source pipe first: the flags one pipe sets are one run
-/// (setBy).
-template <typename Value, unsigned InlineEntries> class FlagMap {
-public:
-  using Entry = std::pair<FlagKey, Value>;
-  using iterator = Entry *;
-  using const_iterator = const Entry *;
+/// A map by flag (SortedMap.h). Flags sort by source pipe first: the flags
+/// one pipe sets are one run.
+template <typename Value, unsigned InlineEntries>
+using FlagMap = SortedMap<FlagKey, Value, InlineEntries>;
 
-  const_iterator begin() const { return entries.begin(); }
-  const_iterator end() const { return entries.end(); }
-  size_t size() const { return entries.size(); }
-  bool empty() const { return entries.empty(); }
-  const_iterator find(const FlagKey &key) const {
-    const Entry *it = lowerBound(key);
-    return it != entries.end() && it->first == key ? it : entries.end();
-  }
-  iterator find(const FlagKey &key) {
-    return const_cast<iterator>(std::as_const(*this).find(key));
-  }
-  size_t count(const FlagKey &key) const { return find(key) != end(); }
-  const Value &at(const FlagKey &key) const {
-    const_iterator it = find(key);
-    assert(it != end() && "no such flag");
-    return it->second;
-  }
-  /// The value of `key`, default-constructed when it has no entry yet.
-  Value &operator[](const FlagKey &key) {
-    Entry *it = const_cast<Entry *>(lowerBound(key));
-    if (it == entries.end() || it->first != key)
-      it = entries.insert(it, Entry{key, Value()});
-    return it->second;
-  }
-  void erase(const_iterator it) {
-    entries.erase(entries.begin() + (it - entries.begin()));
-  }
-  void erase(const FlagKey &key) {
-    const_iterator it = find(key);
-    if (it != end())
-      erase(it);
-  }
-  /// Erases the flags `pipe` sets for which `pred` holds.
-  template <typename Pred> void eraseSetBy(unsigned pipe, Pred pred) {
-    auto [first, last] = setBy(pipe);
-    entries.erase(std::remove_if(first, last, pred), last);
-  }
-  void clear() { entries.clear(); }
-
-private:
-  /// The entries of the flags `pipe` sets.
-  std::pair<iterator, iterator> setBy(unsigned pipe) {
-    auto bySource = [](const Entry &entry, unsigned p) {
-      return std::get<0>(entry.first) < p;
-    };
-    iterator first =
-        std::lower_bound(entries.begin(), entries.end(), pipe, bySource);
-    return {first, std::lower_bound(first, entries.end(), pipe + 1, bySource)};
-  }
-  const Entry *lowerBound(const FlagKey &key) const {
-    return std::lower_bound(
-        entries.begin(), entries.end(), key,
-        [](const Entry &entry, const FlagKey &k) { return entry.first < k; });
-  }
-  SmallVector<Entry, InlineEntries> entries;
-};
+/// The flags pipe `pipe` sets lie in [setByFirst(pipe), setByFirst(pipe + 1)).
+inline FlagKey setByFirst(unsigned pipe) {
+  return {pipe, 0, std::numeric_limits<int64_t>::min()};
+}
 
 /// The sequence numbers of the waits that consumed each flag's latest set
 /// (one per path that merged here).

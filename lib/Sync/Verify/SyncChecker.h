@@ -28,6 +28,7 @@
 
 #include "DsaPlan/Support/IntervalSet.h"
 #include "DsaPlan/Support/RegionWalk.h"
+#include "DsaPlan/Support/SortedMap.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -50,64 +51,6 @@ namespace verify {
 
 /// Per unit p, the sequence numbers of p known to have finished.
 using Knowledge = std::array<IntervalSet, kNumUnits>;
-
-/// A map kept as a vector sorted by key, iterated in key order as std::map
-/// is: the walk copies a path's state at every branch and loop iteration,
-/// and a std::map allocates each entry of each copy. For the few flags a
-/// path holds.
-template <typename Key, typename Value> class SortedMap {
-public:
-  using Entry = std::pair<Key, Value>;
-  using iterator = typename std::vector<Entry>::iterator;
-  using const_iterator = typename std::vector<Entry>::const_iterator;
-
-  iterator begin() { return entries.begin(); }
-  iterator end() { return entries.end(); }
-  const_iterator begin() const { return entries.begin(); }
-  const_iterator end() const { return entries.end(); }
-  size_t size() const { return entries.size(); }
-  bool empty() const { return entries.empty(); }
-
-  iterator find(const Key &key) {
-    iterator it = lowerBound(key);
-    return it != end() && it->first == key ? it : end();
-  }
-  const_iterator find(const Key &key) const {
-    return const_cast<SortedMap *>(this)->find(key);
-  }
-  size_t count(const Key &key) const { return find(key) != end(); }
-  const Value &at(const Key &key) const {
-    const_iterator it = find(key);
-    assert(it != end() && "no such key");
-    return it->second;
-  }
-  Value &operator[](const Key &key) {
-    iterator it = lowerBound(key);
-    if (it == end() || it->first != key)
-      it = entries.insert(it, Entry(key, Value()));
-    return it->second;
-  }
-  /// operator[] without building a default value to assign over.
-  void insertOrAssign(const Key &key, Value &&value) {
-    iterator it = lowerBound(key);
-    if (it != end() && it->first == key)
-      it->second = std::move(value);
-    else
-      entries.insert(it, Entry(key, std::move(value)));
-  }
-  void erase(iterator it) { entries.erase(it); }
-
-private:
-  iterator lowerBound(const Key &key) {
-    // Mostly appended in order: try the end first.
-    if (entries.empty() || entries.back().first < key)
-      return end();
-    return llvm::lower_bound(entries, key, [](const Entry &e, const Key &k) {
-      return e.first < k;
-    });
-  }
-  std::vector<Entry> entries;
-};
 
 /// A raised flag: what its set captured.
 struct FlagState {
