@@ -495,7 +495,7 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
     // Handshakes add ops to the function body: index it afresh.
     bodyIndex.emplace(func);
     ArrayRef<Operation *> body = bodyIndex->body();
-    OrderChecker checker(target, noDependencies, body);
+    OrderChecker checker(target, noDependencies, *bodyIndex);
     checker.stepBudget = std::numeric_limits<int64_t>::max();
     checker.survey = &survey;
     fixedThisRound.clear();

@@ -98,10 +98,9 @@ bool stillOrdered(func::FuncOp func, const TargetDescription &target,
                   const DependencyIndex &dependencies,
                   const llvm::DenseSet<Operation *> &disabled,
                   int64_t &budget) {
-  SmallVector<Operation *> body;
-  for (Operation &op : func.getBody().front())
-    body.push_back(&op);
-  OrderChecker checker(target, dependencies, body);
+  BodyIndex bodyIndex(func);
+  ArrayRef<Operation *> body = bodyIndex.body();
+  OrderChecker checker(target, dependencies, bodyIndex);
   checker.stepBudget = budget;
   OrderChecker::Checkpoints none(body);
   bool ordered = checker.ordered(body, disabled, none, 0, body.size(), nullptr);

@@ -73,15 +73,11 @@ DependencyIndex::~DependencyIndex() = default;
 DependencyIndex::DependencyIndex(DependencyIndex &&) = default;
 
 OrderChecker::OrderChecker(const TargetDescription &target,
-                           const DependencyIndex &index,
-                           ArrayRef<Operation *> body)
+                           const DependencyIndex &index, const BodyIndex &body)
     : dependencies(index.getTables()), target(target) {
-  DenseMap<Operation *, size_t> bodyIndex;
-  for (size_t i = 0; i < body.size(); ++i)
-    bodyIndex[body[i]] = i;
   lastDependent.reserve(dependencies.lastDependentOp.size());
   for (Operation *op : dependencies.lastDependentOp)
-    lastDependent.push_back(bodyIndex.lookup(op));
+    lastDependent.push_back(body.of(op));
 }
 
 OrderChecker::Checkpoints::Checkpoints(ArrayRef<Operation *> body,
@@ -272,16 +268,14 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b) const {
       return false;
   // A row both states share (neither walk has changed it since one copied
   // the other's) knows the same of a number in both.
-  SmallVector<unsigned, kNumPipes> unsharedRows, allRows;
-  for (unsigned q = 0; q < kNumPipes; ++q) {
-    allRows.push_back(q);
-    if (!a.known.sharesRow(q, b.known))
-      unsharedRows.push_back(q);
-  }
+  std::array<bool, kNumPipes> shared;
+  for (unsigned q = 0; q < kNumPipes; ++q)
+    shared[q] = a.known.sharesRow(q, b.known);
   // Who knows that `seqA` (in a) and `seqB` (in b) of pipe p finished.
   auto sameKnowledge = [&](unsigned p, int64_t seqA, int64_t seqB) {
-    for (unsigned q : seqA == seqB ? unsharedRows : allRows)
-      if (a.known[q][p].contains(seqA) != b.known[q][p].contains(seqB))
+    for (unsigned q = 0; q < kNumPipes; ++q)
+      if (!(shared[q] && seqA == seqB) &&
+          a.known[q][p].contains(seqA) != b.known[q][p].contains(seqB))
         return false;
     for (auto itA = a.flags.begin(), itB = b.flags.begin();
          itA != a.flags.end(); ++itA, ++itB)

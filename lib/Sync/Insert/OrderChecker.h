@@ -326,7 +326,7 @@ class OrderChecker : public RegionWalkClient<Path> {
 public:
   /// Checks `dependencies` (indexed for `body`'s function) over `body`.
   OrderChecker(const TargetDescription &target,
-               const DependencyIndex &dependencies, ArrayRef<Operation *> body);
+               const DependencyIndex &dependencies, const BodyIndex &body);
 
   /// The state before an op of the function body.
   struct Checkpoint {

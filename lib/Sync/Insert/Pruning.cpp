@@ -33,7 +33,7 @@ PruneResult mlir::dsaplan::pruneSyncGroups(func::FuncOp func,
   // in the function body: what runs before it does not depend on the group.
   BodyIndex bodyIndex(func);
   ArrayRef<Operation *> body = bodyIndex.body();
-  OrderChecker checker(target, dependencies, body);
+  OrderChecker checker(target, dependencies, bodyIndex);
   checker.stepBudget = stepBudget;
   auto finish = [&] {
     result.steps = std::min(checker.steps, stepBudget);
