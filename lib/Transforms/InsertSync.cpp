@@ -70,17 +70,13 @@ std::vector<Dependency> dependencyPairs(const SyncRequirements &requirements) {
   return pairs;
 }
 
-/// Drops the groups the others imply (pruneSyncGroups), walking at most
-/// `budget` ops in its checks.
-PruneCounts pruneImplied(func::FuncOp func, const TargetDescription &target,
-                         const DependencyIndex &dependencies,
-                         InsertedSyncs &syncs, int64_t budget) {
+/// Drops the groups the others imply (pruneSyncGroups). Its steps are those
+/// `check` walked since `stepsBefore`.
+PruneCounts pruneImplied(IncrementalCheck &check, InsertedSyncs &syncs,
+                         int64_t stepsBefore) {
   PruneCounts counts;
-  if (syncs.groups.empty() || budget <= 0)
-    return counts;
-  PruneResult result =
-      pruneSyncGroups(func, target, dependencies, syncs.groups, budget);
-  counts.steps = result.steps;
+  PruneResult result = pruneSyncGroups(check, syncs.groups);
+  counts.steps = check.steps() - stepsBefore;
   counts.complete = result.complete;
   for (size_t i = syncs.groups.size(); i-- > 0;)
     if (result.erased[i]) {
@@ -213,32 +209,31 @@ struct DsaPlanInsertSyncPass
                             << " moved, " << repairs.handshakes
                             << " handshakes\n");
     markBarrierAllGroups(syncs);
-    DependencyIndex dependencies(func, target, dependencyPairs(requirements));
-    PruneCounts pruned =
-        pruneImplied(func, target, dependencies, syncs, pruneBudget);
-    // On the pruned syncs, so that a pair pruning would drop is not moved
-    // first; a move can make other syncs redundant, so prune again after.
-    // The moves' checks walk within what pruning left of the budget.
-    int64_t budgetLeft = pruneBudget - pruned.steps;
-    unsigned hoisted = 0;
-    if (pruneBudget > 0 && pruned.complete) {
-      hoisted = hoistLoopPairs(func, target, dependencies, syncs.groups,
-                               budgetLeft);
-      if (hoisted && budgetLeft > 0) {
-        PruneCounts again =
-            pruneImplied(func, target, dependencies, syncs, budgetLeft);
-        pruned.dropped += again.dropped;
-        pruned.steps += again.steps;
-        pruned.complete = again.complete;
-        budgetLeft -= again.steps;
+    PruneCounts pruned;
+    unsigned hoisted = 0, earlier = 0;
+    if (pruneBudget > 0 && !syncs.groups.empty()) {
+      DependencyIndex dependencies(func, target,
+                                   dependencyPairs(requirements));
+      // One check for every job below: each walks from its change on.
+      IncrementalCheck check(func, target, dependencies, pruneBudget);
+      // The first walk, of the whole function, counts as the pruning's.
+      pruned = pruneImplied(check, syncs, 0);
+      // On the pruned syncs, so that a pair pruning would drop is not moved
+      // first; a move can make other syncs redundant, so prune again after.
+      if (pruned.complete) {
+        hoisted = hoistLoopPairs(check, syncs.groups);
+        if (hoisted && !check.exhausted()) {
+          PruneCounts again = pruneImplied(check, syncs, check.steps());
+          pruned.dropped += again.dropped;
+          pruned.steps += again.steps;
+          pruned.complete = again.complete;
+        }
       }
+      // On the final syncs: a pre-set that fires sooner orders less, so it
+      // makes no other sync redundant.
+      if (pruned.complete && !check.exhausted())
+        earlier = movePresetsEarlier(check, syncs.groups);
     }
-    // On the final syncs: a pre-set that fires sooner orders less, so it
-    // makes no other sync redundant.
-    unsigned earlier = 0;
-    if (pruneBudget > 0 && pruned.complete && budgetLeft > 0)
-      earlier = movePresetsEarlier(func, target, dependencies, syncs.groups,
-                                   budgetLeft);
     LLVM_DEBUG(llvm::dbgs() << "hoisting: " << hoisted
                             << " loop pairs out of outer loops\n");
     numEarlyPresets += earlier;

@@ -37,12 +37,12 @@
 //
 // Each move is kept only if the path-wise check (OrderChecker.h) still
 // finds every dependency ordered and every flag safe (without the drain's
-// handshake, for a hoist); else it is undone.
+// handshake, for a hoist); else it is undone. The checks walk from the
+// move on (IncrementalCheck, Pruning.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "DsaPlan/Sync/Insert/Pruning.h"
-#include "OrderChecker.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -89,23 +89,6 @@ std::optional<HoistCandidate> candidateOf(const SyncGroup &group) {
     return candidate;
   }
   return std::nullopt;
-}
-
-/// Whether every dependency is ordered and every flag safe in `func` with
-/// the syncs of `disabled` left out. The check walks at most `budget` ops
-/// (false if it runs out) and takes what it walked off `budget`.
-bool stillOrdered(func::FuncOp func, const TargetDescription &target,
-                  const DependencyIndex &dependencies,
-                  const llvm::DenseSet<Operation *> &disabled,
-                  int64_t &budget) {
-  BodyIndex bodyIndex(func);
-  ArrayRef<Operation *> body = bodyIndex.body();
-  OrderChecker checker(target, dependencies, bodyIndex);
-  checker.stepBudget = budget;
-  OrderChecker::Checkpoints none(body);
-  bool ordered = checker.ordered(body, disabled, none, 0, body.size(), nullptr);
-  budget -= std::min(checker.steps, budget);
-  return ordered && !checker.exhausted;
 }
 
 /// Whether `op` is a set or wait of the flag of `preset`.
@@ -164,28 +147,32 @@ SmallVector<Operation *> opsToPass(SetFlagOp preset) {
 
 } // namespace
 
-unsigned mlir::dsaplan::movePresetsEarlier(func::FuncOp func,
-                                           const TargetDescription &target,
-                                           const DependencyIndex &dependencies,
-                                           ArrayRef<SyncGroup> groups,
-                                           int64_t &stepBudget) {
+unsigned mlir::dsaplan::movePresetsEarlier(IncrementalCheck &check,
+                                           ArrayRef<SyncGroup> groups) {
   unsigned moved = 0;
   for (const SyncGroup &group : groups) {
-    if (stepBudget <= 0)
+    if (!check.initiallyOrdered() || check.exhausted())
       break;
     SetFlagOp preset = presetOf(group);
     if (!preset)
       continue;
+    SmallVector<Operation *> passable = opsToPass(preset);
+    if (passable.empty())
+      continue;
     Operation *home = preset->getNextNode();
+    IncrementalCheck::Span span =
+        check.spanOf({passable.back(), preset.getOperation()});
     // Earliest first: the further up, the sooner the set fires.
     bool kept = false;
-    SmallVector<Operation *> passable = opsToPass(preset);
     for (Operation *op : llvm::reverse(passable)) {
       preset->moveBefore(op);
-      if (stillOrdered(func, target, dependencies, {}, stepBudget)) {
+      if (check.tryChange(span, {})) {
+        check.keep();
         kept = true;
         break;
       }
+      if (check.exhausted())
+        break;
     }
     if (kept)
       ++moved;
@@ -195,36 +182,37 @@ unsigned mlir::dsaplan::movePresetsEarlier(func::FuncOp func,
   return moved;
 }
 
-unsigned mlir::dsaplan::hoistLoopPairs(func::FuncOp func,
-                                       const TargetDescription &target,
-                                       const DependencyIndex &dependencies,
-                                       MutableArrayRef<SyncGroup> groups,
-                                       int64_t &stepBudget) {
+unsigned mlir::dsaplan::hoistLoopPairs(IncrementalCheck &check,
+                                       MutableArrayRef<SyncGroup> groups) {
   unsigned hoisted = 0;
   // Inner loops first: a pair hoisted out of one outer loop may go on out
   // of the next one in a later round.
-  for (bool changed = true; changed;) {
+  for (bool changed = check.initiallyOrdered(); changed;) {
     changed = false;
     for (SyncGroup &group : groups) {
-      if (stepBudget <= 0)
-        return hoisted;
+      if (check.exhausted())
+        break;
       std::optional<HoistCandidate> candidate = candidateOf(group);
       if (!candidate)
         continue;
+      IncrementalCheck::Span span =
+          check.spanOf({candidate->outer.getOperation()});
       Operation *inner = candidate->preset->getNextNode();
       candidate->preset->moveBefore(candidate->outer);
       candidate->drain->moveAfter(candidate->outer);
       llvm::DenseSet<Operation *> disabled(candidate->handshake.begin(),
                                            candidate->handshake.end());
-      if (!stillOrdered(func, target, dependencies, disabled, stepBudget)) {
+      if (!check.tryChange(span, disabled)) {
         candidate->preset->moveBefore(inner);
         candidate->drain->moveAfter(inner);
         continue;
       }
+      // The handshake sat in the outer loop's body, below the body's top.
       for (Operation *op : candidate->handshake) {
         llvm::erase(group, op);
         op->erase();
       }
+      check.keep();
       ++hoisted;
       changed = true;
     }

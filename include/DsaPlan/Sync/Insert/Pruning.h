@@ -9,6 +9,7 @@
 
 #include "DsaPlan/Sync/Insert/Plan.h"
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -40,58 +41,125 @@ private:
   std::unique_ptr<Tables> tables;
 };
 
+/// The path-wise check the pruning and the moves below share (OrderChecker.h
+/// in lib/Sync/Insert: scf.if along both branches, loops unrolled three
+/// times and left after zero to three iterations, as dsaplan-verify-sync
+/// walks them). Each tries many small changes of the function's syncs and
+/// keeps those after which every dependency is still ordered and every flag
+/// safe. A change touches a few ops of the function body: what runs before
+/// them is as it was, and what runs after them goes as it went once the
+/// walk's state meets the recorded one again. So the check walks the whole
+/// function once, recording the state before some body ops (checkpoints),
+/// and walks a change from the last checkpoint before it to the first one
+/// after it where the states agree:
+///
+///   body op 40 .. 47           // not walked: the checkpoint before 48
+///   body op 48  scf.for { .. } // walked from the checkpoint
+///   body op 49  set_flag ...   // the change: moved, or left out
+///   body op 50 .. 63           // walked while the states differ
+///   body op 64                 // a checkpoint with the same future: passes
+///
+/// All its walks together walk at most `stepBudget` ops.
+class IncrementalCheck {
+public:
+  IncrementalCheck(func::FuncOp func, const TargetDescription &target,
+                   const DependencyIndex &dependencies, int64_t stepBudget);
+  ~IncrementalCheck();
+
+  /// Whether the syncs as they were passed the first walk. If not (the
+  /// input's flags are unbalanced, say), there is nothing to check changes
+  /// against.
+  bool initiallyOrdered() const { return initially; }
+
+  /// The body ops [first, last] a change touches.
+  struct Span {
+    size_t first, last;
+  };
+  /// The body ops holding `ops`, taken before the change.
+  Span spanOf(ArrayRef<Operation *> ops) const;
+
+  /// Whether every dependency is ordered and every flag safe with the syncs
+  /// of `disabled` left out, after a change of the IR within `span`. The
+  /// body ops outside it must be as they were; inside it, body ops may have
+  /// come or gone (a pre-set moved ahead of a loop at the top level).
+  /// `disabled` holds what the kept changes disabled too.
+  bool tryChange(Span span, const llvm::DenseSet<Operation *> &disabled);
+  /// Keeps the change the last tryChange passed: the tries that follow
+  /// compare with it. The caller may first erase ops it disabled below the
+  /// top level of the body. A passing change not kept must be undone
+  /// before the next try.
+  void keep();
+  /// Follows the body after the caller erased ops that every kept change
+  /// has disabled, body ops among them.
+  void forgetErased();
+
+  /// Whether the last try failed on a dependency left unordered (not on a
+  /// flag, nor for the budget). Leaving out more syncs only takes order
+  /// away, so such a try fails again with more left out.
+  bool failedUnordered() const { return lastUnordered; }
+  /// Ops walked so far, and whether a walk stopped for the budget.
+  int64_t steps() const { return std::min(walked, stepBudget); }
+  bool exhausted() const { return walked > stepBudget; }
+  func::FuncOp getFunction() const { return func; }
+
+private:
+  struct State;
+  bool walkFrom(State &at, size_t first, size_t lastChanged,
+                const llvm::DenseSet<Operation *> &disabled);
+  void dropPending();
+
+  func::FuncOp func;
+  const TargetDescription &target;
+  const DependencyIndex &dependencies;
+  int64_t stepBudget, walked = 0;
+  bool initially = false, lastUnordered = false;
+  /// The body, its checkpoints and its checker; a passing try that changed
+  /// the body has its own until it is kept.
+  std::unique_ptr<State> current, pending;
+};
+
 struct PruneResult {
   /// Which groups were erased.
   std::vector<bool> erased;
-  /// Ops walked by the checks.
-  int64_t steps = 0;
   /// False when the step budget ran out before every group was checked.
   bool complete = true;
 };
 
 /// Erases, one group at a time in order, every group of `groups` without
-/// which all `dependencies` of `func` are still ordered on every path:
-/// scf.if along both branches, loops unrolled three times and left after
-/// zero to three iterations, as dsaplan-verify-sync walks them. Dropping a
+/// which all dependencies of `check`'s function are still ordered on every
+/// path, as `check` walks them. Dropping a
 /// pair can also drop a set that another sync had to be ordered before (a
 /// flag is one bit), so the groups kept are tried again, in rounds, until
 /// a round drops nothing; a group kept because a dependency was unordered
 /// without it is not tried again, since later rounds leave out more. When
-/// the checks have walked `stepBudget` ops, the groups not yet checked
-/// stay. If the result is complete, what is left is minimal: dropping any
-/// one remaining group leaves a dependency unordered or a flag unsafe.
-PruneResult pruneSyncGroups(func::FuncOp func, const TargetDescription &target,
-                            const DependencyIndex &dependencies,
-                            ArrayRef<SyncGroup> groups, int64_t stepBudget);
+/// `check`'s budget runs out, the groups not yet checked stay. If the
+/// result is complete, what is left is minimal: dropping any one remaining
+/// group leaves a dependency unordered or a flag unsafe.
+PruneResult pruneSyncGroups(IncrementalCheck &check,
+                            ArrayRef<SyncGroup> groups);
 
 /// Moves the pre-set and the drain of each loop pair whose scf.for sits in
 /// the body of another scf.for out of that outer loop (dropping the
 /// handshake after the drain, which the move makes unnecessary), where
-/// `dependencies` stay ordered and every flag safe on every path as
-/// pruneSyncGroups checks them; others are left as they were. Repeats
-/// until no pair moves (a pair may leave several loops of a nest). Each
-/// try is a check of the whole function; the checks walk at most
-/// `stepBudget` ops, which is decreased by what they walked (once spent,
-/// the pairs left stay where they are). Returns how many moves were kept.
-unsigned hoistLoopPairs(func::FuncOp func, const TargetDescription &target,
-                        const DependencyIndex &dependencies,
-                        MutableArrayRef<SyncGroup> groups,
-                        int64_t &stepBudget);
+/// the dependencies stay ordered and every flag safe on every path as
+/// `check` walks them; others are left as they were. Repeats until no pair
+/// moves (a pair may leave several loops of a nest). Once `check`'s budget
+/// is spent, the pairs left stay where they are. Returns how many moves
+/// were kept.
+unsigned hoistLoopPairs(IncrementalCheck &check,
+                        MutableArrayRef<SyncGroup> groups);
 
 /// Moves the pre-set of each loop pair of `groups` up its block, ahead of
-/// the ops of its source pipe that run before the loop, where
-/// `dependencies` stay ordered and every flag safe on every path as
-/// pruneSyncGroups checks them: a set fires once its pipe's earlier ops
+/// the ops of its source pipe that run before the loop, where the
+/// dependencies stay ordered and every flag safe on every path as `check`
+/// walks them: a set fires once its pipe's earlier ops
 /// have finished, so a pre-set behind work that hands the loop nothing
 /// holds the loop's first wait for that work. It stops at control flow,
 /// calls, barrier_all, cross-core syncs and syncs of its own flag, and
-/// tries the earliest place first. Each try is a check of the whole
-/// function; the checks walk at most `stepBudget` ops, which is decreased
-/// by what they walked (once spent, the pre-sets left stay). Returns how
-/// many pre-sets moved.
-unsigned movePresetsEarlier(func::FuncOp func, const TargetDescription &target,
-                            const DependencyIndex &dependencies,
-                            ArrayRef<SyncGroup> groups, int64_t &stepBudget);
+/// tries the earliest place first. Once `check`'s budget is spent, the
+/// pre-sets left stay. Returns how many pre-sets moved.
+unsigned movePresetsEarlier(IncrementalCheck &check,
+                            ArrayRef<SyncGroup> groups);
 
 } // namespace dsaplan
 } // namespace mlir
