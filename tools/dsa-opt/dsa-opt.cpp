@@ -45,6 +45,7 @@
 namespace mlir::dsaplan::test {
 void registerTestDialect(DialectRegistry &registry);
 void registerTestSyncDependenciesPass();
+void registerTestIncrementalCheckPass();
 } // namespace mlir::dsaplan::test
 #endif
 
@@ -267,6 +268,7 @@ int main(int argc, char **argv) {
 #ifdef DSAPLAN_INCLUDE_TESTS
   mlir::dsaplan::test::registerTestDialect(registry);
   mlir::dsaplan::test::registerTestSyncDependenciesPass();
+  mlir::dsaplan::test::registerTestIncrementalCheckPass();
 #endif
   mlir::dsaplan::registerDsaPlanDialects(registry);
   mlir::dsaplan::registerDsaPlanPasses();
