@@ -636,8 +636,36 @@ std::optional<MemorySpace> mlir::dsaplan::getRootMemorySpace(Value value) {
   return std::nullopt;
 }
 
-SmallVector<MemoryAccess, 4>
-mlir::dsaplan::getMemoryAccesses(Operation *op, bool &unknownEffects) {
+void mlir::dsaplan::MemoryAccessCache::append(
+    Value value, std::optional<MemorySpace> space, bool isWrite, Operation *op,
+    SmallVectorImpl<MemoryAccess> &out) {
+  // An op with a target of its own measures a whole space by it.
+  if (op->getDiscardableAttr(DsaPlanDialect::getTargetAttrName())) {
+    appendAccesses(value, space, isWrite, op, out);
+    return;
+  }
+  auto [known, first] = runs.try_emplace({value, op->getParentOp()});
+  if (first)
+    appendAccesses(value, space, /*isWrite=*/false, op, known->second);
+  for (const MemoryAccess &access : known->second) {
+    out.push_back(access);
+    out.back().isWrite = isWrite;
+  }
+}
+
+namespace {
+
+/// getMemoryAccesses, through `cache` when given.
+SmallVector<MemoryAccess, 4> memoryAccesses(Operation *op,
+                                            bool &unknownEffects,
+                                            MemoryAccessCache *cache) {
+  auto append = [&](Value value, std::optional<MemorySpace> space,
+                    bool isWrite, SmallVectorImpl<MemoryAccess> &out) {
+    if (cache)
+      cache->append(value, space, isWrite, op, out);
+    else
+      appendAccesses(value, space, isWrite, op, out);
+  };
   SmallVector<MemoryAccess, 4> accesses;
   unknownEffects = false;
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
@@ -650,7 +678,7 @@ mlir::dsaplan::getMemoryAccesses(Operation *op, bool &unknownEffects) {
       if (std::optional<std::optional<MemorySpace>> memory =
               accessedMemory(operand))
         for (bool isWrite : {false, true})
-          appendAccesses(operand, *memory, isWrite, op, accesses);
+          append(operand, *memory, isWrite, accesses);
     return accesses;
   }
   SmallVector<MemoryEffects::EffectInstance> instances;
@@ -665,9 +693,22 @@ mlir::dsaplan::getMemoryAccesses(Operation *op, bool &unknownEffects) {
     bool isRead = isa<MemoryEffects::Read>(instance.getEffect());
     bool isWrite = isa<MemoryEffects::Write>(instance.getEffect());
     if (isRead || isWrite)
-      appendAccesses(value, *memory, isWrite, op, accesses);
+      append(value, *memory, isWrite, accesses);
   }
   return accesses;
+}
+
+} // namespace
+
+SmallVector<MemoryAccess, 4>
+mlir::dsaplan::getMemoryAccesses(Operation *op, bool &unknownEffects) {
+  return memoryAccesses(op, unknownEffects, nullptr);
+}
+
+SmallVector<MemoryAccess, 4>
+mlir::dsaplan::getMemoryAccesses(Operation *op, bool &unknownEffects,
+                                 MemoryAccessCache &cache) {
+  return memoryAccesses(op, unknownEffects, &cache);
 }
 
 MemoryAccess mlir::dsaplan::getTileBytes(Operation *tile) {

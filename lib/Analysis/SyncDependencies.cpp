@@ -26,6 +26,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <algorithm>
 #include <limits>
@@ -133,16 +134,21 @@ bool mayMeetAnywhere(const RegionKey &a, const RegionKey &b) {
   return mayAliasGlobalRoots(globalRootOf(a), globalRootOf(b));
 }
 
-/// The keys of `accesses`, with repeats.
+/// The keys of `accesses`, with repeats of those with offset terms only:
+/// a key without terms (a space, a tile, a GM root) is listed once, so
+/// that RegionIds sorts a few keys rather than one per access.
 std::vector<RegionKey> regionKeysOf(ArrayRef<PipeAccess> accesses,
                                     DependencyScope scope,
                                     const TileIdentities &tiles) {
   std::vector<RegionKey> keys;
+  llvm::DenseSet<std::pair<int, const void *>> plainKeys;
   for (const PipeAccess &op : accesses)
     for (const MemoryAccess &access : op.accesses) {
       RegionKey key = regionKeyOf(access, scope, tiles);
-      if (keys.empty() || !(keys.back() == key)) // most are one space's
-        keys.push_back(std::move(key));
+      if (key.terms.empty() ? !plainKeys.insert({key.kind, key.pointer}).second
+                            : !keys.empty() && keys.back() == key)
+        continue;
+      keys.push_back(std::move(key));
     }
   return keys;
 }

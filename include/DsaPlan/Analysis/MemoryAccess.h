@@ -54,6 +54,7 @@
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace mlir {
@@ -134,6 +135,30 @@ struct MemoryAccess {
 /// operand.
 SmallVector<MemoryAccess, 4> getMemoryAccesses(Operation *op,
                                                bool &unknownEffects);
+
+/// The byte runs of each memref value met by getMemoryAccesses, kept for
+/// the other ops of one function that use the value (a tile is written by
+/// one op and read by one or more): the chain of views, the box and its
+/// runs are measured once. Keyed by the value and the block's parent op of
+/// the op asking, whose target (the capacity of a whole space) is the same
+/// for every op of that block without a target of its own. Valid while the
+/// IR does not change.
+class MemoryAccessCache {
+public:
+  /// `op`'s accesses through `value`, a memref of `space` (none: global
+  /// memory), as getMemoryAccesses appends them.
+  void append(Value value, std::optional<MemorySpace> space, bool isWrite,
+              Operation *op, SmallVectorImpl<MemoryAccess> &out);
+
+private:
+  llvm::DenseMap<std::pair<Value, Operation *>, SmallVector<MemoryAccess, 1>>
+      runs;
+};
+
+/// getMemoryAccesses, the runs of each value taken from `cache`.
+SmallVector<MemoryAccess, 4> getMemoryAccesses(Operation *op,
+                                               bool &unknownEffects,
+                                               MemoryAccessCache &cache);
 
 /// Whether `op` has a memref operand at all: a dsaplan tile or global
 /// memory, both of which the sync orders.

@@ -47,9 +47,11 @@ std::string calleeName(CallOpInterface call) {
 }
 
 /// The accesses of `op` on its pipe, or an error when it has none.
-FailureOr<std::optional<PipeAccess>> accessOf(Operation *op) {
+FailureOr<std::optional<PipeAccess>> accessOf(Operation *op,
+                                              MemoryAccessCache &cache) {
   bool unknownEffects = false;
-  SmallVector<MemoryAccess, 4> accesses = getMemoryAccesses(op, unknownEffects);
+  SmallVector<MemoryAccess, 4> accesses =
+      getMemoryAccesses(op, unknownEffects, cache);
   if (accesses.empty())
     return std::optional<PipeAccess>(); // views, casts: no access of their own
   std::optional<Pipe> pipe = getOpPipe(op);
@@ -273,10 +275,12 @@ LogicalResult mlir::dsaplan::sync::collectSyncRequirements(
     func::FuncOp func, const TargetDescription &target, DependencyScope scope,
     const ProgramOrder &order, SyncRequirements &result) {
   bool ok = true;
+  // A tile is written by one op and read by others: its runs once.
+  MemoryAccessCache cache;
   func.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == func || !isAccessCandidate(op))
       return WalkResult::advance();
-    FailureOr<std::optional<PipeAccess>> access = accessOf(op);
+    FailureOr<std::optional<PipeAccess>> access = accessOf(op, cache);
     if (failed(access)) {
       ok = false;
       return WalkResult::skip();

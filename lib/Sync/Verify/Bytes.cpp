@@ -651,9 +651,13 @@ SmallVector<Touch> verify::touchesOf(Operation *op,
 /// global memory): its effects say so for a memref operand; an op without
 /// effects that is not a view is taken to. Views, casts, dim and metadata
 /// ops only name bytes, with or without a pipe.
+bool verify::isPlanOnlyOp(Operation *op) {
+  return isa<SetFlagOp, WaitFlagOp, PipeBarrierOp, AllocOp, ArenaOp,
+             BarrierAllOp, SeparateOp, ColocateOp>(op);
+}
+
 bool verify::isMemoryOp(Operation *op) {
-  if (isa<AllocOp, ArenaOp, SetFlagOp, WaitFlagOp, PipeBarrierOp, BarrierAllOp,
-          SeparateOp, ColocateOp, RegionBranchOpInterface>(op) ||
+  if (isPlanOnlyOp(op) || isa<RegionBranchOpInterface>(op) ||
       op->hasTrait<OpTrait::IsTerminator>())
     return false;
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);

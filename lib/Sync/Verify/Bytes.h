@@ -141,6 +141,10 @@ private:
 /// effects that is not a view is taken to. Views, casts, dim and metadata
 /// ops only name bytes, with or without a pipe.
 bool isMemoryOp(Operation *op);
+/// The dsaplan ops that only plan or order memory (flags, barriers, allocs,
+/// arenas, placement constraints), which isMemoryOp refuses: one compare of
+/// the op's kind each.
+bool isPlanOnlyOp(Operation *op);
 
 /// Two different GM buffers may be one: two arguments the caller may pass
 /// the same memory as (unless one of them promises otherwise with

@@ -251,6 +251,10 @@ SyncChecker::LeafInfo SyncChecker::leafKindOf(Operation &op) {
 }
 
 bool SyncChecker::touchesMemory(Operation *op) {
+  // Most ops of a synchronised function are flags and barriers: their kind
+  // answers, without a map entry each.
+  if (isPlanOnlyOp(op))
+    return false;
   auto [known, first] = memoryOps.try_emplace(op, false);
   if (first)
     known->second = isMemoryOp(op);

@@ -58,6 +58,9 @@ bool SyncChecker::holdsBothCores() {
       seen = kBothCores;
       return;
     }
+    // Most ops are flags and barriers: no access, and no attribute to ask.
+    if (isPlanOnlyOp(op))
+      return;
     if (op->hasAttr(DsaPlanDialect::getSettledAttrName()) ||
         !touchesMemory(op))
       return;

@@ -164,28 +164,35 @@ bool SyncChecker::noRiskierThan(const PathState &later,
 bool SyncChecker::settledForAll(const PathState &state, unsigned unit,
                                 int64_t seq) {
   if (!accessUnits) {
-    accessUnits.emplace();
-    accessUnits->fill(false);
+    std::array<bool, kNumUnits> accessing;
+    accessing.fill(false);
     func.walk([&](Operation *op) {
+      if (isPlanOnlyOp(op))
+        return;
       if (op->hasAttr(DsaPlanDialect::getSettledAttrName()) &&
           isa<CallOpInterface>(op)) {
         // A settled call accesses with every pipe of its core.
         for (size_t p = 0; p < kNumPipes; ++p)
-          (*accessUnits)[p] = true;
+          accessing[p] = true;
         return;
       }
       if (!touchesMemory(op))
         return;
       if (std::optional<Pipe> pipe = getOpPipe(op))
-        (*accessUnits)[static_cast<unsigned>(*pipe)] = true;
+        accessing[static_cast<unsigned>(*pipe)] = true;
     });
+    // Asked for every access of every page swept: only the units that
+    // access, not all fourteen.
+    accessUnits.emplace();
+    for (unsigned q = 0; q < kNumUnits; ++q)
+      if (accessing[q])
+        accessUnits->push_back(q);
   }
-  for (size_t q = 0; q < kNumUnits; ++q) {
-    if (!(*accessUnits)[q] || state.known[q][unit].contains(seq))
-      continue;
+  for (unsigned q : *accessUnits) {
     if (q == unit && !needsBarrier(static_cast<Pipe>(q % kNumPipes)))
       continue;
-    return false;
+    if (!state.known[q][unit].contains(seq))
+      return false;
   }
   return true;
 }

@@ -218,7 +218,7 @@ private:
   /// Per loop asked, whether a quick walk may leave it early.
   llvm::DenseMap<Operation *, bool> leavesEarly;
   /// The units some access of the function runs on (a quick walk's).
-  std::optional<std::array<bool, kNumUnits>> accessUnits;
+  std::optional<SmallVector<unsigned, kNumUnits>> accessUnits;
   bool failedAny = false;
   unsigned checked = 0;
   llvm::DenseSet<std::pair<Operation *, Operation *>> reported;

@@ -58,11 +58,14 @@ std::optional<SmallVector<Value, 2>> inductionVariablesOf(Operation *op) {
   constexpr unsigned kVisitLimit = 64;
   SmallVector<Value, 2> ivs;
   SmallVector<Value> pending(op->getOperands());
-  llvm::DenseSet<Value> seen;
+  // At most kVisitLimit + 1 values, mostly a handful: a linear search costs
+  // less than a hash set's allocation and hashing.
+  SmallVector<Value, 16> seen;
   while (!pending.empty()) {
     Value value = pending.pop_back_val();
-    if (!seen.insert(value).second)
+    if (llvm::is_contained(seen, value))
       continue;
+    seen.push_back(value);
     if (seen.size() > kVisitLimit)
       return std::nullopt;
     if (auto arg = dyn_cast<BlockArgument>(value)) {
