@@ -62,6 +62,16 @@ public:
       intervals.back().second = std::max(intervals.back().second, end);
       return;
     }
+    // Or grow the one before the last (numbers of two kinds, each growing
+    // at its end: a pipe's accesses and its waits).
+    if (intervals.size() >= 2) {
+      Interval &before = intervals[intervals.size() - 2];
+      if (begin >= before.first && begin <= before.second &&
+          end < intervals.back().first) {
+        before.second = std::max(before.second, end);
+        return;
+      }
+    }
     // The first interval that ends at or after `begin` and the first that
     // starts after `end` bound the ones the new interval swallows.
     auto first = std::lower_bound(
@@ -85,10 +95,14 @@ public:
       intervals.append(other.intervals.begin(), other.intervals.end());
       return;
     }
-    // Knowledge united into a pipe's is mostly known there already: no new
-    // storage then.
+    // Knowledge united into a pipe's is mostly known there already (no new
+    // storage then), or else mostly a later state of it (a copy then).
     if (includes(other))
       return;
+    if (other.includes(*this)) {
+      intervals = other.intervals;
+      return;
+    }
     Storage merged;
     merged.reserve(intervals.size() + other.intervals.size());
     const Interval *a = intervals.begin(), *b = other.intervals.begin();

@@ -142,10 +142,12 @@ bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
           pending.push_back(survey->waitOps.lookup({q, seq}));
     survey->repair(set, free, pending);
   }
-  IntervalSet own = path.known[p][p];
-  own.unite(path.executed[p]);
-  path.flags[{p, q, set.getEvent()}] =
-      Capture(path.known.snapshot(p), p, std::move(own));
+  // What p issued includes what p knows of itself (a pipe learns only
+  // numbers that ran), so the set's own numbers are those it issued.
+  assert(path.executed[p].includes(path.known[p][p]));
+  path.flags.insertOrAssign({p, q, set.getEvent()},
+                            Capture(path.known.snapshot(p), p,
+                                    IntervalSet(path.executed[p])));
   return true;
 }
 
@@ -154,9 +156,18 @@ void OrderChecker::waitFlag(WaitFlagOp wait, Path &path) {
               static_cast<unsigned>(wait.getDst()), wait.getEvent()};
   auto it = path.flags.find(key);
   unsigned q = std::get<1>(key);
-  PipeSets &knownByQ = path.known.own(q);
-  for (unsigned p = 0; p < kNumPipes; ++p)
-    knownByQ[p].unite(it->second[p]);
+  // Most of what a set captured, q knows already: its row is copied (when
+  // shared) only for a pipe of which the capture adds something.
+  PipeSets *knownByQ = nullptr;
+  for (unsigned p = 0; p < kNumPipes; ++p) {
+    const IntervalSet &captured = it->second[p];
+    if (captured.empty() ||
+        (knownByQ ? (*knownByQ)[p] : path.known[q][p]).includes(captured))
+      continue;
+    if (!knownByQ)
+      knownByQ = &path.known.own(q);
+    (*knownByQ)[p].unite(captured);
+  }
   path.flags.erase(it);
   // What q now knows may cover consumers of flags q sets: forget them, so
   // that states stay small (knowledge only grows along a path, and a merge
@@ -232,7 +243,8 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
   }
   if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
     unsigned p = static_cast<unsigned>(barrier.getPipe());
-    path.known.own(p)[p].unite(path.executed[p]);
+    if (!path.known[p][p].includes(path.executed[p]))
+      path.known.own(p)[p].unite(path.executed[p]);
     return WalkStep::Done;
   }
   if (isa<BarrierAllOp>(op)) {
@@ -267,16 +279,43 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b) const {
     if (itA->first != itB->first)
       return false;
   // A row both states share (neither walk has changed it since one copied
-  // the other's) knows the same of a number in both.
+  // the other's), or whose set of p's numbers is the same in both, knows
+  // the same of a number of p in both; so does a flag.
   std::array<bool, kNumPipes> shared;
   for (unsigned q = 0; q < kNumPipes; ++q)
     shared[q] = a.known.sharesRow(q, b.known);
+  // Per pipe p (found when first asked, bit p of `compared`): the rows
+  // whose sets of p's numbers differ, and whether some flag's does.
+  std::array<unsigned, kNumPipes> rowsDiffer{};
+  unsigned flagsDiffer = 0, compared = 0;
+  auto compare = [&](unsigned p) {
+    if (compared & (1u << p))
+      return;
+    compared |= 1u << p;
+    for (unsigned q = 0; q < kNumPipes; ++q)
+      if (!shared[q] && !(a.known[q][p] == b.known[q][p]))
+        rowsDiffer[p] |= 1u << q;
+    if (!llvm::all_of(llvm::zip(a.flags, b.flags), [&](auto pair) {
+          return std::get<0>(pair).second[p] == std::get<1>(pair).second[p];
+        }))
+      flagsDiffer |= 1u << p;
+  };
   // Who knows that `seqA` (in a) and `seqB` (in b) of pipe p finished.
   auto sameKnowledge = [&](unsigned p, int64_t seqA, int64_t seqB) {
-    for (unsigned q = 0; q < kNumPipes; ++q)
-      if (!(shared[q] && seqA == seqB) &&
-          a.known[q][p].contains(seqA) != b.known[q][p].contains(seqB))
+    unsigned rows = (1u << kNumPipes) - 1;
+    bool flags = true;
+    if (seqA == seqB) {
+      compare(p);
+      rows = rowsDiffer[p];
+      flags = flagsDiffer & (1u << p);
+    }
+    for (; rows; rows &= rows - 1) {
+      unsigned q = llvm::countr_zero(rows);
+      if (a.known[q][p].contains(seqA) != b.known[q][p].contains(seqB))
         return false;
+    }
+    if (!flags)
+      return true;
     for (auto itA = a.flags.begin(), itB = b.flags.begin();
          itA != a.flags.end(); ++itA, ++itB)
       if (itA->second[p].contains(seqA) != itB->second[p].contains(seqB))
@@ -314,17 +353,33 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
     for (unsigned p = 0; p < kNumPipes; ++p)
       merged.executed[p].unite(path.executed[p]);
   // What each path did not run of what some path ran: known there for the
-  // merge's purposes.
+  // merge's purposes. Needed only for a pipe some path knows of otherwise
+  // than the others, so computed for such a pipe when first met (bit p).
   SmallVector<PipeSets, 4> notRun(paths.size());
-  for (size_t i = 0; i < paths.size(); ++i)
-    for (unsigned p = 0; p < kNumPipes; ++p)
+  unsigned notRunOf = 0;
+  auto needNotRun = [&](unsigned p) {
+    if (notRunOf & (1u << p))
+      return;
+    notRunOf |= 1u << p;
+    for (size_t i = 0; i < paths.size(); ++i)
       notRun[i][p] = merged.executed[p].minus(paths[i].executed[p]);
-  // Copies only where a path's set must grow by what it did not run, and
-  // intersects only where the result is not already within a path's set.
+  };
+  // A set alike on every path is the merge's: what one path did not run,
+  // another did, so no number is added to it. Otherwise, copies only where
+  // a path's set must grow by what it did not run, and intersects only
+  // where the result is not already within a path's set.
   auto onEveryPath = [&](auto setsOf) {
     PipeSets result;
     for (unsigned p = 0; p < kNumPipes; ++p) {
-      result[p] = setsOf(paths[0])[p];
+      const IntervalSet &first = setsOf(paths[0])[p];
+      if (llvm::all_of(paths.drop_front(), [&](const Path &path) {
+            return setsOf(path)[p] == first;
+          })) {
+        result[p] = first;
+        continue;
+      }
+      needNotRun(p);
+      result[p] = first;
       result[p].unite(notRun[0][p]);
       for (size_t i = 1; i < paths.size(); ++i) {
         const IntervalSet &known = setsOf(paths[i])[p];
@@ -342,8 +397,7 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
     return result;
   };
   for (unsigned q = 0; q < kNumPipes; ++q) {
-    // A row every path shares is the merge's: what one path did not run,
-    // another did, so no number is added to it.
+    // A row every path shares is the merge's.
     if (llvm::all_of(paths.drop_front(), [&](const Path &path) {
           return path.known.sharesRow(q, paths.front().known);
         })) {
@@ -355,10 +409,16 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
                           return path.known[q];
                         }));
   }
+  SmallVector<const Capture *, 4> captures(paths.size());
   for (const auto &[key, captured] : paths.front().flags) {
-    if (!llvm::all_of(paths, [&, k = key](const Path &path) {
-          return path.flags.count(k) != 0;
-        })) {
+    bool everywhere = true;
+    for (size_t i = 0; i < paths.size() && everywhere; ++i) {
+      auto it = paths[i].flags.find(key);
+      everywhere = it != paths[i].flags.end();
+      if (everywhere)
+        captures[i] = &it->second;
+    }
+    if (!everywhere) {
       // A repair walk goes on past a flag one path set and another did
       // not (a pair it moved on one branch only, say): the next one checks.
       if (survey)
@@ -366,15 +426,27 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
       failure = Failure::Flags;
       return std::nullopt;
     }
+    // A flag set before the branch or loop and waited for on no path: the
+    // same capture on every path.
+    if (llvm::all_of(ArrayRef(captures).drop_front(),
+                     [&](const Capture *other) {
+                       return other->sameAs(captured);
+                     })) {
+      merged.flags.insertOrAssign(key, Capture(captured));
+      continue;
+    }
     unsigned source = std::get<0>(key);
     auto row = std::make_shared<PipeSets>(
-        onEveryPath([&, k = key](const Path &path) -> const Capture & {
-          return path.flags.at(k);
+        onEveryPath([&](const Path &path) -> const Capture & {
+          return *captures[&path - paths.data()];
         }));
     IntervalSet own = (*row)[source];
-    merged.flags[key] = Capture(std::move(row), source, std::move(own));
+    merged.flags.insertOrAssign(
+        key, Capture(std::move(row), source, std::move(own)));
   }
-  for (const Path &path : paths)
+  // A path's consumers of a flag have no repeats.
+  merged.consumers = paths.front().consumers;
+  for (const Path &path : paths.drop_front())
     for (const auto &[key, seqs] : path.consumers) {
       SmallVector<int64_t, 2> &into = merged.consumers[key];
       for (int64_t seq : seqs)

@@ -212,6 +212,15 @@ public:
       return own;
     return row ? (*row)[p] : kNone;
   }
+  /// Whether the two captured the same of every pipe.
+  bool sameAs(const Capture &other) const {
+    if (row == other.row && pipe == other.pipe)
+      return own == other.own;
+    for (unsigned p = 0; p < kNumPipes; ++p)
+      if (!((*this)[p] == other[p]))
+        return false;
+    return true;
+  }
 
 private:
   static inline const IntervalSet kNone{};
