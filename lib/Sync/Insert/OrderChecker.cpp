@@ -72,6 +72,89 @@ DependencyIndex::DependencyIndex(func::FuncOp func,
 DependencyIndex::~DependencyIndex() = default;
 DependencyIndex::DependencyIndex(DependencyIndex &&) = default;
 
+std::shared_ptr<const LatestRuns::Layer> LatestRuns::share() const {
+  if (own.empty())
+    return layers;
+  auto layer = std::make_shared<Layer>();
+  layer->entries = std::move(own);
+  if (layers && layers->depth >= kMaxDepth) {
+    // Flattens the layers above the bottom one (a fold's) into this one.
+    const std::shared_ptr<const Layer> *bottom = &layers;
+    for (; (*bottom)->parent; bottom = &(*bottom)->parent)
+      for (const auto &[op, seqs] : (*bottom)->entries)
+        layer->entries.try_emplace(op, seqs);
+    layer->parent = *bottom;
+  } else {
+    layer->parent = std::move(layers);
+  }
+  own = Map();
+  ownFilter = 0;
+  layer->seal();
+  layers = std::move(layer);
+  return layers;
+}
+
+LatestRuns LatestRuns::merge(ArrayRef<const LatestRuns *> paths) {
+  // The deepest layer every path reads: below it, all read the same.
+  const Layer *common = paths.front()->layers.get();
+  std::shared_ptr<const Layer> commonOwner = paths.front()->layers;
+  for (const LatestRuns *path : paths.drop_front()) {
+    const Layer *other = path->layers.get();
+    while (common != other && common && other) {
+      unsigned depthA = common->depth, depthB = other->depth;
+      if (depthA >= depthB)
+        common = common->parent.get();
+      if (depthB >= depthA)
+        other = other->parent.get();
+    }
+    if (common != other)
+      common = nullptr;
+  }
+  LatestRuns merged;
+  // The layer's owner: a path's pointer to it (its top or a parent link).
+  for (const Layer *layer = paths.front()->layers.get(); layer != common;
+       layer = layer->parent.get())
+    if (layer->parent.get() == common)
+      commonOwner = layer->parent;
+  merged.layers = common ? std::move(commonOwner) : nullptr;
+  // A path's numbers have no repeats; those of a path that reads the same
+  // entry as the path before it are all in already. Numbers grow along the
+  // walk, so one above all those in already is new.
+  auto unite = [&](SourceId op, Seqs &into) {
+    const Seqs *previous = nullptr;
+    int64_t highest = std::numeric_limits<int64_t>::min();
+    for (const LatestRuns *path : paths) {
+      const Seqs *seqs = path->find(op);
+      if (!seqs || seqs == previous || (previous && *seqs == *previous))
+        continue;
+      for (int64_t seq : *seqs) {
+        if (seq > highest)
+          highest = seq;
+        else if (llvm::is_contained(into, seq))
+          continue;
+        into.push_back(seq);
+      }
+      previous = seqs;
+    }
+  };
+  auto visit = [&](const Map &entries) {
+    for (const auto &entry : entries) {
+      auto [it, inserted] = merged.own.try_emplace(entry.first);
+      if (inserted) {
+        unite(entry.first, it->second);
+        merged.ownFilter |= filterBit(entry.first);
+      }
+    }
+  };
+  for (const LatestRuns *path : paths) {
+    visit(path->own);
+    for (const Layer *layer = path->layers.get(); layer != common;
+         layer = layer->parent.get())
+      visit(layer->entries);
+  }
+  return merged;
+}
+
 OrderChecker::OrderChecker(const TargetDescription &target,
                            const DependencyIndex &index, const BodyIndex &body)
     : dependencies(index.getTables()), target(target) {
@@ -322,14 +405,8 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b) const {
         return false;
     return true;
   };
-  for (const auto &[source, seqs] : latestA) {
-    auto other = latestB.find(source);
-    if (other == latestB.end() || other->second != seqs)
-      return false;
-    for (int64_t seq : seqs)
-      if (!sameKnowledge(dependencies.sourcePipes[source], seq, seq))
-        return false;
-  }
+  // The cheap tests first: most states that differ differ in the consumers
+  // or in the latest numbers themselves.
   // Waits are only looked up again as the consumers of a flag; a disabled
   // wait renumbers the later ones, so compare who knows them, not numbers.
   if (a.consumers.size() != b.consumers.size())
@@ -342,6 +419,15 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b) const {
       if (!sameKnowledge(std::get<1>(key), seqA, seqB))
         return false;
   }
+  for (const auto &[source, seqs] : latestA) {
+    auto other = latestB.find(source);
+    if (other == latestB.end() || other->second != seqs)
+      return false;
+  }
+  for (const auto &[source, seqs] : latestA)
+    for (int64_t seq : seqs)
+      if (!sameKnowledge(dependencies.sourcePipes[source], seq, seq))
+        return false;
   return true;
 }
 
