@@ -62,11 +62,15 @@ DependencyIndex::DependencyIndex(func::FuncOp func,
       laterAccess.sources.push_back({source, p});
   }
   // An access checks its sources pipe by pipe (OrderChecker::access).
-  for (auto &[op, access] : accesses)
+  for (auto &[op, access] : accesses) {
     llvm::stable_sort(access.sources,
                       [](const DependencySource &a, const DependencySource &b) {
                         return a.pipe < b.pipe;
                       });
+    for (unsigned i = 0, e = access.sources.size(); i < e; ++i)
+      if (i + 1 == e || access.sources[i + 1].pipe != access.sources[i].pipe)
+        access.pipeRuns.push_back({access.sources[i].pipe, i + 1});
+  }
 }
 
 DependencyIndex::~DependencyIndex() = default;
@@ -204,10 +208,11 @@ bool OrderChecker::consumed(const Path &path, const FlagKey &key,
 bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
   unsigned p = static_cast<unsigned>(set.getSrc());
   unsigned q = static_cast<unsigned>(set.getDst());
+  int64_t event = set.getEvent();
   auto safe = [&](int64_t id) {
     return !path.flags.count({p, q, id}) && consumed(path, {p, q, id});
   };
-  if (!safe(set.getEvent())) {
+  if (!safe(event)) {
     if (!survey) {
       failure = Failure::Flags;
       return false;
@@ -218,26 +223,26 @@ bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
       if (safe(id))
         free |= 1u << id;
     SmallVector<Operation *> pending;
-    auto consumers = path.consumers.find({p, q, set.getEvent()});
+    auto consumers = path.consumers.find({p, q, event});
     if (consumers != path.consumers.end())
       for (int64_t seq : consumers->second)
         if (!path.known[p][q].contains(seq))
           pending.push_back(survey->waitOps.lookup({q, seq}));
     survey->repair(set, free, pending);
+    event = set.getEvent(); // the repair may have changed it
   }
   // What p issued includes what p knows of itself (a pipe learns only
   // numbers that ran), so the set's own numbers are those it issued.
   assert(path.executed[p].includes(path.known[p][p]));
-  path.flags.insertOrAssign({p, q, set.getEvent()},
+  path.flags.insertOrAssign({p, q, event},
                             Capture(path.known.snapshot(p), p,
                                     IntervalSet(path.executed[p])));
   return true;
 }
 
-void OrderChecker::waitFlag(WaitFlagOp wait, Path &path) {
-  FlagKey key{static_cast<unsigned>(wait.getSrc()),
-              static_cast<unsigned>(wait.getDst()), wait.getEvent()};
-  auto it = path.flags.find(key);
+void OrderChecker::waitFlag(WaitFlagOp wait, FlagMap<Capture, 2>::iterator it,
+                            Path &path) {
+  FlagKey key = it->first;
   unsigned q = std::get<1>(key);
   // Most of what a set captured, q knows already: its row is copied (when
   // shared) only for a pipe of which the capture adds something.
@@ -272,18 +277,18 @@ bool OrderChecker::access(const DependencyAccess &info, Path &path) {
   // The sources are grouped by pipe. Every access number of pipe p run so
   // far is in [1, counters[p]]: where q knows all of that, the sources of p
   // need no look-up.
-  for (auto it = info.sources.begin(), end = info.sources.end(); it != end;) {
-    unsigned p = it->pipe;
-    const IntervalSet &known = path.known[q][p];
+  const PipeSets &knownByQ = path.known[q];
+  unsigned begin = 0;
+  for (auto [p, end] : info.pipeRuns) {
+    const IntervalSet &known = knownByQ[p];
     ArrayRef<IntervalSet::Interval> intervals = known.getIntervals();
+    unsigned first = std::exchange(begin, end);
     if (!intervals.empty() && intervals.front().first <= 1 &&
-        intervals.front().second > counters[p]) {
-      while (it != end && it->pipe == p)
-        ++it;
+        intervals.front().second > counters[p])
       continue;
-    }
-    for (; it != end && it->pipe == p; ++it) {
-      const LatestRuns::Seqs *latest = path.latest.find(it->id);
+    for (const DependencySource &source :
+         ArrayRef(info.sources).slice(first, end - first)) {
+      const LatestRuns::Seqs *latest = path.latest.find(source.id);
       if (!latest)
         continue;
       for (int64_t earlier : *latest)
@@ -313,15 +318,16 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
   if (auto set = dyn_cast<SetFlagOp>(op))
     return done(setFlag(set, path));
   if (auto wait = dyn_cast<WaitFlagOp>(op)) {
-    if (!path.flags.count({static_cast<unsigned>(wait.getSrc()),
-                           static_cast<unsigned>(wait.getDst()),
-                           wait.getEvent()})) {
+    FlagKey key{static_cast<unsigned>(wait.getSrc()),
+                static_cast<unsigned>(wait.getDst()), wait.getEvent()};
+    auto flag = path.flags.find(key);
+    if (flag == path.flags.end()) {
       if (survey) // a survey goes on past what it cannot fix
         return WalkStep::Done;
       failure = Failure::Flags;
       return WalkStep::Stop;
     }
-    waitFlag(wait, path);
+    waitFlag(wait, flag, path);
     return WalkStep::Done;
   }
   if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
@@ -451,21 +457,32 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
       notRun[i][p] = merged.executed[p].minus(paths[i].executed[p]);
   };
   // A set alike on every path is the merge's: what one path did not run,
-  // another did, so no number is added to it. Otherwise, copies only where
-  // a path's set must grow by what it did not run, and intersects only
-  // where the result is not already within a path's set.
-  auto onEveryPath = [&](auto setsOf) {
-    PipeSets result;
+  // another did, so no number is added to it. The pipes whose sets are
+  // alike (bit p), where `sharedWithFirst(i)` says path i holds the same
+  // sets as the first (a row both share).
+  constexpr unsigned kAllPipes = (1u << kNumPipes) - 1;
+  auto alikePipes = [&](auto setsOf, auto sharedWithFirst) {
+    unsigned alike = kAllPipes;
+    for (size_t i = 1; i < paths.size() && alike; ++i) {
+      if (sharedWithFirst(i))
+        continue;
+      for (unsigned p = 0; p < kNumPipes; ++p)
+        if ((alike & (1u << p)) &&
+            !(setsOf(paths[i])[p] == setsOf(paths[0])[p]))
+          alike &= ~(1u << p);
+    }
+    return alike;
+  };
+  // Otherwise, copies only where a path's set must grow by what it did not
+  // run, and intersects only where the result is not already within a
+  // path's set.
+  auto onEveryPath = [&](auto setsOf, unsigned alike, PipeSets &result) {
     for (unsigned p = 0; p < kNumPipes; ++p) {
       const IntervalSet &first = setsOf(paths[0])[p];
-      if (llvm::all_of(paths.drop_front(), [&](const Path &path) {
-            return setsOf(path)[p] == first;
-          })) {
-        result[p] = first;
-        continue;
-      }
-      needNotRun(p);
       result[p] = first;
+      if (alike & (1u << p))
+        continue;
+      needNotRun(p);
       result[p].unite(notRun[0][p]);
       for (size_t i = 1; i < paths.size(); ++i) {
         const IntervalSet &known = setsOf(paths[i])[p];
@@ -480,20 +497,22 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
           result[p] = result[p].intersect(onPath);
       }
     }
-    return result;
   };
   for (unsigned q = 0; q < kNumPipes; ++q) {
-    // A row every path shares is the merge's.
-    if (llvm::all_of(paths.drop_front(), [&](const Path &path) {
-          return path.known.sharesRow(q, paths.front().known);
-        })) {
+    auto rowOf = [&](const Path &path) -> const PipeSets & {
+      return path.known[q];
+    };
+    unsigned alike = alikePipes(rowOf, [&](size_t i) {
+      return paths[i].known.sharesRow(q, paths.front().known);
+    });
+    // A row alike on every path (shared, mostly) is the merge's.
+    if (alike == kAllPipes) {
       merged.known.share(q, paths.front().known);
       continue;
     }
-    merged.known.assign(q,
-                        onEveryPath([&](const Path &path) -> const PipeSets & {
-                          return path.known[q];
-                        }));
+    auto row = std::make_shared<PipeSets>();
+    onEveryPath(rowOf, alike, *row);
+    merged.known.assign(q, std::move(row));
   }
   SmallVector<const Capture *, 4> captures(paths.size());
   for (const auto &[key, captured] : paths.front().flags) {
@@ -522,10 +541,12 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
       continue;
     }
     unsigned source = std::get<0>(key);
-    auto row = std::make_shared<PipeSets>(
-        onEveryPath([&](const Path &path) -> const Capture & {
-          return *captures[&path - paths.data()];
-        }));
+    auto captureOf = [&](const Path &path) -> const Capture & {
+      return *captures[&path - paths.data()];
+    };
+    auto row = std::make_shared<PipeSets>();
+    onEveryPath(captureOf,
+                alikePipes(captureOf, [](size_t) { return false; }), *row);
     IntervalSet own = (*row)[source];
     merged.flags.insertOrAssign(
         key, Capture(std::move(row), source, std::move(own)));

@@ -185,8 +185,8 @@ public:
       rows[q] = std::make_shared<PipeSets>(*rows[q]);
     return *rows[q];
   }
-  void assign(unsigned q, PipeSets row) {
-    rows[q] = std::make_shared<PipeSets>(std::move(row));
+  void assign(unsigned q, std::shared_ptr<PipeSets> row) {
+    rows[q] = std::move(row);
   }
   /// Whether row q of `other` is this one's, shared.
   bool sharesRow(unsigned q, const KnownRows &other) const {
@@ -319,6 +319,9 @@ struct DependencyAccess {
   bool isSource = false;
   SourceId source = 0; // when isSource
   SmallVector<DependencySource, 2> sources;
+  /// The sources of each pipe, in order: that pipe and where its run of
+  /// `sources` ends.
+  SmallVector<std::pair<unsigned, unsigned>, 2> pipeRuns;
 };
 
 } // namespace sync
@@ -482,7 +485,8 @@ private:
 
   bool access(const DependencyAccess &info, Path &path);
   bool setFlag(SetFlagOp set, Path &path);
-  void waitFlag(WaitFlagOp wait, Path &path);
+  void waitFlag(WaitFlagOp wait, FlagMap<Capture, 2>::iterator flag,
+                Path &path);
   static bool consumed(const Path &path, const FlagKey &key);
   static bool consumed(const Path &path, const FlagKey &key,
                        ArrayRef<int64_t> consumers);
