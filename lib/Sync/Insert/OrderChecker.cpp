@@ -11,6 +11,8 @@
 
 #include "OrderChecker.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 
 using namespace mlir;
 using namespace mlir::dsaplan;
@@ -124,12 +126,27 @@ LatestRuns LatestRuns::merge(ArrayRef<const LatestRuns *> paths) {
   // A path's numbers have no repeats; those of a path that reads the same
   // entry as the path before it are all in already. Numbers grow along the
   // walk, so one above all those in already is new.
+  SmallVector<const Seqs *, 4> found(paths.size());
   auto unite = [&](SourceId op, Seqs &into) {
+    // The paths' numbers to unite (none where a path repeats the one
+    // before), and room for them all at once: growing as it went, `into`
+    // spilled more than once.
     const Seqs *previous = nullptr;
+    size_t most = 0;
+    for (size_t i = 0; i < paths.size(); ++i) {
+      const Seqs *seqs = paths[i]->find(op);
+      bool repeats =
+          !seqs || seqs == previous || (previous && *seqs == *previous);
+      found[i] = repeats ? nullptr : seqs;
+      if (!repeats) {
+        most += seqs->size();
+        previous = seqs;
+      }
+    }
+    into.reserve(most);
     int64_t highest = std::numeric_limits<int64_t>::min();
-    for (const LatestRuns *path : paths) {
-      const Seqs *seqs = path->find(op);
-      if (!seqs || seqs == previous || (previous && *seqs == *previous))
+    for (const Seqs *seqs : found) {
+      if (!seqs)
         continue;
       for (int64_t seq : *seqs) {
         if (seq > highest)
@@ -138,7 +155,6 @@ LatestRuns LatestRuns::merge(ArrayRef<const LatestRuns *> paths) {
           continue;
         into.push_back(seq);
       }
-      previous = seqs;
     }
   };
   auto visit = [&](const Map &entries) {
@@ -150,9 +166,13 @@ LatestRuns LatestRuns::merge(ArrayRef<const LatestRuns *> paths) {
       }
     }
   };
+  // Paths share layers above `common` too (a loop's exits: the later read
+  // the earlier's): each is visited once, and so are the layers below it.
+  SmallPtrSet<const Layer *, 8> visited;
   for (const LatestRuns *path : paths) {
     visit(path->own);
-    for (const Layer *layer = path->layers.get(); layer != common;
+    for (const Layer *layer = path->layers.get();
+         layer != common && visited.insert(layer).second;
          layer = layer->parent.get())
       visit(layer->entries);
   }
