@@ -575,7 +575,7 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
   merged.consumers = paths.front().consumers;
   for (const Path &path : paths.drop_front())
     for (const auto &[key, seqs] : path.consumers) {
-      SmallVector<int64_t, 2> &into = merged.consumers[key];
+      ConsumerSeqs &into = merged.consumers[key];
       for (int64_t seq : seqs)
         if (!llvm::is_contained(into, seq))
           into.push_back(seq);

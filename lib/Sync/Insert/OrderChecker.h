@@ -245,8 +245,10 @@ inline FlagKey setByFirst(unsigned pipe) {
 }
 
 /// The sequence numbers of the waits that consumed each flag's latest set
-/// (one per path that merged here).
-using FlagConsumers = FlagMap<SmallVector<int64_t, 2>, 4>;
+/// (one per path that merged here: a loop's merge makes four, which stay
+/// inline).
+using ConsumerSeqs = SmallVector<int64_t, 4>;
+using FlagConsumers = FlagMap<ConsumerSeqs, 4>;
 
 struct Path {
   PipeSets executed;
