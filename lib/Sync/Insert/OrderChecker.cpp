@@ -274,7 +274,12 @@ void OrderChecker::waitFlag(WaitFlagOp wait, FlagMap<Capture, 2>::iterator it,
       continue;
     if (!knownByQ)
       knownByQ = &path.known.own(q);
-    (*knownByQ)[p].unite(captured);
+    // Mostly the capture is a later state of what q knew: a copy then.
+    IntervalSet &known = (*knownByQ)[p];
+    if (captured.includes(known))
+      known = captured;
+    else
+      known.unite(captured);
   }
   path.flags.erase(it);
   // What q now knows may cover consumers of flags q sets: forget them, so
