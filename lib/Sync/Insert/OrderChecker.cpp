@@ -11,6 +11,8 @@
 
 #include "OrderChecker.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 
 using namespace mlir;
 using namespace mlir::dsaplan;
@@ -62,15 +64,120 @@ DependencyIndex::DependencyIndex(func::FuncOp func,
       laterAccess.sources.push_back({source, p});
   }
   // An access checks its sources pipe by pipe (OrderChecker::access).
-  for (auto &[op, access] : accesses)
+  for (auto &[op, access] : accesses) {
     llvm::stable_sort(access.sources,
                       [](const DependencySource &a, const DependencySource &b) {
                         return a.pipe < b.pipe;
                       });
+    for (unsigned i = 0, e = access.sources.size(); i < e; ++i)
+      if (i + 1 == e || access.sources[i + 1].pipe != access.sources[i].pipe)
+        access.pipeRuns.push_back({access.sources[i].pipe, i + 1});
+  }
 }
 
 DependencyIndex::~DependencyIndex() = default;
 DependencyIndex::DependencyIndex(DependencyIndex &&) = default;
+
+std::shared_ptr<const LatestRuns::Layer> LatestRuns::share() const {
+  if (own.empty())
+    return layers;
+  auto layer = std::make_shared<Layer>();
+  layer->entries = std::move(own);
+  if (layers && layers->depth >= kMaxDepth) {
+    // Flattens the layers above the bottom one (a fold's) into this one.
+    const std::shared_ptr<const Layer> *bottom = &layers;
+    for (; (*bottom)->parent; bottom = &(*bottom)->parent)
+      for (const auto &[op, seqs] : (*bottom)->entries)
+        layer->entries.try_emplace(op, seqs);
+    layer->parent = *bottom;
+  } else {
+    layer->parent = std::move(layers);
+  }
+  own = Map();
+  ownFilter = 0;
+  layer->seal();
+  layers = std::move(layer);
+  return layers;
+}
+
+LatestRuns LatestRuns::merge(ArrayRef<const LatestRuns *> paths) {
+  // The deepest layer every path reads: below it, all read the same.
+  const Layer *common = paths.front()->layers.get();
+  std::shared_ptr<const Layer> commonOwner = paths.front()->layers;
+  for (const LatestRuns *path : paths.drop_front()) {
+    const Layer *other = path->layers.get();
+    while (common != other && common && other) {
+      unsigned depthA = common->depth, depthB = other->depth;
+      if (depthA >= depthB)
+        common = common->parent.get();
+      if (depthB >= depthA)
+        other = other->parent.get();
+    }
+    if (common != other)
+      common = nullptr;
+  }
+  LatestRuns merged;
+  // The layer's owner: a path's pointer to it (its top or a parent link).
+  for (const Layer *layer = paths.front()->layers.get(); layer != common;
+       layer = layer->parent.get())
+    if (layer->parent.get() == common)
+      commonOwner = layer->parent;
+  merged.layers = common ? std::move(commonOwner) : nullptr;
+  // A path's numbers have no repeats; those of a path that reads the same
+  // entry as the path before it are all in already. Numbers grow along the
+  // walk, so one above all those in already is new.
+  SmallVector<const Seqs *, 4> found(paths.size());
+  auto unite = [&](SourceId op, Seqs &into) {
+    // The paths' numbers to unite (none where a path repeats the one
+    // before), and room for them all at once: growing as it went, `into`
+    // spilled more than once.
+    const Seqs *previous = nullptr;
+    size_t most = 0;
+    for (size_t i = 0; i < paths.size(); ++i) {
+      const Seqs *seqs = paths[i]->find(op);
+      bool repeats =
+          !seqs || seqs == previous || (previous && *seqs == *previous);
+      found[i] = repeats ? nullptr : seqs;
+      if (!repeats) {
+        most += seqs->size();
+        previous = seqs;
+      }
+    }
+    into.reserve(most);
+    int64_t highest = std::numeric_limits<int64_t>::min();
+    for (const Seqs *seqs : found) {
+      if (!seqs)
+        continue;
+      for (int64_t seq : *seqs) {
+        if (seq > highest)
+          highest = seq;
+        else if (llvm::is_contained(into, seq))
+          continue;
+        into.push_back(seq);
+      }
+    }
+  };
+  auto visit = [&](const Map &entries) {
+    for (const auto &entry : entries) {
+      auto [it, inserted] = merged.own.try_emplace(entry.first);
+      if (inserted) {
+        unite(entry.first, it->second);
+        merged.ownFilter |= filterBit(entry.first);
+      }
+    }
+  };
+  // Paths share layers above `common` too (a loop's exits: the later read
+  // the earlier's): each is visited once, and so are the layers below it.
+  SmallPtrSet<const Layer *, 8> visited;
+  for (const LatestRuns *path : paths) {
+    visit(path->own);
+    for (const Layer *layer = path->layers.get();
+         layer != common && visited.insert(layer).second;
+         layer = layer->parent.get())
+      visit(layer->entries);
+  }
+  return merged;
+}
 
 OrderChecker::OrderChecker(const TargetDescription &target,
                            const DependencyIndex &index, const BodyIndex &body)
@@ -121,10 +228,11 @@ bool OrderChecker::consumed(const Path &path, const FlagKey &key,
 bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
   unsigned p = static_cast<unsigned>(set.getSrc());
   unsigned q = static_cast<unsigned>(set.getDst());
+  int64_t event = set.getEvent();
   auto safe = [&](int64_t id) {
     return !path.flags.count({p, q, id}) && consumed(path, {p, q, id});
   };
-  if (!safe(set.getEvent())) {
+  if (!safe(event)) {
     if (!survey) {
       failure = Failure::Flags;
       return false;
@@ -135,28 +243,44 @@ bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
       if (safe(id))
         free |= 1u << id;
     SmallVector<Operation *> pending;
-    auto consumers = path.consumers.find({p, q, set.getEvent()});
+    auto consumers = path.consumers.find({p, q, event});
     if (consumers != path.consumers.end())
       for (int64_t seq : consumers->second)
         if (!path.known[p][q].contains(seq))
           pending.push_back(survey->waitOps.lookup({q, seq}));
     survey->repair(set, free, pending);
+    event = set.getEvent(); // the repair may have changed it
   }
-  IntervalSet own = path.known[p][p];
-  own.unite(path.executed[p]);
-  path.flags[{p, q, set.getEvent()}] =
-      Capture(path.known.snapshot(p), p, std::move(own));
+  // What p issued includes what p knows of itself (a pipe learns only
+  // numbers that ran), so the set's own numbers are those it issued.
+  assert(path.executed[p].includes(path.known[p][p]));
+  path.flags.insertOrAssign({p, q, event},
+                            Capture(path.known.snapshot(p), p,
+                                    IntervalSet(path.executed[p])));
   return true;
 }
 
-void OrderChecker::waitFlag(WaitFlagOp wait, Path &path) {
-  FlagKey key{static_cast<unsigned>(wait.getSrc()),
-              static_cast<unsigned>(wait.getDst()), wait.getEvent()};
-  auto it = path.flags.find(key);
+void OrderChecker::waitFlag(WaitFlagOp wait, FlagMap<Capture, 2>::iterator it,
+                            Path &path) {
+  FlagKey key = it->first;
   unsigned q = std::get<1>(key);
-  PipeSets &knownByQ = path.known.own(q);
-  for (unsigned p = 0; p < kNumPipes; ++p)
-    knownByQ[p].unite(it->second[p]);
+  // Most of what a set captured, q knows already: its row is copied (when
+  // shared) only for a pipe of which the capture adds something.
+  PipeSets *knownByQ = nullptr;
+  for (unsigned p = 0; p < kNumPipes; ++p) {
+    const IntervalSet &captured = it->second[p];
+    if (captured.empty() ||
+        (knownByQ ? (*knownByQ)[p] : path.known[q][p]).includes(captured))
+      continue;
+    if (!knownByQ)
+      knownByQ = &path.known.own(q);
+    // Mostly the capture is a later state of what q knew: a copy then.
+    IntervalSet &known = (*knownByQ)[p];
+    if (captured.includes(known))
+      known = captured;
+    else
+      known.unite(captured);
+  }
   path.flags.erase(it);
   // What q now knows may cover consumers of flags q sets: forget them, so
   // that states stay small (knowledge only grows along a path, and a merge
@@ -178,18 +302,18 @@ bool OrderChecker::access(const DependencyAccess &info, Path &path) {
   // The sources are grouped by pipe. Every access number of pipe p run so
   // far is in [1, counters[p]]: where q knows all of that, the sources of p
   // need no look-up.
-  for (auto it = info.sources.begin(), end = info.sources.end(); it != end;) {
-    unsigned p = it->pipe;
-    const IntervalSet &known = path.known[q][p];
+  const PipeSets &knownByQ = path.known[q];
+  unsigned begin = 0;
+  for (auto [p, end] : info.pipeRuns) {
+    const IntervalSet &known = knownByQ[p];
     ArrayRef<IntervalSet::Interval> intervals = known.getIntervals();
+    unsigned first = std::exchange(begin, end);
     if (!intervals.empty() && intervals.front().first <= 1 &&
-        intervals.front().second > counters[p]) {
-      while (it != end && it->pipe == p)
-        ++it;
+        intervals.front().second > counters[p])
       continue;
-    }
-    for (; it != end && it->pipe == p; ++it) {
-      const LatestRuns::Seqs *latest = path.latest.find(it->id);
+    for (const DependencySource &source :
+         ArrayRef(info.sources).slice(first, end - first)) {
+      const LatestRuns::Seqs *latest = path.latest.find(source.id);
       if (!latest)
         continue;
       for (int64_t earlier : *latest)
@@ -219,20 +343,22 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
   if (auto set = dyn_cast<SetFlagOp>(op))
     return done(setFlag(set, path));
   if (auto wait = dyn_cast<WaitFlagOp>(op)) {
-    if (!path.flags.count({static_cast<unsigned>(wait.getSrc()),
-                           static_cast<unsigned>(wait.getDst()),
-                           wait.getEvent()})) {
+    FlagKey key{static_cast<unsigned>(wait.getSrc()),
+                static_cast<unsigned>(wait.getDst()), wait.getEvent()};
+    auto flag = path.flags.find(key);
+    if (flag == path.flags.end()) {
       if (survey) // a survey goes on past what it cannot fix
         return WalkStep::Done;
       failure = Failure::Flags;
       return WalkStep::Stop;
     }
-    waitFlag(wait, path);
+    waitFlag(wait, flag, path);
     return WalkStep::Done;
   }
   if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
     unsigned p = static_cast<unsigned>(barrier.getPipe());
-    path.known.own(p)[p].unite(path.executed[p]);
+    if (!path.known[p][p].includes(path.executed[p]))
+      path.known.own(p)[p].unite(path.executed[p]);
     return WalkStep::Done;
   }
   if (isa<BarrierAllOp>(op)) {
@@ -267,30 +393,51 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b) const {
     if (itA->first != itB->first)
       return false;
   // A row both states share (neither walk has changed it since one copied
-  // the other's) knows the same of a number in both.
+  // the other's), or whose set of p's numbers is the same in both, knows
+  // the same of a number of p in both; so does a flag.
   std::array<bool, kNumPipes> shared;
   for (unsigned q = 0; q < kNumPipes; ++q)
     shared[q] = a.known.sharesRow(q, b.known);
+  // Per pipe p (found when first asked, bit p of `compared`): the rows
+  // whose sets of p's numbers differ, and whether some flag's does.
+  std::array<unsigned, kNumPipes> rowsDiffer{};
+  unsigned flagsDiffer = 0, compared = 0;
+  auto compare = [&](unsigned p) {
+    if (compared & (1u << p))
+      return;
+    compared |= 1u << p;
+    for (unsigned q = 0; q < kNumPipes; ++q)
+      if (!shared[q] && !(a.known[q][p] == b.known[q][p]))
+        rowsDiffer[p] |= 1u << q;
+    if (!llvm::all_of(llvm::zip(a.flags, b.flags), [&](auto pair) {
+          return std::get<0>(pair).second[p] == std::get<1>(pair).second[p];
+        }))
+      flagsDiffer |= 1u << p;
+  };
   // Who knows that `seqA` (in a) and `seqB` (in b) of pipe p finished.
   auto sameKnowledge = [&](unsigned p, int64_t seqA, int64_t seqB) {
-    for (unsigned q = 0; q < kNumPipes; ++q)
-      if (!(shared[q] && seqA == seqB) &&
-          a.known[q][p].contains(seqA) != b.known[q][p].contains(seqB))
+    unsigned rows = (1u << kNumPipes) - 1;
+    bool flags = true;
+    if (seqA == seqB) {
+      compare(p);
+      rows = rowsDiffer[p];
+      flags = flagsDiffer & (1u << p);
+    }
+    for (; rows; rows &= rows - 1) {
+      unsigned q = llvm::countr_zero(rows);
+      if (a.known[q][p].contains(seqA) != b.known[q][p].contains(seqB))
         return false;
+    }
+    if (!flags)
+      return true;
     for (auto itA = a.flags.begin(), itB = b.flags.begin();
          itA != a.flags.end(); ++itA, ++itB)
       if (itA->second[p].contains(seqA) != itB->second[p].contains(seqB))
         return false;
     return true;
   };
-  for (const auto &[source, seqs] : latestA) {
-    auto other = latestB.find(source);
-    if (other == latestB.end() || other->second != seqs)
-      return false;
-    for (int64_t seq : seqs)
-      if (!sameKnowledge(dependencies.sourcePipes[source], seq, seq))
-        return false;
-  }
+  // The cheap tests first: most states that differ differ in the consumers
+  // or in the latest numbers themselves.
   // Waits are only looked up again as the consumers of a flag; a disabled
   // wait renumbers the later ones, so compare who knows them, not numbers.
   if (a.consumers.size() != b.consumers.size())
@@ -303,6 +450,15 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b) const {
       if (!sameKnowledge(std::get<1>(key), seqA, seqB))
         return false;
   }
+  for (const auto &[source, seqs] : latestA) {
+    auto other = latestB.find(source);
+    if (other == latestB.end() || other->second != seqs)
+      return false;
+  }
+  for (const auto &[source, seqs] : latestA)
+    for (int64_t seq : seqs)
+      if (!sameKnowledge(dependencies.sourcePipes[source], seq, seq))
+        return false;
   return true;
 }
 
@@ -314,17 +470,44 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
     for (unsigned p = 0; p < kNumPipes; ++p)
       merged.executed[p].unite(path.executed[p]);
   // What each path did not run of what some path ran: known there for the
-  // merge's purposes.
+  // merge's purposes. Needed only for a pipe some path knows of otherwise
+  // than the others, so computed for such a pipe when first met (bit p).
   SmallVector<PipeSets, 4> notRun(paths.size());
-  for (size_t i = 0; i < paths.size(); ++i)
-    for (unsigned p = 0; p < kNumPipes; ++p)
+  unsigned notRunOf = 0;
+  auto needNotRun = [&](unsigned p) {
+    if (notRunOf & (1u << p))
+      return;
+    notRunOf |= 1u << p;
+    for (size_t i = 0; i < paths.size(); ++i)
       notRun[i][p] = merged.executed[p].minus(paths[i].executed[p]);
-  // Copies only where a path's set must grow by what it did not run, and
-  // intersects only where the result is not already within a path's set.
-  auto onEveryPath = [&](auto setsOf) {
-    PipeSets result;
+  };
+  // A set alike on every path is the merge's: what one path did not run,
+  // another did, so no number is added to it. The pipes whose sets are
+  // alike (bit p), where `sharedWithFirst(i)` says path i holds the same
+  // sets as the first (a row both share).
+  constexpr unsigned kAllPipes = (1u << kNumPipes) - 1;
+  auto alikePipes = [&](auto setsOf, auto sharedWithFirst) {
+    unsigned alike = kAllPipes;
+    for (size_t i = 1; i < paths.size() && alike; ++i) {
+      if (sharedWithFirst(i))
+        continue;
+      for (unsigned p = 0; p < kNumPipes; ++p)
+        if ((alike & (1u << p)) &&
+            !(setsOf(paths[i])[p] == setsOf(paths[0])[p]))
+          alike &= ~(1u << p);
+    }
+    return alike;
+  };
+  // Otherwise, copies only where a path's set must grow by what it did not
+  // run, and intersects only where the result is not already within a
+  // path's set.
+  auto onEveryPath = [&](auto setsOf, unsigned alike, PipeSets &result) {
     for (unsigned p = 0; p < kNumPipes; ++p) {
-      result[p] = setsOf(paths[0])[p];
+      const IntervalSet &first = setsOf(paths[0])[p];
+      result[p] = first;
+      if (alike & (1u << p))
+        continue;
+      needNotRun(p);
       result[p].unite(notRun[0][p]);
       for (size_t i = 1; i < paths.size(); ++i) {
         const IntervalSet &known = setsOf(paths[i])[p];
@@ -339,26 +522,33 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
           result[p] = result[p].intersect(onPath);
       }
     }
-    return result;
   };
   for (unsigned q = 0; q < kNumPipes; ++q) {
-    // A row every path shares is the merge's: what one path did not run,
-    // another did, so no number is added to it.
-    if (llvm::all_of(paths.drop_front(), [&](const Path &path) {
-          return path.known.sharesRow(q, paths.front().known);
-        })) {
+    auto rowOf = [&](const Path &path) -> const PipeSets & {
+      return path.known[q];
+    };
+    unsigned alike = alikePipes(rowOf, [&](size_t i) {
+      return paths[i].known.sharesRow(q, paths.front().known);
+    });
+    // A row alike on every path (shared, mostly) is the merge's.
+    if (alike == kAllPipes) {
       merged.known.share(q, paths.front().known);
       continue;
     }
-    merged.known.assign(q,
-                        onEveryPath([&](const Path &path) -> const PipeSets & {
-                          return path.known[q];
-                        }));
+    auto row = std::make_shared<PipeSets>();
+    onEveryPath(rowOf, alike, *row);
+    merged.known.assign(q, std::move(row));
   }
+  SmallVector<const Capture *, 4> captures(paths.size());
   for (const auto &[key, captured] : paths.front().flags) {
-    if (!llvm::all_of(paths, [&, k = key](const Path &path) {
-          return path.flags.count(k) != 0;
-        })) {
+    bool everywhere = true;
+    for (size_t i = 0; i < paths.size() && everywhere; ++i) {
+      auto it = paths[i].flags.find(key);
+      everywhere = it != paths[i].flags.end();
+      if (everywhere)
+        captures[i] = &it->second;
+    }
+    if (!everywhere) {
       // A repair walk goes on past a flag one path set and another did
       // not (a pair it moved on one branch only, say): the next one checks.
       if (survey)
@@ -366,17 +556,31 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
       failure = Failure::Flags;
       return std::nullopt;
     }
+    // A flag set before the branch or loop and waited for on no path: the
+    // same capture on every path.
+    if (llvm::all_of(ArrayRef(captures).drop_front(),
+                     [&](const Capture *other) {
+                       return other->sameAs(captured);
+                     })) {
+      merged.flags.insertOrAssign(key, Capture(captured));
+      continue;
+    }
     unsigned source = std::get<0>(key);
-    auto row = std::make_shared<PipeSets>(
-        onEveryPath([&, k = key](const Path &path) -> const Capture & {
-          return path.flags.at(k);
-        }));
+    auto captureOf = [&](const Path &path) -> const Capture & {
+      return *captures[&path - paths.data()];
+    };
+    auto row = std::make_shared<PipeSets>();
+    onEveryPath(captureOf,
+                alikePipes(captureOf, [](size_t) { return false; }), *row);
     IntervalSet own = (*row)[source];
-    merged.flags[key] = Capture(std::move(row), source, std::move(own));
+    merged.flags.insertOrAssign(
+        key, Capture(std::move(row), source, std::move(own)));
   }
-  for (const Path &path : paths)
+  // A path's consumers of a flag have no repeats.
+  merged.consumers = paths.front().consumers;
+  for (const Path &path : paths.drop_front())
     for (const auto &[key, seqs] : path.consumers) {
-      SmallVector<int64_t, 2> &into = merged.consumers[key];
+      ConsumerSeqs &into = merged.consumers[key];
       for (int64_t seq : seqs)
         if (!llvm::is_contained(into, seq))
           into.push_back(seq);

@@ -56,111 +56,116 @@ using SourceId = unsigned;
 
 /// The sequence numbers of each dependency source's latest executions (one
 /// per path that merged here), by source. A walk copies its state at every
-/// branch and loop and merges the copies after it, and the sources run
-/// before that op, which it cannot change, are most of the entries: they
-/// stay in a base shared by the copies, and only the entries the walk wrote
-/// since the last fold are the copy's own.
+/// branch and loop iteration and merges the copies after it, and most
+/// entries are of sources run before the branch or loop, which it cannot
+/// change. So the entries are layers shared by the copies: a copy makes
+/// what was written since the last one a layer (it copies no entry), each
+/// copy writes its own, and a merge unites only the entries above the
+/// layer all its paths share.
+///
+///   written: a b | copy | c | copy | d     ->  layers [a b] <- [c], own [d]
+///
+/// The layers from the last fold on stay a few (a flattening caps them),
+/// and each has a 64-bit filter of its sources, so a look-up reads few.
 class LatestRuns {
 public:
   using Seqs = SmallVector<int64_t, 4>;
   using Map = DenseMap<SourceId, Seqs>;
 
+  LatestRuns() = default;
+  /// Shares the entries of `other`: what `other` wrote since its last copy
+  /// becomes a layer both read.
+  LatestRuns(const LatestRuns &other) : layers(other.share()) {}
+  LatestRuns &operator=(const LatestRuns &other) {
+    if (this != &other) {
+      layers = other.share();
+      own.clear();
+      ownFilter = 0;
+    }
+    return *this;
+  }
+  LatestRuns(LatestRuns &&) = default;
+  LatestRuns &operator=(LatestRuns &&) = default;
+
   const Seqs *find(SourceId source) const {
-    auto own = overlay.find(source);
-    if (own != overlay.end())
-      return &own->second;
-    if (!base)
-      return nullptr;
-    auto shared = base->find(source);
-    return shared == base->end() ? nullptr : &shared->second;
+    uint64_t bit = filterBit(source);
+    if (ownFilter & bit) {
+      auto it = own.find(source);
+      if (it != own.end())
+        return &it->second;
+    }
+    for (const Layer *layer = layers.get(); layer; layer = layer->parent.get())
+      if (layer->filter & bit) {
+        auto it = layer->entries.find(source);
+        if (it != layer->entries.end())
+          return &it->second;
+      }
+    return nullptr;
   }
   void assign(SourceId source, int64_t seq) {
-    overlay[source].assign(1, seq);
+    own[source].assign(1, seq);
+    ownFilter |= filterBit(source);
   }
 
-  /// Makes every entry shared, leaving out the sources `keep` rejects.
+  /// Makes every entry one layer, leaving out the sources `keep` rejects.
   template <typename Keep> void fold(Keep keep) {
-    auto folded = std::make_shared<Map>();
-    folded->reserve(overlay.size() + (base ? base->size() : 0));
-    auto add = [&](SourceId op, const Seqs &seqs) {
-      if (keep(op))
-        folded->try_emplace(op, seqs);
+    auto folded = std::make_shared<Layer>();
+    size_t most = own.size();
+    for (const Layer *layer = layers.get(); layer; layer = layer->parent.get())
+      most += layer->entries.size();
+    folded->entries.reserve(most);
+    auto add = [&](const Map &entries) {
+      for (const auto &[op, seqs] : entries)
+        if (keep(op))
+          folded->entries.try_emplace(op, seqs);
     };
-    for (const auto &[op, seqs] : overlay)
-      add(op, seqs);
-    if (base)
-      for (const auto &[op, seqs] : *base)
-        if (!overlay.count(op))
-          add(op, seqs);
-    overlay.clear();
-    base = std::move(folded);
+    add(own);
+    for (const Layer *layer = layers.get(); layer; layer = layer->parent.get())
+      add(layer->entries);
+    folded->seal();
+    own.clear();
+    ownFilter = 0;
+    layers = std::move(folded);
   }
   /// The entries, after a fold.
   const Map &folded() const {
-    assert(overlay.empty() && "fold first");
+    assert(own.empty() && (!layers || !layers->parent) && "fold first");
     static const Map none;
-    return base ? *base : none;
+    return layers ? layers->entries : none;
   }
 
   /// For each source, the sequence numbers of `paths` in path order,
   /// without repeats.
-  static LatestRuns merge(ArrayRef<const LatestRuns *> paths) {
-    LatestRuns merged;
-    bool shared = llvm::all_of(paths, [&](const LatestRuns *path) {
-      return path->base == paths.front()->base;
-    });
-    // A path's numbers have no repeats; those of a path that ran the
-    // source as the path before it did are all in already (most sources
-    // are not run again by the loop or branch being merged).
-    auto unite = [&](SourceId op, Seqs &into) {
-      const Seqs *previous = nullptr;
-      for (const LatestRuns *path : paths) {
-        const Seqs *seqs = path->find(op);
-        if (!seqs || seqs == previous || (previous && *seqs == *previous))
-          continue;
-        if (into.empty())
-          into = *seqs;
-        else
-          for (int64_t seq : *seqs)
-            if (!llvm::is_contained(into, seq))
-              into.push_back(seq);
-        previous = seqs;
-      }
-    };
-    if (shared) {
-      // The shared entries are the same on every path: only the paths' own
-      // entries need merging.
-      merged.base = paths.front()->base;
-      size_t most = 0;
-      for (const LatestRuns *path : paths)
-        most = std::max<size_t>(most, path->overlay.size());
-      merged.overlay.reserve(most);
-      for (const LatestRuns *path : paths)
-        for (const auto &[op, seqs] : path->overlay) {
-          auto [it, inserted] = merged.overlay.try_emplace(op);
-          if (inserted)
-            unite(op, it->second);
-        }
-      return merged;
-    }
-    for (const LatestRuns *path : paths) {
-      auto visit = [&](SourceId op) {
-        auto [it, inserted] = merged.overlay.try_emplace(op);
-        if (inserted)
-          unite(op, it->second);
-      };
-      for (const auto &entry : path->overlay)
-        visit(entry.first);
-      if (path->base)
-        for (const auto &entry : *path->base)
-          visit(entry.first);
-    }
-    return merged;
-  }
+  static LatestRuns merge(ArrayRef<const LatestRuns *> paths);
 
 private:
-  std::shared_ptr<const Map> base;
-  Map overlay;
+  struct Layer {
+    std::shared_ptr<const Layer> parent;
+    Map entries;
+    /// Bit s % 64 for each source s of `entries`.
+    uint64_t filter = 0;
+    /// Layers below this one.
+    unsigned depth = 0;
+    void seal() {
+      filter = 0;
+      for (const auto &entry : entries)
+        filter |= filterBit(entry.first);
+      depth = parent ? parent->depth + 1 : 0;
+    }
+  };
+  /// Layers on a fold's before a copy flattens them into one.
+  static constexpr unsigned kMaxDepth = 6;
+  static uint64_t filterBit(SourceId source) {
+    return uint64_t(1) << (source % 64);
+  }
+  /// The layers of this state, with what it wrote since its last copy (if
+  /// anything) on top: the state reads them too from now on.
+  std::shared_ptr<const Layer> share() const;
+
+  mutable std::shared_ptr<const Layer> layers;
+  /// What this state wrote since its last copy.
+  mutable Map own;
+  mutable uint64_t ownFilter = 0;
 };
 
 /// What each pipe q knows has finished of each pipe p: known[q][p]. A walk
@@ -180,8 +185,8 @@ public:
       rows[q] = std::make_shared<PipeSets>(*rows[q]);
     return *rows[q];
   }
-  void assign(unsigned q, PipeSets row) {
-    rows[q] = std::make_shared<PipeSets>(std::move(row));
+  void assign(unsigned q, std::shared_ptr<PipeSets> row) {
+    rows[q] = std::move(row);
   }
   /// Whether row q of `other` is this one's, shared.
   bool sharesRow(unsigned q, const KnownRows &other) const {
@@ -212,6 +217,15 @@ public:
       return own;
     return row ? (*row)[p] : kNone;
   }
+  /// Whether the two captured the same of every pipe.
+  bool sameAs(const Capture &other) const {
+    if (row == other.row && pipe == other.pipe)
+      return own == other.own;
+    for (unsigned p = 0; p < kNumPipes; ++p)
+      if (!((*this)[p] == other[p]))
+        return false;
+    return true;
+  }
 
 private:
   static inline const IntervalSet kNone{};
@@ -231,8 +245,10 @@ inline FlagKey setByFirst(unsigned pipe) {
 }
 
 /// The sequence numbers of the waits that consumed each flag's latest set
-/// (one per path that merged here).
-using FlagConsumers = FlagMap<SmallVector<int64_t, 2>, 4>;
+/// (one per path that merged here: a loop's merge makes four, which stay
+/// inline).
+using ConsumerSeqs = SmallVector<int64_t, 4>;
+using FlagConsumers = FlagMap<ConsumerSeqs, 4>;
 
 struct Path {
   PipeSets executed;
@@ -305,6 +321,9 @@ struct DependencyAccess {
   bool isSource = false;
   SourceId source = 0; // when isSource
   SmallVector<DependencySource, 2> sources;
+  /// The sources of each pipe, in order: that pipe and where its run of
+  /// `sources` ends.
+  SmallVector<std::pair<unsigned, unsigned>, 2> pipeRuns;
 };
 
 } // namespace sync
@@ -468,7 +487,8 @@ private:
 
   bool access(const DependencyAccess &info, Path &path);
   bool setFlag(SetFlagOp set, Path &path);
-  void waitFlag(WaitFlagOp wait, Path &path);
+  void waitFlag(WaitFlagOp wait, FlagMap<Capture, 2>::iterator flag,
+                Path &path);
   static bool consumed(const Path &path, const FlagKey &key);
   static bool consumed(const Path &path, const FlagKey &key,
                        ArrayRef<int64_t> consumers);
