@@ -168,10 +168,11 @@ public:
   llvm::ArrayRef<Interval> getIntervals() const { return intervals; }
 
 private:
-  /// Four inline: the pruning's merges leave a few holes in what a pipe
+  /// Eight inline: the pruning's merges leave a few holes in what a pipe
   /// knows, and with one inline those sets grew onto the heap at every
   /// copy (bench/pipeline at 1k allocations: 2.95 G instructions with
-  /// one, 2.64 G with four, by callgrind).
+  /// one, 2.64 G with four, by callgrind; eight came in with the shared
+  /// layers of LatestRuns, 9317243, and was not measured apart).
   using Storage = llvm::SmallVector<Interval, 8>;
   Storage intervals;
 };
