@@ -100,7 +100,6 @@ public:
   /// Ops walked so far, and whether a walk stopped for the budget.
   int64_t steps() const { return std::min(walked, stepBudget); }
   bool exhausted() const { return walked > stepBudget; }
-  func::FuncOp getFunction() const { return func; }
 
 private:
   struct State;
