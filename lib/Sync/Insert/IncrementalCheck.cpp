@@ -75,6 +75,7 @@ bool IncrementalCheck::walkFrom(State &at, size_t first, size_t lastChanged,
                                     lastChanged, &at.recorded);
   walked = at.checker.steps;
   lastUnordered = at.checker.failure == OrderChecker::Failure::Unordered;
+  lastOverrunSet = at.checker.overrunSet;
   at.start = start;
   at.recordedEnd = at.checker.recordedEnd;
   return ordered;

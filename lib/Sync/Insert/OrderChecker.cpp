@@ -235,6 +235,7 @@ bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
   if (!safe(event)) {
     if (!survey) {
       failure = Failure::Flags;
+      overrunSet = set;
       return false;
     }
     unsigned free = 0;

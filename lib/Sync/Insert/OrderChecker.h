@@ -421,6 +421,7 @@ public:
                Checkpoints *recorded) {
     this->disabled = &disabled;
     failure = Failure::None;
+    overrunSet = nullptr;
     Path path;
     counters.fill(0);
     waitCounters.fill(0);
@@ -463,6 +464,10 @@ public:
   /// sync it had to wait for may be gone.
   enum class Failure { None, Unordered, Flags, Budget };
   Failure failure = Failure::None;
+  /// When the last call of `ordered` failed on a set that may overrun its
+  /// flag (the wait that consumed the flag's previous set is not known to
+  /// have run), that set.
+  Operation *overrunSet = nullptr;
 
   /// The checkpoints the last call of `ordered` recorded are those of ops
   /// before this index.

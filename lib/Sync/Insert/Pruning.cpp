@@ -19,51 +19,126 @@ using namespace mlir;
 using namespace mlir::dsaplan;
 using namespace mlir::dsaplan::sync;
 
-PruneResult mlir::dsaplan::pruneSyncGroups(IncrementalCheck &check,
-                                           ArrayRef<SyncGroup> groups) {
-  PruneResult result;
-  std::vector<bool> &erased = result.erased;
-  erased.assign(groups.size(), false);
-  llvm::DenseSet<Operation *> disabled;
-  auto finish = [&] {
-    result.complete = !check.exhausted();
-    bool any = false;
+namespace {
+
+/// The state of one pruning: the groups left out so far, and what the
+/// failed checks said of the others.
+class GroupPruner {
+public:
+  GroupPruner(IncrementalCheck &check, ArrayRef<SyncGroup> groups,
+              std::vector<bool> &erased)
+      : check(check), groups(groups), erased(erased),
+        settled(groups.size(), false), partner(groups.size()) {
     for (size_t i = 0; i < groups.size(); ++i)
-      if (erased[i])
-        for (Operation *op : groups[i]) {
-          op->erase();
-          any = true;
+      for (Operation *op : groups[i])
+        groupOf[op] = i;
+  }
+
+  /// Single groups in rounds, then pairs, until neither drops a group;
+  /// false once the budget is spent.
+  bool run() {
+    for (bool droppedPair = true; droppedPair;) {
+      if (!dropSingles() || !dropPairs(droppedPair))
+        return false;
+    }
+    return true;
+  }
+
+private:
+  /// Leaves out groups `i` and `j` (one group if they are the same), and
+  /// keeps them out if the check passes.
+  bool tryDropping(size_t i, size_t j) {
+    IncrementalCheck::Span span = check.spanOf(groups[i]);
+    IncrementalCheck::Span other = check.spanOf(groups[j]);
+    span = {std::min(span.first, other.first), std::max(span.last, other.last)};
+    for (size_t k : {i, j})
+      disabled.insert(groups[k].begin(), groups[k].end());
+    if (check.tryChange(span, disabled)) {
+      check.keep();
+      erased[i] = erased[j] = true;
+      return true;
+    }
+    for (size_t k : {i, j})
+      for (Operation *op : groups[k])
+        disabled.erase(op);
+    return false;
+  }
+
+  /// Rounds of single groups until one drops nothing. Dropping a pair can
+  /// also drop a set that another sync had to be ordered before (a flag is
+  /// one bit), so the groups kept are tried again.
+  bool dropSingles() {
+    for (bool droppedAny = true; droppedAny;) {
+      droppedAny = false;
+      for (size_t i = 0; i < groups.size(); ++i) {
+        if (erased[i] || settled[i])
+          continue;
+        if (tryDropping(i, i)) {
+          droppedAny = true;
+          continue;
         }
-    if (any)
-      check.forgetErased();
-    return result;
-  };
-  // The inserter's own reasoning is coarser than this check, never finer:
-  // if the full set does not pass (the input's flags are unbalanced, say),
-  // there is nothing to prune against.
-  if (!check.initiallyOrdered())
-    return finish();
-  // A group whose check found a dependency unordered stays for good: later
-  // checks leave out more, never less.
-  std::vector<bool> settled(groups.size(), false);
-  for (bool droppedAny = true; droppedAny;) {
+        if (check.exhausted())
+          return false;
+        // Later checks leave out more, never less: a dependency unordered
+        // without the group stays unordered.
+        settled[i] = check.failedUnordered();
+        auto owner = groupOf.find(check.failedOnSet());
+        partner[i] = owner == groupOf.end() || owner->second == i
+                         ? std::nullopt
+                         : std::optional<size_t>(owner->second);
+      }
+    }
+    return true;
+  }
+
+  /// Each group with the group whose set overran its flag when it was last
+  /// left out alone: the two may each have kept the other's set safe. (A
+  /// partner whose own check found a dependency unordered fails again.)
+  bool dropPairs(bool &droppedAny) {
     droppedAny = false;
     for (size_t i = 0; i < groups.size(); ++i) {
-      if (erased[i] || settled[i])
+      std::optional<size_t> j = partner[i];
+      if (erased[i] || settled[i] || !j || erased[*j] || settled[*j])
         continue;
-      IncrementalCheck::Span span = check.spanOf(groups[i]);
-      disabled.insert(groups[i].begin(), groups[i].end());
-      if (check.tryChange(span, disabled)) {
-        check.keep();
-        erased[i] = droppedAny = true;
+      if (tryDropping(i, *j)) {
+        droppedAny = true;
         continue;
       }
       if (check.exhausted())
-        return finish();
-      for (Operation *op : groups[i])
-        disabled.erase(op);
-      settled[i] = check.failedUnordered();
+        return false;
     }
+    return true;
   }
-  return finish();
+
+  IncrementalCheck &check;
+  ArrayRef<SyncGroup> groups;
+  std::vector<bool> &erased;
+  llvm::DenseSet<Operation *> disabled;
+  DenseMap<Operation *, size_t> groupOf;
+  std::vector<bool> settled;
+  std::vector<std::optional<size_t>> partner;
+};
+
+} // namespace
+
+PruneResult mlir::dsaplan::pruneSyncGroups(IncrementalCheck &check,
+                                           ArrayRef<SyncGroup> groups) {
+  PruneResult result;
+  result.erased.assign(groups.size(), false);
+  // The inserter's own reasoning is coarser than this check, never finer:
+  // if the full set does not pass (the input's flags are unbalanced, say),
+  // there is nothing to prune against.
+  if (check.initiallyOrdered())
+    GroupPruner(check, groups, result.erased).run();
+  result.complete = !check.exhausted();
+  bool any = false;
+  for (size_t i = 0; i < groups.size(); ++i)
+    if (result.erased[i])
+      for (Operation *op : groups[i]) {
+        op->erase();
+        any = true;
+      }
+  if (any)
+    check.forgetErased();
+  return result;
 }

@@ -97,6 +97,10 @@ public:
   /// flag, nor for the budget). Leaving out more syncs only takes order
   /// away, so such a try fails again with more left out.
   bool failedUnordered() const { return lastUnordered; }
+  /// The set the last try failed on when it failed because that set may
+  /// overrun its flag (the wait of the flag's previous set is not known to
+  /// have run); else null.
+  Operation *failedOnSet() const { return lastOverrunSet; }
   /// Ops walked so far, and whether a walk stopped for the budget.
   int64_t steps() const { return std::min(walked, stepBudget); }
   bool exhausted() const { return walked > stepBudget; }
@@ -112,6 +116,7 @@ private:
   const DependencyIndex &dependencies;
   int64_t stepBudget, walked = 0;
   bool initially = false, lastUnordered = false;
+  Operation *lastOverrunSet = nullptr;
   /// The body, its checkpoints and its checker; a passing try that changed
   /// the body has its own until it is kept.
   std::unique_ptr<State> current, pending;
@@ -131,9 +136,13 @@ struct PruneResult {
 /// flag is one bit), so the groups kept are tried again, in rounds, until
 /// a round drops nothing; a group kept because a dependency was unordered
 /// without it is not tried again, since later rounds leave out more. When
-/// `check`'s budget runs out, the groups not yet checked stay. If the
-/// result is complete, what is left is minimal: dropping any one remaining
-/// group leaves a dependency unordered or a flag unsafe.
+/// `check`'s budget runs out, the groups not yet checked stay. Two groups
+/// may each keep the other's set from overrunning its flag, and go only
+/// together: a group whose check failed on a set of another group is tried
+/// once more with that group. If the result is complete, what is left is
+/// minimal: dropping any one remaining group, or it with the group whose
+/// set it keeps from overrunning, leaves a dependency unordered or a flag
+/// unsafe.
 PruneResult pruneSyncGroups(IncrementalCheck &check,
                             ArrayRef<SyncGroup> groups);
 
