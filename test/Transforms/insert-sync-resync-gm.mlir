@@ -1,17 +1,18 @@
-// XFAIL: *
 // RUN: dsa-opt %s -dsaplan-insert-sync > %t.once
 // RUN: dsa-opt %s > %t.input
 // RUN: diff %t.input %t.once
 //
-// A known gap of crediting the syncs an input already carries (issue 13,
-// item 5), found by insert-sync-property.test (seed 7, kernel 38) once the
-// random kernels store to and load from GM: this is insert-sync's own
-// output, which verify-sync accepts and from which no sync can be left out,
-// yet insert-sync run on it again adds an <mte2 -> mte3> loop pair and an
-// <mte3 -> mte2> pair. Both order GM dependencies (the row %subview of the
-// noalias %arg3, loaded on MTE2 in the inner loop and stored on MTE3 in case
-// 1; %arg1 loaded and stored in case 0) that the input's chains through V
-// and S already order. Remove the XFAIL once the cover credits them.
+// Insert-sync's own output (insert-sync-property.test, seed 7, kernel 38,
+// once the random kernels store to and load from GM), which verify-sync
+// accepts and from which no sync can be left out, must come back from
+// insert-sync as it went in. It did not (issue 13, item 5, a known gap
+// until now): run again, insert-sync planned an <mte2 -> mte3> loop pair
+// and an <mte3 -> mte2> pair on top of the input's syncs, and pruning kept
+// both. Each keeps the other's set from overrunning its flag (without the
+// first, event 4 of <mte3 -> mte2> "may be set again before the wait that
+// consumes its previous set"; without the second, event 0 of
+// <mte2 -> mte3>), so neither goes alone, and pruning left groups out one
+// at a time. It now tries such groups together (insert-sync-prune-pairs.mlir).
 module {
   func.func @k38(%arg0: memref<64xf32>, %arg1: memref<16xf32>, %arg2: memref<64xf32> {llvm.noalias}, %arg3: memref<4x64xf32> {llvm.noalias}, %arg4: index, %arg5: i1) {
     %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
