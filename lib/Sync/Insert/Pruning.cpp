@@ -7,9 +7,10 @@
 // dsaplan-insert-sync decides its syncs block by block; a chain through
 // other pipes, through the branches of an scf.if or the iterations of a loop
 // can make one of them unnecessary. This file drops the inserted syncs one
-// at a time while the path-wise check (OrderChecker.h) still finds every
-// dependency ordered, each check resumed from a checkpoint before the
-// group it leaves out (IncrementalCheck.h).
+// at a time, then two that go only together, while the path-wise check
+// (OrderChecker.h) still finds every dependency ordered, each check resumed
+// from a checkpoint before the groups it leaves out (IncrementalCheck,
+// Pruning.h).
 //
 //===----------------------------------------------------------------------===//
 
