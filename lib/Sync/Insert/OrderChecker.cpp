@@ -335,7 +335,6 @@ bool OrderChecker::access(const DependencyAccess &info, Path &path) {
 WalkStep OrderChecker::step(Operation &op, Path &path) {
   auto done = [](bool ok) { return ok ? WalkStep::Done : WalkStep::Stop; };
   if (++steps > stepBudget) {
-    exhausted = true;
     failure = Failure::Budget;
     return WalkStep::Stop;
   }

@@ -472,10 +472,9 @@ public:
   /// The checkpoints the last call of `ordered` recorded are those of ops
   /// before this index.
   size_t recordedEnd = 0;
-  /// Ops walked so far over all calls, and how many they may be.
+  /// Ops walked so far over all calls, and how many they may be (a walk
+  /// that runs out fails with Failure::Budget).
   int64_t steps = 0, stepBudget = 0;
-  /// Set when a walk stopped because the budget ran out.
-  bool exhausted = false;
   /// When set, the walk surveys event ids instead of checking: it goes on
   /// past an unsafe set and does not check dependencies.
   EventIdSurvey *survey = nullptr;
