@@ -18,6 +18,32 @@ using namespace mlir;
 using namespace mlir::dsaplan;
 using namespace mlir::dsaplan::sync;
 
+namespace {
+
+/// Makes `sources` those of `access`, grouped by pipe in the order they
+/// come within each pipe, and notes each pipe's run (OrderChecker::access
+/// checks them pipe by pipe):
+///
+///   sources  (s4, mte2) (s7, v) (s9, mte2)
+///   access   (s7, v) (s4, mte2) (s9, mte2)   runs: v ends at 1, mte2 at 3
+void setSourcesByPipe(DependencyAccess &access,
+                      ArrayRef<DependencySource> sources) {
+  access.pipeRuns.clear();
+  std::array<unsigned, kNumPipes + 1> firstOf{};
+  for (const DependencySource &source : sources)
+    ++firstOf[source.pipe + 1];
+  for (unsigned p = 0; p < kNumPipes; ++p)
+    firstOf[p + 1] += firstOf[p];
+  for (unsigned p = 0; p < kNumPipes; ++p)
+    if (firstOf[p + 1] > firstOf[p])
+      access.pipeRuns.push_back({p, firstOf[p + 1]});
+  access.sources.resize(sources.size());
+  for (const DependencySource &source : sources)
+    access.sources[firstOf[source.pipe]++] = source;
+}
+
+} // namespace
+
 DependencyIndex::DependencyIndex(func::FuncOp func,
                                  const TargetDescription &target,
                                  ArrayRef<Dependency> dependencies)
@@ -26,52 +52,44 @@ DependencyIndex::DependencyIndex(func::FuncOp func,
   std::array<bool, kNumPipes> inOrder{};
   for (unsigned p = 0; p < kNumPipes; ++p)
     inOrder[p] = !target.needsBarrier(static_cast<Pipe>(p));
-  auto &accesses = tables->accesses;
-  llvm::DenseSet<std::pair<Operation *, Operation *>> seen;
   // A source is checked by its dependents only: past the body op that holds
   // the last of them, a walk forgets it.
   BodyIndex body(func);
   SmallVector<size_t> lastDependent;
-  // The dependencies come grouped by their later access (SyncDependencies):
-  // its pipe and body op are looked up once per group.
-  Operation *later = nullptr;
-  unsigned q = 0;
-  size_t laterAt = 0;
-  for (const Dependency &dep : dependencies) {
-    if (dep.later != later) {
-      later = dep.later;
-      q = pipeOf(later);
-      laterAt = body.of(later);
+  // The sources of one later op, then its entry: an entry made for a
+  // source can move the map's others.
+  SmallVector<DependencySource> sources;
+  while (!dependencies.empty()) {
+    Operation *later = dependencies.front().later;
+    size_t count = llvm::find_if(dependencies, [&](const Dependency &dep) {
+                     return dep.later != later;
+                   }) - dependencies.begin();
+    unsigned q = pipeOf(later);
+    size_t laterAt = body.of(later);
+    sources.clear();
+    for (const Dependency &dep : dependencies.take_front(count)) {
+      DependencyAccess &earlier = tables->accesses[dep.earlier];
+      if (!earlier.isSource) {
+        earlier.pipe = pipeOf(dep.earlier);
+        earlier.isSource = true;
+        earlier.source = tables->sourcePipes.size();
+        tables->sourcePipes.push_back(earlier.pipe);
+        tables->lastDependentOp.push_back(body.body()[laterAt]);
+        lastDependent.push_back(laterAt);
+      } else if (laterAt > lastDependent[earlier.source]) {
+        lastDependent[earlier.source] = laterAt;
+        tables->lastDependentOp[earlier.source] = body.body()[laterAt];
+      }
+      if (earlier.pipe != q || !inOrder[q])
+        sources.push_back({earlier.source, earlier.pipe});
     }
-    DependencyAccess &earlier = accesses[dep.earlier];
-    if (!earlier.isSource) {
-      earlier.pipe = pipeOf(dep.earlier);
-      earlier.isSource = true;
-      earlier.source = tables->sourcePipes.size();
-      tables->sourcePipes.push_back(earlier.pipe);
-      tables->lastDependentOp.push_back(body.body()[laterAt]);
-      lastDependent.push_back(laterAt);
-    } else if (laterAt > lastDependent[earlier.source]) {
-      lastDependent[earlier.source] = laterAt;
-      tables->lastDependentOp[earlier.source] = body.body()[laterAt];
-    }
-    unsigned p = earlier.pipe;
-    SourceId source = earlier.source;
-    DependencyAccess &laterAccess = accesses[later];
+    DependencyAccess &laterAccess = tables->accesses[later];
     laterAccess.pipe = q;
-    // A pair met twice is checked once.
-    if ((p != q || !inOrder[p]) && seen.insert({dep.earlier, later}).second)
-      laterAccess.sources.push_back({source, p});
-  }
-  // An access checks its sources pipe by pipe (OrderChecker::access).
-  for (auto &[op, access] : accesses) {
-    llvm::stable_sort(access.sources,
-                      [](const DependencySource &a, const DependencySource &b) {
-                        return a.pipe < b.pipe;
-                      });
-    for (unsigned i = 0, e = access.sources.size(); i < e; ++i)
-      if (i + 1 == e || access.sources[i + 1].pipe != access.sources[i].pipe)
-        access.pipeRuns.push_back({access.sources[i].pipe, i + 1});
+    // Should the op come again later in the list, its sources so far stay.
+    sources.insert(sources.begin(), laterAccess.sources.begin(),
+                   laterAccess.sources.end());
+    setSourcesByPipe(laterAccess, sources);
+    dependencies = dependencies.drop_front(count);
   }
 }
 

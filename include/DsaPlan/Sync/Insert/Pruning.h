@@ -29,6 +29,8 @@ struct Dependency {
 /// stays valid while only syncs of the function change.
 class DependencyIndex {
 public:
+  /// `dependencies` come grouped by their later op, each pair once (as
+  /// SyncDependencies sorts them, one access per op).
   DependencyIndex(func::FuncOp func, const TargetDescription &target,
                   ArrayRef<Dependency> dependencies);
   DependencyIndex(DependencyIndex &&);
