@@ -338,7 +338,8 @@ constexpr int kRoundsBeforeProbes = 1;
 
 ItemOffsets dsaplan::solver::detail::placeMultiStart(
     const PoolInstance &instance, int rounds, int64_t lowerBound,
-    uint64_t nodeBudget, uint64_t &nodes, SearchControl *control) {
+    int64_t ownBound, uint64_t nodeBudget, uint64_t &nodes,
+    SearchControl *control) {
   ItemOffsets best;
   int64_t bestPeak = 0;
   std::vector<uint32_t> bestOrder;
@@ -368,8 +369,14 @@ ItemOffsets dsaplan::solver::detail::placeMultiStart(
   };
   std::vector<std::vector<uint32_t>> orders =
       startingOrders(instance, huge ? 3 : 5);
-  for (const std::vector<uint32_t> &order : orders)
+  // A placement at the instance's own bound is optimal: a later one is
+  // kept only when lower.
+  auto settled = [&] { return !best.empty() && bestPeak <= ownBound; };
+  for (const std::vector<uint32_t> &order : orders) {
     tryOrder(order);
+    if (settled())
+      return best;
+  }
   // Repair: the items that reach the peak go first, as long as it helps
   // (a deterministic "squeaky wheel"). Pools the probes improve need few
   // rounds.
@@ -377,7 +384,8 @@ ItemOffsets dsaplan::solver::detail::placeMultiStart(
     rounds = std::min(rounds, kRoundsBeforeProbes);
   std::vector<uint32_t> order = bestOrder;
   ItemOffsets current = best;
-  for (int round = 0; round < rounds && !instance.items.empty(); ++round) {
+  for (int round = 0; round < rounds && !instance.items.empty() && !settled();
+       ++round) {
     order = promote(order, itemsAtPeak(instance, current,
                                        itemPeak(instance, current)));
     current = placeInOrder(instance, order, FitRule::First);

@@ -114,9 +114,13 @@ ItemOffsets placeBump(const PoolInstance &instance);
 /// The default heuristic: several orderings and an iterated repair of the
 /// items that reach the peak. Deterministic; `rounds` bounds the repair.
 /// Its target probes spend at most `nodeBudget` search nodes, added to
-/// `nodes`; `lowerBound` is the pool's. `control` may stop the probes.
+/// `nodes`; `lowerBound` is the pool's. `ownBound` is a lower bound of
+/// `instance`'s own peak, at most `lowerBound`: once a start reaches it, no
+/// later start or probe could do better, and the search stops there.
+/// `control` may stop the probes.
 ItemOffsets placeMultiStart(const PoolInstance &instance, int rounds,
-                            int64_t lowerBound, uint64_t nodeBudget,
+                            int64_t lowerBound, int64_t ownBound,
+                            uint64_t nodeBudget,
                             uint64_t &nodes, SearchControl *control = nullptr);
 
 /// Items by decreasing size, then decreasing lifetime, then index.

@@ -138,7 +138,8 @@ constexpr uint64_t kAutoPolishNodes = 20'000;
 /// `nodeBudget`) to `nodes`.
 ItemOffsets placeHeuristically(const PoolInstance &instance,
                                Algorithm algorithm, int64_t bound,
-                               uint64_t nodeBudget, uint64_t &nodes,
+                               int64_t ownBound, uint64_t nodeBudget,
+                               uint64_t &nodes,
                                SearchControl &control) {
   switch (algorithm) {
   case Algorithm::Bump:
@@ -151,7 +152,7 @@ ItemOffsets placeHeuristically(const PoolInstance &instance,
   case Algorithm::MultiStart:
   case Algorithm::Auto:
     return placeMultiStart(instance, repairRounds(instance.items.size()),
-                           bound, nodeBudget, nodes, &control);
+                           bound, ownBound, nodeBudget, nodes, &control);
   }
   return {};
 }
@@ -175,17 +176,19 @@ void searchFrom(const PoolInstance &instance, int64_t bound, int64_t limit,
 }
 
 /// Places one component. `bound` is a lower bound on the pool's peak: the
-/// component's own, or the pool's when that is higher (a component below the
-/// pool's bound cannot lower the pool's peak). With `fitOnly` (the reuse-cost
+/// component's own (`ownBound`), or the pool's when that is higher (a
+/// component below the pool's bound cannot lower the pool's peak). With `fitOnly` (the reuse-cost
 /// objective, where the peak only has to fit) the first placement within
 /// capacity ends it.
 ComponentResult placeComponent(const PoolInstance &instance,
                                const SolveOptions &options, int64_t bound,
-                               uint64_t nodeBudget, bool fitOnly,
+                               int64_t ownBound, uint64_t nodeBudget,
+                               bool fitOnly,
                                SearchControl &control) {
   ComponentResult result;
-  result.offsets = placeHeuristically(instance, options.algorithm, bound,
-                                      nodeBudget, result.probeNodes, control);
+  result.offsets =
+      placeHeuristically(instance, options.algorithm, bound, ownBound,
+                         nodeBudget, result.probeNodes, control);
   // The probes' nodes come out of the same budget.
   uint64_t spent = std::min(nodeBudget, result.probeNodes);
   bool searches = options.algorithm == Algorithm::Exact ||
@@ -274,16 +277,19 @@ std::vector<size_t> buffersOf(const PoolInstance &instance,
 
 /// A component's own bound can beat the pool's when the pool's clique
 /// search ran out of nodes: then it, and its clique, become the pool's.
-void strengthenBound(const PoolInstance &instance, const PoolInstance &sub,
-                     const std::vector<uint32_t> &items, PoolResult &result) {
+/// Returns the component's own.
+int64_t strengthenBound(const PoolInstance &instance, const PoolInstance &sub,
+                        const std::vector<uint32_t> &items,
+                        PoolResult &result) {
   BoundProof proof = itemBoundProof(sub);
   if (proof.bound <= result.lowerBound)
-    return;
+    return proof.bound;
   std::vector<uint32_t> poolItems;
   for (uint32_t i : proof.items)
     poolItems.push_back(items[i]);
   result.lowerBound = proof.bound;
   result.certificate = buffersOf(instance, poolItems);
+  return proof.bound;
 }
 
 /// Constraints of the pool that no placement can meet, or "" when none.
@@ -404,13 +410,14 @@ PoolResult solvePool(const Problem &problem, size_t pool,
       PoolInstance copy =
           parts.size() == 1 ? PoolInstance() : subInstance(instance, items);
       const PoolInstance &sub = parts.size() == 1 ? instance : copy;
-      if (parts.size() > 1)
-        strengthenBound(instance, sub, items, result);
+      int64_t ownBound = parts.size() > 1
+                             ? strengthenBound(instance, sub, items, result)
+                             : result.lowerBound;
       int64_t partBound = result.lowerBound;
       control.setBound(partBound);
       control.setFloor(worstPeak);
       ComponentResult placed =
-          placeComponent(sub, options, partBound, budgetLeft,
+          placeComponent(sub, options, partBound, ownBound, budgetLeft,
                          problem.objective == Objective::ReuseCost, control);
       budgetLeft -= std::min(budgetLeft, placed.nodes + placed.probeNodes);
       result.nodes += placed.nodes + placed.probeNodes;
