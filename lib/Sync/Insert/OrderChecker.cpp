@@ -255,9 +255,8 @@ bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
   // What p issued includes what p knows of itself (a pipe learns only
   // numbers that ran), so the set's own numbers are those it issued.
   assert(path.executed[p].includes(path.known[p][p]));
-  path.flags.insertOrAssign({p, q, event},
-                            Capture(path.known.snapshot(p), p,
-                                    IntervalSet(path.executed[p])));
+  path.flags[{p, q, event}].assign(path.known.snapshot(p), p,
+                                   path.executed[p]);
   return true;
 }
 
@@ -571,7 +570,7 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
                      [&](const Capture *other) {
                        return other->sameAs(captured);
                      })) {
-      merged.flags.insertOrAssign(key, Capture(captured));
+      merged.flags[key] = captured;
       continue;
     }
     unsigned source = std::get<0>(key);
@@ -581,9 +580,8 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
     auto row = std::make_shared<PipeSets>();
     onEveryPath(captureOf,
                 alikePipes(captureOf, [](size_t) { return false; }), *row);
-    IntervalSet own = (*row)[source];
-    merged.flags.insertOrAssign(
-        key, Capture(std::move(row), source, std::move(own)));
+    const IntervalSet &own = (*row)[source];
+    merged.flags[key].assign(row, source, own);
   }
   // A path's consumers of a flag have no repeats.
   merged.consumers = paths.front().consumers;

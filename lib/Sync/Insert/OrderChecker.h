@@ -215,6 +215,15 @@ public:
   Capture() = default;
   Capture(std::shared_ptr<const PipeSets> row, unsigned pipe, IntervalSet own)
       : row(std::move(row)), pipe(pipe), own(std::move(own)) {}
+  /// Captures anew, in place: a set's entry is made once and `own` copied
+  /// once (a Capture built apart and moved in copied its inline intervals
+  /// at each move).
+  void assign(std::shared_ptr<const PipeSets> newRow, unsigned newPipe,
+              const IntervalSet &newOwn) {
+    row = std::move(newRow);
+    pipe = newPipe;
+    own = newOwn;
+  }
   /// What the set knew has finished of pipe p.
   const IntervalSet &operator[](unsigned p) const {
     if (p == pipe)
