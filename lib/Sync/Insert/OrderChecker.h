@@ -118,12 +118,15 @@ public:
     for (const Layer *layer = layers.get(); layer; layer = layer->parent.get())
       most += layer->entries.size();
     folded->entries.reserve(most);
+    // Its own entries are moved (it clears them), the shared ones copied.
+    for (auto &[op, seqs] : own)
+      if (keep(op))
+        folded->entries.try_emplace(op, std::move(seqs));
     auto add = [&](const Map &entries) {
       for (const auto &[op, seqs] : entries)
         if (keep(op))
           folded->entries.try_emplace(op, seqs);
     };
-    add(own);
     for (const Layer *layer = layers.get(); layer; layer = layer->parent.get())
       add(layer->entries);
     folded->seal();
