@@ -84,9 +84,10 @@ std::shared_ptr<const LatestRuns::Layer> LatestRuns::share() const {
   auto layer = std::make_shared<Layer>();
   layer->entries = std::move(own);
   if (layers && layers->depth >= kMaxDepth) {
-    // Flattens the layers above the bottom one (a fold's) into this one.
+    // Flattens the layers above the last fold's (or the bottom one) into
+    // this one.
     const std::shared_ptr<const Layer> *bottom = &layers;
-    for (; (*bottom)->parent; bottom = &(*bottom)->parent)
+    for (; !(*bottom)->fold && (*bottom)->parent; bottom = &(*bottom)->parent)
       for (const auto &[op, seqs] : (*bottom)->entries)
         layer->entries.try_emplace(op, seqs);
     layer->parent = *bottom;
@@ -391,10 +392,19 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
 /// only numbers ever looked up again are the latest ones of the dependency
 /// sources still ahead: two states that agree on those (and on the flags in
 /// flight) have the same future, whatever they know of older numbers.
-bool OrderChecker::sameFuture(const Path &a, const Path &b) const {
-  const LatestRuns::Map &latestA = a.latest.folded();
-  const LatestRuns::Map &latestB = b.latest.folded();
-  if (latestA.size() != latestB.size() || a.flags.size() != b.flags.size())
+bool OrderChecker::sameFuture(const Path &a, const Path &b, size_t at) const {
+  // The latest runs of the sources still ahead of body op `at` (a fold
+  // may leave others below).
+  auto ahead = [&](SourceId source) { return lastDependent[source] >= at; };
+  SmallVector<std::pair<SourceId, const LatestRuns::Seqs *>> latestA;
+  size_t sizeB = 0;
+  a.latest.forEachKept(ahead, [&](SourceId source, const LatestRuns::Seqs &seqs) {
+    latestA.push_back({source, &seqs});
+  });
+  b.latest.forEachKept(ahead, [&](SourceId, const LatestRuns::Seqs &) {
+    ++sizeB;
+  });
+  if (latestA.size() != sizeB || a.flags.size() != b.flags.size())
     return false;
   for (auto itA = a.flags.begin(), itB = b.flags.begin(); itA != a.flags.end();
        ++itA, ++itB)
@@ -458,13 +468,13 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b) const {
       if (!sameKnowledge(std::get<1>(key), seqA, seqB))
         return false;
   }
-  for (const auto &[source, seqs] : latestA) {
-    auto other = latestB.find(source);
-    if (other == latestB.end() || other->second != seqs)
+  for (auto [source, seqs] : latestA) {
+    const LatestRuns::Seqs *other = b.latest.find(source);
+    if (!other || *other != *seqs)
       return false;
   }
-  for (const auto &[source, seqs] : latestA)
-    for (int64_t seq : seqs)
+  for (auto [source, seqs] : latestA)
+    for (int64_t seq : *seqs)
       if (!sameKnowledge(dependencies.sourcePipes[source], seq, seq))
         return false;
   return true;

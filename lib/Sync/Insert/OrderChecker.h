@@ -111,34 +111,71 @@ public:
     ownFilter |= filterBit(source);
   }
 
-  /// Makes every entry one layer, leaving out the sources `keep` rejects.
+  /// Makes the entries at most two layers, leaving out the sources `keep`
+  /// rejects: what was written since the last full fold, over the entries
+  /// that fold made (the bottom layer). Copying the bottom layer at every
+  /// fold cost most of the walk where many sources stay live (the 10k
+  /// kernel), so it is copied only once what lies above it has grown to a
+  /// quarter of it. Until then it keeps the sources `keep` rejects: nothing
+  /// looks them up again, and `forEachKept` leaves them out.
   template <typename Keep> void fold(Keep keep) {
-    auto folded = std::make_shared<Layer>();
-    size_t most = own.size();
+    const Layer *bottom = layers.get();
+    while (bottom && bottom->parent)
+      bottom = bottom->parent.get();
+    size_t above = own.size(), most = own.size();
     for (const Layer *layer = layers.get(); layer; layer = layer->parent.get())
-      most += layer->entries.size();
-    folded->entries.reserve(most);
+      (layer == bottom ? most : above) += layer->entries.size();
+    // Folded already, and nothing written since.
+    if (own.empty() && layers && layers->fold &&
+        (layers.get() == bottom || layers->parent.get() == bottom))
+      return;
+    bool full = !bottom || above * 4 > bottom->entries.size();
+    const Layer *stop = full ? nullptr : bottom;
+    auto folded = std::make_shared<Layer>();
+    folded->entries.reserve(full ? most + above : above);
     // Its own entries are moved (it clears them), the shared ones copied.
     for (auto &[op, seqs] : own)
       if (keep(op))
         folded->entries.try_emplace(op, std::move(seqs));
-    auto add = [&](const Map &entries) {
-      for (const auto &[op, seqs] : entries)
+    for (const Layer *layer = layers.get(); layer != stop;
+         layer = layer->parent.get())
+      for (const auto &[op, seqs] : layer->entries)
         if (keep(op))
           folded->entries.try_emplace(op, seqs);
-    };
-    for (const Layer *layer = layers.get(); layer; layer = layer->parent.get())
-      add(layer->entries);
+    if (!full)
+      for (const std::shared_ptr<const Layer> *at = &layers;;
+           at = &(*at)->parent)
+        if (at->get() == bottom) {
+          folded->parent = *at;
+          break;
+        }
+    folded->fold = true;
     folded->seal();
     own.clear();
     ownFilter = 0;
     layers = std::move(folded);
   }
-  /// The entries, after a fold.
-  const Map &folded() const {
-    assert(own.empty() && (!layers || !layers->parent) && "fold first");
-    static const Map none;
-    return layers ? layers->entries : none;
+  /// Calls `fn(source, seqs)` for each source `keep` accepts, with its
+  /// latest runs.
+  template <typename Keep, typename Fn>
+  void forEachKept(Keep keep, Fn fn) const {
+    auto above = [&](SourceId source, const Layer *upTo) {
+      if ((ownFilter & filterBit(source)) && own.count(source))
+        return true;
+      for (const Layer *layer = layers.get(); layer != upTo;
+           layer = layer->parent.get())
+        if ((layer->filter & filterBit(source)) &&
+            layer->entries.count(source))
+          return true;
+      return false;
+    };
+    for (const auto &[source, seqs] : own)
+      if (keep(source))
+        fn(source, seqs);
+    for (const Layer *layer = layers.get(); layer; layer = layer->parent.get())
+      for (const auto &[source, seqs] : layer->entries)
+        if (keep(source) && !above(source, layer))
+          fn(source, seqs);
   }
 
   /// For each source, the sequence numbers of `paths` in path order,
@@ -153,6 +190,8 @@ private:
     uint64_t filter = 0;
     /// Layers below this one.
     unsigned depth = 0;
+    /// Whether a fold made it.
+    bool fold = false;
     void seal() {
       filter = 0;
       for (const auto &entry : entries)
@@ -459,7 +498,7 @@ public:
         const std::optional<Checkpoint> &known = checkpoints[i];
         // Back on the course of the run that recorded the checkpoint: the
         // rest of this walk would go as that one did, and that one passed.
-        if (i > lastChanged && known && sameFuture(path, known->path))
+        if (i > lastChanged && known && sameFuture(path, known->path, i))
           return true;
         if (recorded)
           (*recorded)[i] = Checkpoint{path, counters, waitCounters};
@@ -504,7 +543,7 @@ private:
   /// is no dependency's access count as steps too): RegionWalkClient's
   /// walksInto and leaf.
   WalkStep step(Operation &op, Path &path);
-  bool sameFuture(const Path &a, const Path &b) const;
+  bool sameFuture(const Path &a, const Path &b, size_t at) const;
 
   bool access(const DependencyAccess &info, Path &path);
   bool setFlag(SetFlagOp set, Path &path);
