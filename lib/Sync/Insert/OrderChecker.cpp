@@ -393,18 +393,7 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
 /// sources still ahead: two states that agree on those (and on the flags in
 /// flight) have the same future, whatever they know of older numbers.
 bool OrderChecker::sameFuture(const Path &a, const Path &b, size_t at) const {
-  // The latest runs of the sources still ahead of body op `at` (a fold
-  // may leave others below).
-  auto ahead = [&](SourceId source) { return lastDependent[source] >= at; };
-  SmallVector<std::pair<SourceId, const LatestRuns::Seqs *>> latestA;
-  size_t sizeB = 0;
-  a.latest.forEachKept(ahead, [&](SourceId source, const LatestRuns::Seqs &seqs) {
-    latestA.push_back({source, &seqs});
-  });
-  b.latest.forEachKept(ahead, [&](SourceId, const LatestRuns::Seqs &) {
-    ++sizeB;
-  });
-  if (latestA.size() != sizeB || a.flags.size() != b.flags.size())
+  if (a.flags.size() != b.flags.size())
     return false;
   for (auto itA = a.flags.begin(), itB = b.flags.begin(); itA != a.flags.end();
        ++itA, ++itB)
@@ -468,6 +457,19 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b, size_t at) const {
       if (!sameKnowledge(std::get<1>(key), seqA, seqB))
         return false;
   }
+  // The latest runs of the sources still ahead of body op `at` (a fold
+  // may leave others below): read last, as finding them reads every one.
+  auto ahead = [&](SourceId source) { return lastDependent[source] >= at; };
+  SmallVector<std::pair<SourceId, const LatestRuns::Seqs *>> latestA;
+  size_t sizeB = 0;
+  a.latest.forEachKept(ahead,
+                       [&](SourceId source, const LatestRuns::Seqs &seqs) {
+                         latestA.push_back({source, &seqs});
+                       });
+  b.latest.forEachKept(
+      ahead, [&](SourceId, const LatestRuns::Seqs &) { ++sizeB; });
+  if (latestA.size() != sizeB)
+    return false;
   for (auto [source, seqs] : latestA) {
     const LatestRuns::Seqs *other = b.latest.find(source);
     if (!other || *other != *seqs)
