@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <tuple>
 #include <utility>
 
 namespace mlir {
@@ -61,8 +62,15 @@ public:
   }
   /// The value of `key`, default-constructed when it has no entry yet.
   Value &operator[](const Key &key) {
+    // A new last entry (the most common case) is built in place, not built
+    // apart and moved in.
+    if (entries.empty() || entries.back().first < key)
+      return entries
+          .emplace_back(std::piecewise_construct, std::forward_as_tuple(key),
+                        std::forward_as_tuple())
+          .second;
     iterator it = const_cast<iterator>(lowerBound(key));
-    if (it == end() || it->first != key)
+    if (it->first != key)
       it = entries.insert(it, Entry(key, Value()));
     return it->second;
   }

@@ -102,9 +102,10 @@ std::shared_ptr<const LatestRuns::Layer> LatestRuns::share() const {
   auto layer = std::make_shared<Layer>();
   layer->entries = std::move(own);
   if (layers && layers->depth >= kMaxDepth) {
-    // Flattens the layers above the bottom one (a fold's) into this one.
+    // Flattens the layers above the last fold's (or the bottom one) into
+    // this one.
     const std::shared_ptr<const Layer> *bottom = &layers;
-    for (; (*bottom)->parent; bottom = &(*bottom)->parent)
+    for (; !(*bottom)->fold && (*bottom)->parent; bottom = &(*bottom)->parent)
       for (const auto &[op, seqs] : (*bottom)->entries)
         layer->entries.try_emplace(op, seqs);
     layer->parent = *bottom;
@@ -273,9 +274,8 @@ bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
   // What p issued includes what p knows of itself (a pipe learns only
   // numbers that ran), so the set's own numbers are those it issued.
   assert(path.executed[p].includes(path.known[p][p]));
-  path.flags.insertOrAssign({p, q, event},
-                            Capture(path.known.snapshot(p), p,
-                                    IntervalSet(path.executed[p])));
+  path.flags[{p, q, event}].assign(path.known.snapshot(p), p,
+                                   path.executed[p]);
   return true;
 }
 
@@ -356,11 +356,14 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
     failure = Failure::Budget;
     return WalkStep::Stop;
   }
-  if (disabled->contains(&op))
-    return WalkStep::Done;
+  // A disabled op is stepped over. The tries disable syncs only: other ops
+  // look it up only when `disabled` holds one (most steps are not syncs).
+  auto isDisabled = [&] { return disabled->contains(&op); };
   if (auto set = dyn_cast<SetFlagOp>(op))
-    return done(setFlag(set, path));
+    return isDisabled() ? WalkStep::Done : done(setFlag(set, path));
   if (auto wait = dyn_cast<WaitFlagOp>(op)) {
+    if (isDisabled())
+      return WalkStep::Done;
     FlagKey key{static_cast<unsigned>(wait.getSrc()),
                 static_cast<unsigned>(wait.getDst()), wait.getEvent()};
     auto flag = path.flags.find(key);
@@ -374,12 +377,16 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
     return WalkStep::Done;
   }
   if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
+    if (isDisabled())
+      return WalkStep::Done;
     unsigned p = static_cast<unsigned>(barrier.getPipe());
     if (!path.known[p][p].includes(path.executed[p]))
       path.known.own(p)[p].unite(path.executed[p]);
     return WalkStep::Done;
   }
   if (isa<BarrierAllOp>(op)) {
+    if (isDisabled())
+      return WalkStep::Done;
     // Every pipe knows all that ran before; so every wait ran, and no
     // flag's next set can overrun it.
     for (unsigned q = 0; q < kNumPipes; ++q) {
@@ -390,6 +397,8 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
     path.consumers.clear();
     return WalkStep::Done;
   }
+  if (disabledOthers && isDisabled())
+    return WalkStep::Done;
   auto it = dependencies.accesses.find(&op);
   if (it != dependencies.accesses.end())
     return done(access(it->second, path));
@@ -401,10 +410,8 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
 /// only numbers ever looked up again are the latest ones of the dependency
 /// sources still ahead: two states that agree on those (and on the flags in
 /// flight) have the same future, whatever they know of older numbers.
-bool OrderChecker::sameFuture(const Path &a, const Path &b) const {
-  const LatestRuns::Map &latestA = a.latest.folded();
-  const LatestRuns::Map &latestB = b.latest.folded();
-  if (latestA.size() != latestB.size() || a.flags.size() != b.flags.size())
+bool OrderChecker::sameFuture(const Path &a, const Path &b, size_t at) const {
+  if (a.flags.size() != b.flags.size())
     return false;
   for (auto itA = a.flags.begin(), itB = b.flags.begin(); itA != a.flags.end();
        ++itA, ++itB)
@@ -468,13 +475,26 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b) const {
       if (!sameKnowledge(std::get<1>(key), seqA, seqB))
         return false;
   }
-  for (const auto &[source, seqs] : latestA) {
-    auto other = latestB.find(source);
-    if (other == latestB.end() || other->second != seqs)
+  // The latest runs of the sources still ahead of body op `at` (a fold
+  // may leave others below): read last, as finding them reads every one.
+  auto ahead = [&](SourceId source) { return lastDependent[source] >= at; };
+  SmallVector<std::pair<SourceId, const LatestRuns::Seqs *>> latestA;
+  size_t sizeB = 0;
+  a.latest.forEachKept(ahead,
+                       [&](SourceId source, const LatestRuns::Seqs &seqs) {
+                         latestA.push_back({source, &seqs});
+                       });
+  b.latest.forEachKept(
+      ahead, [&](SourceId, const LatestRuns::Seqs &) { ++sizeB; });
+  if (latestA.size() != sizeB)
+    return false;
+  for (auto [source, seqs] : latestA) {
+    const LatestRuns::Seqs *other = b.latest.find(source);
+    if (!other || *other != *seqs)
       return false;
   }
-  for (const auto &[source, seqs] : latestA)
-    for (int64_t seq : seqs)
+  for (auto [source, seqs] : latestA)
+    for (int64_t seq : *seqs)
       if (!sameKnowledge(dependencies.sourcePipes[source], seq, seq))
         return false;
   return true;
@@ -580,7 +600,7 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
                      [&](const Capture *other) {
                        return other->sameAs(captured);
                      })) {
-      merged.flags.insertOrAssign(key, Capture(captured));
+      merged.flags[key] = captured;
       continue;
     }
     unsigned source = std::get<0>(key);
@@ -590,9 +610,8 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
     auto row = std::make_shared<PipeSets>();
     onEveryPath(captureOf,
                 alikePipes(captureOf, [](size_t) { return false; }), *row);
-    IntervalSet own = (*row)[source];
-    merged.flags.insertOrAssign(
-        key, Capture(std::move(row), source, std::move(own)));
+    const IntervalSet &own = (*row)[source];
+    merged.flags[key].assign(row, source, own);
   }
   // A path's consumers of a flag have no repeats.
   merged.consumers = paths.front().consumers;
