@@ -64,9 +64,9 @@ void SyncChecker::setFlag(SetFlagOp set, unsigned base, PathState &state) {
           << "the wait it is not ordered after";
     }
   }
-  FlagState flag{state.known[p], set.getOperation()};
-  flag.knowledge[p].unite(state.executed[p]);
-  state.flags.insertOrAssign(key, std::move(flag));
+  state.flags.insertOrAssign(
+      key, FlagState{FlagState::capture(state.known[p], p, state.executed[p]),
+                     set.getOperation()});
 }
 
 /// A wait runs on its pipe like an access (a later set of its flag must know
@@ -85,7 +85,7 @@ void SyncChecker::waitFlag(WaitFlagOp wait, unsigned base,
     return;
   }
   for (size_t p = 0; p < kNumUnits; ++p)
-    state.known[q][p].unite(it->second.knowledge[p]);
+    state.known[q][p].unite(it->second[p]);
   state.flags.erase(it);
   int64_t seq = ++counters[q];
   state.executed[q].insert(seq, seq + 1);
@@ -219,12 +219,18 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
         diag.attachNote(flag.setOp->getLoc()) << "set here";
       }
       if (everywhere && !merged.flags.count(key)) {
-        FlagState combined{mergeKnowledge([&, k = key](const PathState &o)
-                                              -> const Knowledge & {
-                             return o.flags.at(k).knowledge;
-                           }),
-                           flag.setOp};
-        merged.flags.insertOrAssign(key, std::move(combined));
+        // One capture on every path (raised before they parted) merges to
+        // itself: shared, not merged.
+        bool shared = llvm::all_of(states, [&, k = key](const PathState &o) {
+          return o.flags.at(k).knowledge == flag.knowledge;
+        });
+        std::shared_ptr<const Knowledge> combined =
+            shared ? flag.knowledge
+                   : std::make_shared<const Knowledge>(mergeKnowledge(
+                         [&, k = key](const PathState &o) -> const Knowledge & {
+                           return *o.flags.at(k).knowledge;
+                         }));
+        merged.flags.insertOrAssign(key, FlagState{combined, flag.setOp});
       }
     }
   }

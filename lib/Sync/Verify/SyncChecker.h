@@ -37,6 +37,7 @@
 
 #include <array>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <vector>
@@ -52,12 +53,23 @@ namespace verify {
 /// Per unit p, the sequence numbers of p known to have finished.
 using Knowledge = std::array<IntervalSet, kNumUnits>;
 
-/// A raised flag: what its set captured.
+/// A raised flag: what its set captured. The capture never changes once
+/// made, so the copies of a path's state (branches, a loop's exits and
+/// iteration starts) share it, and a flag map moves pointers, not fourteen
+/// interval sets per flag.
 struct FlagState {
-  Knowledge knowledge;
+  std::shared_ptr<const Knowledge> knowledge;
   Operation *setOp;
-  bool operator==(const FlagState &o) const {
-    return knowledge == o.knowledge;
+  /// What the set captured of `knowledge`: `known` (what its pipe knew) and
+  /// `executed`, what its own pipe `p` had issued.
+  static std::shared_ptr<const Knowledge>
+  capture(const Knowledge &known, unsigned p, const IntervalSet &executed) {
+    auto captured = std::make_shared<Knowledge>(known);
+    (*captured)[p].unite(executed);
+    return captured;
+  }
+  const IntervalSet &operator[](size_t unit) const {
+    return (*knowledge)[unit];
   }
 };
 
