@@ -152,6 +152,53 @@ WalkStep SyncChecker::visitSync(Operation &op, PathState &state) {
   return WalkStep::Enter;
 }
 
+namespace {
+
+using Consumers = SortedMap<FlagKey, Consumer>;
+
+/// Per flag, the waits of both, and the first wait op known.
+void uniteConsumer(Consumer &into, const Consumer &other) {
+  into.waits.unite(other.waits);
+  if (!into.waitOp)
+    into.waitOp = other.waitOp;
+}
+
+/// The consumers of two paths, in `into`: one pass over the two sorted
+/// maps, in place when they hold the same flags (mostly: the paths waited
+/// for the same flags before they parted).
+void uniteConsumers(Consumers &into, const Consumers &other) {
+  if (into.size() == other.size() &&
+      std::equal(into.begin(), into.end(), other.begin(),
+                 [](const auto &x, const auto &y) { return x.first == y.first; })) {
+    const auto *y = other.begin();
+    for (auto &x : into)
+      uniteConsumer(x.second, (y++)->second);
+    return;
+  }
+  const Consumers &a = into, &b = other;
+  Consumers united;
+  const auto *x = a.begin(), *y = b.begin();
+  while (x != a.end() || y != b.end()) {
+    if (y == b.end() || (x != a.end() && x->first < y->first)) {
+      united.insertOrAssign(x->first, Consumer(x->second));
+      ++x;
+      continue;
+    }
+    if (x == a.end() || y->first < x->first) {
+      united.insertOrAssign(y->first, Consumer(y->second));
+      ++y;
+      continue;
+    }
+    Consumer both = x->second;
+    uniteConsumer(both, y->second);
+    united.insertOrAssign(x->first, std::move(both));
+    ++x, ++y;
+  }
+  into = std::move(united);
+}
+
+} // namespace
+
 std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
                                             Operation *at) {
   PathState merged;
@@ -168,9 +215,9 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
     for (size_t p = 0; p < kNumUnits; ++p)
       if (!merged.executed[p].empty())
         notRun[s][p] = merged.executed[p].minus(state.executed[p]);
-  // Known at the merge: known on every path that ran it.
-  auto mergeKnowledge = [&](auto knowledgeOf) {
-    Knowledge result;
+  // Known at the merge: known on every path that ran it. Into `result`,
+  // empty (fourteen sets, built in place rather than moved there).
+  auto mergeKnowledge = [&](Knowledge &result, auto knowledgeOf) {
     for (size_t p = 0; p < kNumUnits; ++p) {
       // A unit no path ran nor knows of (the other core's, in a kernel of
       // one) stays empty: skip the copies.
@@ -193,15 +240,15 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
       for (auto [s, state] : llvm::enumerate(states)) {
         IntervalSet onPath = knowledgeOf(state)[p];
         onPath.unite(notRun[s][p]);
-        result[p] = first ? onPath : result[p].intersect(onPath);
+        result[p] = first ? std::move(onPath) : result[p].intersect(onPath);
         first = false;
       }
     }
-    return result;
   };
   for (size_t q = 0; q < kNumUnits; ++q)
-    merged.known[q] =
-        mergeKnowledge([&](const PathState &s) -> const Knowledge & { return s.known[q]; });
+    mergeKnowledge(merged.known[q], [&](const PathState &s) -> const Knowledge & {
+      return s.known[q];
+    });
   // Flags must be balanced: the same ones set on every path.
   for (const PathState &s : states) {
     for (const auto &[key, flag] : s.flags) {
@@ -224,24 +271,24 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
         bool shared = llvm::all_of(states, [&, k = key](const PathState &o) {
           return o.flags.at(k).knowledge == flag.knowledge;
         });
-        std::shared_ptr<const Knowledge> combined =
-            shared ? flag.knowledge
-                   : std::make_shared<const Knowledge>(mergeKnowledge(
+        std::shared_ptr<const Knowledge> combined = flag.knowledge;
+        if (!shared) {
+          auto knowledge = std::make_shared<Knowledge>();
+          mergeKnowledge(*knowledge,
                          [&, k = key](const PathState &o) -> const Knowledge & {
                            return *o.flags.at(k).knowledge;
-                         }));
+                         });
+          combined = std::move(knowledge);
+        }
         merged.flags.insertOrAssign(key, FlagState{combined, flag.setOp});
       }
     }
   }
-  // A later set must be ordered after the consumer of every path.
-  for (const PathState &s : states)
-    for (const auto &[key, consumer] : s.consumers) {
-      Consumer &into = merged.consumers[key];
-      into.waits.unite(consumer.waits);
-      if (!into.waitOp)
-        into.waitOp = consumer.waitOp;
-    }
+  // A later set must be ordered after the consumer of every path: the
+  // first path's, and each other's merged in (both sorted by key).
+  merged.consumers = states.front().consumers;
+  for (const PathState &s : states.drop_front())
+    uniteConsumers(merged.consumers, s.consumers);
   mergeCounters(states, at, merged);
   // Every access that may have run stays a candidate.
   SmallVector<const History *> histories;

@@ -123,8 +123,20 @@ ArrayRef<Touch> TouchCache::get(Operation *op,
   for (const Entry *entry : known.entries)
     if (entry->iterations == key)
       return entry->touches;
-  entries.push_back({std::move(key), touchesOf(op, iterations, &sizes, &onChipRuns)});
+  auto kept = effects.find(op);
+  entries.push_back(
+      {std::move(key),
+       touchesOf(op, iterations, &sizes, &onChipRuns,
+                 kept == effects.end() ? nullptr : &kept->second)});
   known.entries.push_back(&entries.back());
   return entries.back().touches;
 }
 
+bool TouchCache::isMemoryOp(Operation *op) {
+  EffectList kept;
+  if (!verify::isMemoryOp(op, &kept))
+    return false;
+  if (!kept.empty())
+    effects.try_emplace(op, std::move(kept));
+  return true;
+}
