@@ -161,7 +161,8 @@ void SyncChecker::crossCoreSet(CrossCoreSetOp set, PathState &state) {
   }
   counter.setter = p;
   counter.signals.push_back(
-      {FlagState::capture(state.known[p], p, state.executed[p]),
+      {FlagState::capture(state.known[p], p, state.executed[p],
+                                      capturePool),
        set.getOperation()});
 }
 

@@ -65,7 +65,8 @@ void SyncChecker::setFlag(SetFlagOp set, unsigned base, PathState &state) {
     }
   }
   state.flags.insertOrAssign(
-      key, FlagState{FlagState::capture(state.known[p], p, state.executed[p]),
+      key, FlagState{FlagState::capture(state.known[p], p, state.executed[p],
+                                      capturePool),
                      set.getOperation()});
 }
 
@@ -115,7 +116,12 @@ WalkStep SyncChecker::step(Operation &op, PathState &state) {
 /// set_flag, wait_flag, pipe_barrier and barrier_all, on every core that
 /// has their pipes (Cores.cpp).
 WalkStep SyncChecker::visitSync(Operation &op, PathState &state) {
-  auto coresOfPipes = [&](Pipe a, Pipe b) {
+  // The cores matter only in a function of both (unitBases): a function of
+  // one has one set of units, and most sync ops are flags, whose attribute
+  // look-up costs more than the rest of their step.
+  auto coresOfPipes = [&](Pipe a, Pipe b) -> unsigned {
+    if (!holdsBothCores())
+      return kBothCores;
     unsigned cores = target.getPipe(a).cores & target.getPipe(b).cores;
     if (auto core =
             op.getAttrOfType<CoreAttr>(DsaPlanDialect::getCoreAttrName()))

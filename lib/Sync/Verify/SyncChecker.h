@@ -53,6 +53,52 @@ namespace verify {
 /// Per unit p, the sequence numbers of p known to have finished.
 using Knowledge = std::array<IntervalSet, kNumUnits>;
 
+/// Blocks of one size, handed back and handed out again: each set_flag
+/// captures a Knowledge (some 2 KiB, beyond malloc's fast path) that its
+/// wait frees, tens of thousands of times on a large kernel. Held by the
+/// allocators of the captures, so it outlives the last of them.
+class BlockPool {
+public:
+  ~BlockPool() {
+    for (void *block : spare)
+      ::operator delete(block);
+  }
+  void *get(size_t bytes) {
+    if (bytes != blockSize || spare.empty())
+      return ::operator new(bytes);
+    return spare.pop_back_val();
+  }
+  void put(void *block, size_t bytes) {
+    if (!blockSize)
+      blockSize = bytes;
+    if (bytes != blockSize)
+      return ::operator delete(block);
+    spare.push_back(block);
+  }
+
+private:
+  size_t blockSize = 0;
+  SmallVector<void *, 0> spare;
+};
+
+/// A std::allocator over a BlockPool (std::allocate_shared's).
+template <typename T> struct PoolAllocator {
+  using value_type = T;
+  explicit PoolAllocator(std::shared_ptr<BlockPool> pool)
+      : pool(std::move(pool)) {}
+  template <typename U>
+  PoolAllocator(const PoolAllocator<U> &other) : pool(other.pool) {}
+  T *allocate(size_t n) { return static_cast<T *>(pool->get(n * sizeof(T))); }
+  void deallocate(T *block, size_t n) { pool->put(block, n * sizeof(T)); }
+  template <typename U> bool operator==(const PoolAllocator<U> &o) const {
+    return pool == o.pool;
+  }
+  template <typename U> bool operator!=(const PoolAllocator<U> &o) const {
+    return pool != o.pool;
+  }
+  std::shared_ptr<BlockPool> pool;
+};
+
 /// A raised flag: what its set captured. The capture never changes once
 /// made, so the copies of a path's state (branches, a loop's exits and
 /// iteration starts) share it, and a flag map moves pointers, not fourteen
@@ -63,8 +109,10 @@ struct FlagState {
   /// What the set captured of `knowledge`: `known` (what its pipe knew) and
   /// `executed`, what its own pipe `p` had issued.
   static std::shared_ptr<const Knowledge>
-  capture(const Knowledge &known, unsigned p, const IntervalSet &executed) {
-    auto captured = std::make_shared<Knowledge>(known);
+  capture(const Knowledge &known, unsigned p, const IntervalSet &executed,
+          const std::shared_ptr<BlockPool> &pool) {
+    auto captured = std::allocate_shared<Knowledge>(
+        PoolAllocator<Knowledge>(pool), known);
     (*captured)[p].unite(executed);
     return captured;
   }
@@ -215,6 +263,8 @@ private:
   /// one path ran of a pipe stays a few contiguous ranges.
   std::array<int64_t, kNumUnits> counters{};
   TouchCache touchCache;
+  /// Where flag captures are allocated.
+  std::shared_ptr<BlockPool> capturePool = std::make_shared<BlockPool>();
   GmAliasing gmAliasing;
   /// Per op met as a leaf, what it is.
   llvm::DenseMap<Operation *, LeafInfo> leafKinds;
