@@ -161,8 +161,7 @@ void SyncChecker::crossCoreSet(CrossCoreSetOp set, PathState &state) {
   }
   counter.setter = p;
   counter.signals.push_back(
-      {FlagState::capture(state.known[p], p, state.executed[p],
-                                      capturePool),
+      {FlagState::capture(state.known[p], p, state.executed[p]),
        set.getOperation()});
 }
 
@@ -190,8 +189,8 @@ void SyncChecker::crossCoreWait(CrossCoreWaitOp wait, PathState &state) {
   state.executed[s].insert(seq, seq + 1);
   for (unsigned q = base; q < base + kNumPipes; ++q) {
     for (size_t p = 0; p < kNumUnits; ++p)
-      state.known[q][p].unite(signal[p]);
-    state.known[q][s].insert(seq, seq + 1);
+      state.known.unite(q, p, signal[p]);
+    state.known.row(q)[s].insert(seq, seq + 1);
   }
 }
 

@@ -65,8 +65,7 @@ void SyncChecker::setFlag(SetFlagOp set, unsigned base, PathState &state) {
     }
   }
   state.flags.insertOrAssign(
-      key, FlagState{FlagState::capture(state.known[p], p, state.executed[p],
-                                      capturePool),
+      key, FlagState{FlagState::capture(state.known[p], p, state.executed[p]),
                      set.getOperation()});
 }
 
@@ -86,7 +85,7 @@ void SyncChecker::waitFlag(WaitFlagOp wait, unsigned base,
     return;
   }
   for (size_t p = 0; p < kNumUnits; ++p)
-    state.known[q][p].unite(it->second[p]);
+    state.known.unite(q, p, it->second[p]);
   state.flags.erase(it);
   int64_t seq = ++counters[q];
   state.executed[q].insert(seq, seq + 1);
@@ -142,7 +141,7 @@ WalkStep SyncChecker::visitSync(Operation &op, PathState &state) {
     Pipe pipe = barrier.getPipe();
     for (unsigned base : unitBases(coresOfPipes(pipe, pipe))) {
       unsigned p = base + static_cast<unsigned>(pipe);
-      state.known[p][p].unite(state.executed[p]);
+      state.known.unite(p, p, state.executed[p]);
     }
     return WalkStep::Done;
   }
@@ -152,7 +151,7 @@ WalkStep SyncChecker::visitSync(Operation &op, PathState &state) {
     for (unsigned base : unitBases(coresOfPipes(Pipe::s, Pipe::s)))
       for (size_t q = base; q < base + kNumPipes; ++q)
         for (size_t p = base; p < base + kNumPipes; ++p)
-          state.known[q][p].unite(state.executed[p]);
+          state.known.unite(q, p, state.executed[p]);
     return WalkStep::Done;
   }
   return WalkStep::Enter;
@@ -251,10 +250,21 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
       }
     }
   };
-  for (size_t q = 0; q < kNumUnits; ++q)
-    mergeKnowledge(merged.known[q], [&](const PathState &s) -> const Knowledge & {
-      return s.known[q];
-    });
+  for (size_t q = 0; q < kNumUnits; ++q) {
+    // A row every path shares (or none allocated) merges to itself (as
+    // mergeKnowledge would, every path knowing alike).
+    const PathState &front = states.front();
+    if (llvm::all_of(states.drop_front(), [&](const PathState &s) {
+          return s.known.shares(q, front.known);
+        })) {
+      merged.known.share(q, front.known);
+      continue;
+    }
+    mergeKnowledge(merged.known.row(q),
+                   [&](const PathState &s) -> const Knowledge & {
+                     return s.known[q];
+                   });
+  }
   // Flags must be balanced: the same ones set on every path.
   for (const PathState &s : states) {
     for (const auto &[key, flag] : s.flags) {
@@ -279,7 +289,7 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
         });
         std::shared_ptr<const Knowledge> combined = flag.knowledge;
         if (!shared) {
-          auto knowledge = std::make_shared<Knowledge>();
+          std::shared_ptr<Knowledge> knowledge = newKnowledge();
           mergeKnowledge(*knowledge,
                          [&, k = key](const PathState &o) -> const Knowledge & {
                            return *o.flags.at(k).knowledge;

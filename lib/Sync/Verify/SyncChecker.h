@@ -99,6 +99,20 @@ template <typename T> struct PoolAllocator {
   std::shared_ptr<BlockPool> pool;
 };
 
+/// This thread's pool of Knowledge blocks (a function is checked on one
+/// thread, and its states never leave it).
+inline const std::shared_ptr<BlockPool> &knowledgePool() {
+  static thread_local std::shared_ptr<BlockPool> pool =
+      std::make_shared<BlockPool>();
+  return pool;
+}
+
+/// A Knowledge from the pool, a copy of `from`.
+inline std::shared_ptr<Knowledge> newKnowledge(const Knowledge &from = {}) {
+  return std::allocate_shared<Knowledge>(
+      PoolAllocator<Knowledge>(knowledgePool()), from);
+}
+
 /// A raised flag: what its set captured. The capture never changes once
 /// made, so the copies of a path's state (branches, a loop's exits and
 /// iteration starts) share it, and a flag map moves pointers, not fourteen
@@ -109,10 +123,8 @@ struct FlagState {
   /// What the set captured of `knowledge`: `known` (what its pipe knew) and
   /// `executed`, what its own pipe `p` had issued.
   static std::shared_ptr<const Knowledge>
-  capture(const Knowledge &known, unsigned p, const IntervalSet &executed,
-          const std::shared_ptr<BlockPool> &pool) {
-    auto captured = std::allocate_shared<Knowledge>(
-        PoolAllocator<Knowledge>(pool), known);
+  capture(const Knowledge &known, unsigned p, const IntervalSet &executed) {
+    std::shared_ptr<Knowledge> captured = newKnowledge(known);
     (*captured)[p].unite(executed);
     return captured;
   }
@@ -140,10 +152,47 @@ struct Consumer {
   Operation *waitOp = nullptr;
 };
 
+/// known[q][p]: per unit q, the sequence numbers of each unit p that q
+/// knows finished. Each row is shared between the copies of a path's state
+/// (branches, a loop's exits and iteration starts) until one of them
+/// changes it: a copy copies fourteen pointers rather than 196 interval
+/// sets, and a step changes a row or two. A row never written (the other
+/// core's units, in a kernel of one) stays unallocated, and reads empty.
+class KnownRows {
+public:
+  const Knowledge &operator[](size_t q) const {
+    static const Knowledge none;
+    return rows[q] ? *rows[q] : none;
+  }
+  /// Row q, to be changed: a copy of its own if another state shares it.
+  Knowledge &row(size_t q) {
+    if (!rows[q])
+      rows[q] = newKnowledge();
+    else if (rows[q].use_count() > 1)
+      rows[q] = newKnowledge(*rows[q]);
+    return *rows[q];
+  }
+  /// Adds `numbers` to known[q][p]; row q is left shared when it holds them.
+  void unite(size_t q, size_t p, const IntervalSet &numbers) {
+    if (!(*this)[q][p].includes(numbers))
+      row(q)[p].unite(numbers);
+  }
+  /// Row q of another state, shared.
+  void share(size_t q, const KnownRows &from) { rows[q] = from.rows[q]; }
+  /// Whether row q is the same (shared, or both unallocated) here and in
+  /// `other`.
+  bool shares(size_t q, const KnownRows &other) const {
+    return rows[q] == other.rows[q];
+  }
+
+private:
+  std::array<std::shared_ptr<Knowledge>, kNumUnits> rows;
+};
+
 /// What one path knows at a point of the walk.
 struct PathState {
-  Knowledge executed;                       // per unit
-  std::array<Knowledge, kNumUnits> known;   // known[q][p]
+  Knowledge executed; // per unit
+  KnownRows known;    // known[q][p]
   SortedMap<FlagKey, FlagState> flags;
   std::map<CounterKey, Counter> counters;
   SortedMap<FlagKey, Consumer> consumers;
@@ -263,8 +312,6 @@ private:
   /// one path ran of a pipe stays a few contiguous ranges.
   std::array<int64_t, kNumUnits> counters{};
   TouchCache touchCache;
-  /// Where flag captures are allocated.
-  std::shared_ptr<BlockPool> capturePool = std::make_shared<BlockPool>();
   GmAliasing gmAliasing;
   /// Per op met as a leaf, what it is.
   llvm::DenseMap<Operation *, LeafInfo> leafKinds;
