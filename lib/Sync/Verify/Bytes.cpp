@@ -591,8 +591,12 @@ void verify::countIteration(Operation &op, LoopIterations &iterations) {
     iterations[loop.getInductionVar()] = -1;
     return;
   }
+  // The first op of its block first (one compare): most ops are not.
+  Block *block = op.getBlock();
+  if (!block || &op != &block->front())
+    return;
   auto loop = dyn_cast_or_null<scf::ForOp>(op.getParentOp());
-  if (loop && &op == &loop.getBody()->front())
+  if (loop && block == loop.getBody())
     ++iterations[loop.getInductionVar()];
 }
 

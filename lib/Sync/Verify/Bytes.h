@@ -92,6 +92,11 @@ private:
   /// Per parent op asked, the op that holds its layout: finding it asks
   /// each ancestor for an interface, and an op's ancestors are many others'.
   llvm::DenseMap<Operation *, Operation *> scopes;
+  /// The last answer for an op that holds no layout: its parent (null when
+  /// none), element type and size.
+  Operation *lastParent = nullptr;
+  Type lastElement;
+  int64_t lastBits = 0;
 };
 
 /// Per value of one function measured, its runs of bytes when it lives in

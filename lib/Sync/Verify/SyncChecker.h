@@ -301,7 +301,7 @@ private:
     bool ownOrdered = !needsBarrier(pipe);
     return [&knownByQ, q, ownOrdered](const Access &earlier) {
       unsigned p = earlier.unit;
-      return knownByQ[p].contains(earlier.seq) || (p == q && ownOrdered);
+      return (p == q && ownOrdered) || knownByQ[p].contains(earlier.seq);
     };
   }
 

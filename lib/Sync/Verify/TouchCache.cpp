@@ -28,9 +28,15 @@ int64_t ElementSizes::bitsOf(Type element, Operation *at) {
     return isa<ModuleOp, DataLayoutOpInterface>(op);
   };
   Operation *scope = at;
+  Operation *parent = nullptr;
   if (!holdsLayout(at)) {
-    auto [known, first] = scopes.try_emplace(at->getParentOp(), nullptr);
-    for (Operation *up = at->getParentOp(); first && up; up = up->getParentOp())
+    // Mostly the answer for the op before: the ops of a block ask of one
+    // element type, and the answer depends on the parent alone here.
+    parent = at->getParentOp();
+    if (parent && parent == lastParent && element == lastElement)
+      return lastBits;
+    auto [known, first] = scopes.try_emplace(parent, nullptr);
+    for (Operation *up = parent; first && up; up = up->getParentOp())
       if (holdsLayout(up)) {
         known->second = up;
         break;
@@ -40,6 +46,9 @@ int64_t ElementSizes::bitsOf(Type element, Operation *at) {
   auto [it, inserted] = bits.try_emplace({scope, element}, 0);
   if (inserted)
     it->second = DataLayout::closest(at).getTypeSizeInBits(element);
+  lastParent = parent;
+  lastElement = element;
+  lastBits = it->second;
   return it->second;
 }
 
