@@ -73,8 +73,8 @@ Value sourceOfView(Value value) {
     return {};
   if (auto view = dyn_cast<ViewLikeOpInterface>(def))
     return view.getViewSource();
-  if (!isMemoryEffectFree(def) || def->getNumRegions() != 0)
-    return {};
+  // The one memref operand first: an op without one (an arena, an alloc)
+  // is no view whatever its effects, and asking them costs more.
   Value source;
   for (Value operand : def->getOperands())
     if (isa<BaseMemRefType>(operand.getType())) {
@@ -82,6 +82,8 @@ Value sourceOfView(Value value) {
         return {};
       source = operand;
     }
+  if (!source || !isMemoryEffectFree(def) || def->getNumRegions() != 0)
+    return {};
   return source;
 }
 
@@ -600,11 +602,11 @@ void verify::countIteration(Operation &op, LoopIterations &iterations) {
     ++iterations[loop.getInductionVar()];
 }
 
-SmallVector<Touch> verify::touchesOf(Operation *op,
+Touches verify::touchesOf(Operation *op,
                                      const LoopIterations &iterations,
                                      ElementSizes *sizes, OnChipRuns *known,
                                      const EffectList *effectsOfOp) {
-  SmallVector<Touch> touches;
+  Touches touches;
   Anchor anchor(op, sizes);
   // The runs of an on-chip value depend on the value alone (and the
   // target of the function, which all its ops share).

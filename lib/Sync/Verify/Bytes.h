@@ -77,6 +77,8 @@ struct Touch {
   Bytes bytes;
   bool write;
 };
+/// An op's touches: mostly a read and a write (a copy), kept inline.
+using Touches = SmallVector<Touch, 2>;
 
 /// The size in bits of each element type the data layout that holds at an
 /// op gives, asked once per layout and type: `DataLayout::closest` builds a
@@ -110,7 +112,7 @@ using OnChipRuns =
 /// sizes are taken from `sizes` and on-chip runs from `known` (the ops of
 /// one function) when given, and its effects from `effectsOfOp` (what
 /// isMemoryOp kept) when given.
-SmallVector<Touch> touchesOf(Operation *op, const LoopIterations &iterations,
+Touches touchesOf(Operation *op, const LoopIterations &iterations,
                              ElementSizes *sizes = nullptr,
                              OnChipRuns *known = nullptr,
                              const EffectList *effectsOfOp = nullptr);
@@ -136,7 +138,7 @@ public:
 private:
   struct Entry {
     SmallVector<int64_t, 2> iterations; // of `OpEntries::ivs`, in order
-    SmallVector<Touch> touches;
+    Touches touches;
   };
   struct OpEntries {
     SmallVector<Value, 2> ivs;
