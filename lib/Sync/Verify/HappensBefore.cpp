@@ -26,6 +26,8 @@ using namespace mlir;
 using namespace mlir::dsaplan;
 using namespace mlir::dsaplan::verify;
 
+const Knowledge KnownRows::kNone{};
+
 /// A flag is one bit: set_flag raises it once its pipe has finished what it
 /// issued before, wait_flag blocks while it is low and lowers it. So a set
 /// must be ordered (happens-before, not program text) after the wait that

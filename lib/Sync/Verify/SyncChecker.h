@@ -161,8 +161,7 @@ struct Consumer {
 class KnownRows {
 public:
   const Knowledge &operator[](size_t q) const {
-    static const Knowledge none;
-    return rows[q] ? *rows[q] : none;
+    return rows[q] ? *rows[q] : kNone;
   }
   /// Row q, to be changed: a copy of its own if another state shares it.
   Knowledge &row(size_t q) {
@@ -186,6 +185,9 @@ public:
   }
 
 private:
+  /// What an unallocated row reads (a namespace-scope constant, which a
+  /// read need not check is built, as it would a function's static).
+  static const Knowledge kNone;
   std::array<std::shared_ptr<Knowledge>, kNumUnits> rows;
 };
 
