@@ -602,10 +602,9 @@ void verify::countIteration(Operation &op, LoopIterations &iterations) {
     ++iterations[loop.getInductionVar()];
 }
 
-Touches verify::touchesOf(Operation *op,
-                                     const LoopIterations &iterations,
-                                     ElementSizes *sizes, OnChipRuns *known,
-                                     const EffectList *effectsOfOp) {
+Touches verify::touchesOf(Operation *op, const LoopIterations &iterations,
+                          ElementSizes *sizes, OnChipRuns *known,
+                          const EffectList *effectsOfOp) {
   Touches touches;
   Anchor anchor(op, sizes);
   // The runs of an on-chip value depend on the value alone (and the
@@ -684,7 +683,8 @@ bool verify::isMemoryOp(Operation *op, EffectList *kept) {
     touches =
         llvm::any_of(instances, [](const MemoryEffects::EffectInstance &e) {
           return e.getValue() &&
-                 isa<MemoryEffects::Read, MemoryEffects::Write>(e.getEffect()) &&
+                 isa<MemoryEffects::Read, MemoryEffects::Write>(
+                     e.getEffect()) &&
                  isa<BaseMemRefType>(e.getValue().getType());
         });
   }

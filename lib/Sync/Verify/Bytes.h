@@ -113,9 +113,8 @@ using OnChipRuns =
 /// one function) when given, and its effects from `effectsOfOp` (what
 /// isMemoryOp kept) when given.
 Touches touchesOf(Operation *op, const LoopIterations &iterations,
-                             ElementSizes *sizes = nullptr,
-                             OnChipRuns *known = nullptr,
-                             const EffectList *effectsOfOp = nullptr);
+                  ElementSizes *sizes = nullptr, OnChipRuns *known = nullptr,
+                  const EffectList *effectsOfOp = nullptr);
 
 /// touchesOf, computed once per op and per iteration of each scf.for whose
 /// induction variable its operands are computed from: the walk meets an op

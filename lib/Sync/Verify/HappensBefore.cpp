@@ -175,8 +175,9 @@ void uniteConsumer(Consumer &into, const Consumer &other) {
 /// for the same flags before they parted).
 void uniteConsumers(Consumers &into, const Consumers &other) {
   if (into.size() == other.size() &&
-      std::equal(into.begin(), into.end(), other.begin(),
-                 [](const auto &x, const auto &y) { return x.first == y.first; })) {
+      std::equal(
+          into.begin(), into.end(), other.begin(),
+          [](const auto &x, const auto &y) { return x.first == y.first; })) {
     const auto *y = other.begin();
     for (auto &x : into)
       uniteConsumer(x.second, (y++)->second);
@@ -262,10 +263,9 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
       merged.known.share(q, front.known);
       continue;
     }
-    mergeKnowledge(merged.known.row(q),
-                   [&](const PathState &s) -> const Knowledge & {
-                     return s.known[q];
-                   });
+    mergeKnowledge(
+        merged.known.row(q),
+        [&](const PathState &s) -> const Knowledge & { return s.known[q]; });
   }
   // Flags must be balanced: the same ones set on every path.
   for (const PathState &s : states) {
