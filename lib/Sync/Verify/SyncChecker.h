@@ -53,64 +53,9 @@ namespace verify {
 /// Per unit p, the sequence numbers of p known to have finished.
 using Knowledge = std::array<IntervalSet, kNumUnits>;
 
-/// Blocks of one size, handed back and handed out again: each set_flag
-/// captures a Knowledge (some 2 KiB, beyond malloc's fast path) that its
-/// wait frees, tens of thousands of times on a large kernel. Held by the
-/// allocators of the captures, so it outlives the last of them.
-class BlockPool {
-public:
-  ~BlockPool() {
-    for (void *block : spare)
-      ::operator delete(block);
-  }
-  void *get(size_t bytes) {
-    if (bytes != blockSize || spare.empty())
-      return ::operator new(bytes);
-    return spare.pop_back_val();
-  }
-  void put(void *block, size_t bytes) {
-    if (!blockSize)
-      blockSize = bytes;
-    if (bytes != blockSize)
-      return ::operator delete(block);
-    spare.push_back(block);
-  }
-
-private:
-  size_t blockSize = 0;
-  SmallVector<void *, 0> spare;
-};
-
-/// A std::allocator over a BlockPool (std::allocate_shared's).
-template <typename T> struct PoolAllocator {
-  using value_type = T;
-  explicit PoolAllocator(std::shared_ptr<BlockPool> pool)
-      : pool(std::move(pool)) {}
-  template <typename U>
-  PoolAllocator(const PoolAllocator<U> &other) : pool(other.pool) {}
-  T *allocate(size_t n) { return static_cast<T *>(pool->get(n * sizeof(T))); }
-  void deallocate(T *block, size_t n) { pool->put(block, n * sizeof(T)); }
-  template <typename U> bool operator==(const PoolAllocator<U> &o) const {
-    return pool == o.pool;
-  }
-  template <typename U> bool operator!=(const PoolAllocator<U> &o) const {
-    return pool != o.pool;
-  }
-  std::shared_ptr<BlockPool> pool;
-};
-
-/// This thread's pool of Knowledge blocks (a function is checked on one
-/// thread, and its states never leave it).
-inline const std::shared_ptr<BlockPool> &knowledgePool() {
-  static thread_local std::shared_ptr<BlockPool> pool =
-      std::make_shared<BlockPool>();
-  return pool;
-}
-
-/// A Knowledge from the pool, a copy of `from`.
+/// A Knowledge of its own, a copy of `from`.
 inline std::shared_ptr<Knowledge> newKnowledge(const Knowledge &from = {}) {
-  return std::allocate_shared<Knowledge>(
-      PoolAllocator<Knowledge>(knowledgePool()), from);
+  return std::make_shared<Knowledge>(from);
 }
 
 /// A raised flag: what its set captured. The capture never changes once
