@@ -73,8 +73,8 @@ Value sourceOfView(Value value) {
     return {};
   if (auto view = dyn_cast<ViewLikeOpInterface>(def))
     return view.getViewSource();
-  if (!isMemoryEffectFree(def) || def->getNumRegions() != 0)
-    return {};
+  // The one memref operand first: an op without one (an arena, an alloc)
+  // is no view whatever its effects, and asking them costs more.
   Value source;
   for (Value operand : def->getOperands())
     if (isa<BaseMemRefType>(operand.getType())) {
@@ -82,6 +82,8 @@ Value sourceOfView(Value value) {
         return {};
       source = operand;
     }
+  if (!source || !isMemoryEffectFree(def) || def->getNumRegions() != 0)
+    return {};
   return source;
 }
 
@@ -591,15 +593,19 @@ void verify::countIteration(Operation &op, LoopIterations &iterations) {
     iterations[loop.getInductionVar()] = -1;
     return;
   }
+  // The first op of its block first (one compare): most ops are not.
+  Block *block = op.getBlock();
+  if (!block || &op != &block->front())
+    return;
   auto loop = dyn_cast_or_null<scf::ForOp>(op.getParentOp());
-  if (loop && &op == &loop.getBody()->front())
+  if (loop && block == loop.getBody())
     ++iterations[loop.getInductionVar()];
 }
 
-SmallVector<Touch> verify::touchesOf(Operation *op,
-                                     const LoopIterations &iterations,
-                                     ElementSizes *sizes, OnChipRuns *known) {
-  SmallVector<Touch> touches;
+Touches verify::touchesOf(Operation *op, const LoopIterations &iterations,
+                          ElementSizes *sizes, OnChipRuns *known,
+                          const EffectList *effectsOfOp) {
+  Touches touches;
   Anchor anchor(op, sizes);
   // The runs of an on-chip value depend on the value alone (and the
   // target of the function, which all its ops share).
@@ -627,17 +633,20 @@ SmallVector<Touch> verify::touchesOf(Operation *op,
         touches.push_back({run, write});
     }
   };
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!effects) {
-    for (Value operand : op->getOperands()) {
-      record(operand, false);
-      record(operand, true);
+  EffectList instances;
+  if (!effectsOfOp) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects) {
+      for (Value operand : op->getOperands()) {
+        record(operand, false);
+        record(operand, true);
+      }
+      return touches;
     }
-    return touches;
+    effects.getEffects(instances);
+    effectsOfOp = &instances;
   }
-  SmallVector<MemoryEffects::EffectInstance> instances;
-  effects.getEffects(instances);
-  for (const MemoryEffects::EffectInstance &instance : instances)
+  for (const MemoryEffects::EffectInstance &instance : *effectsOfOp)
     if (Value value = instance.getValue()) {
       if (isa<MemoryEffects::Read>(instance.getEffect()))
         record(value, false);
@@ -656,25 +665,35 @@ bool verify::isPlanOnlyOp(Operation *op) {
              BarrierAllOp, SeparateOp, ColocateOp>(op);
 }
 
-bool verify::isMemoryOp(Operation *op) {
-  if (isPlanOnlyOp(op) || isa<RegionBranchOpInterface>(op) ||
+bool verify::isMemoryOp(Operation *op, EffectList *kept) {
+  if (isPlanOnlyOp(op))
+    return false;
+  // What the op does to memory first, the kind of op (two trait and
+  // interface look-ups) only for an op that touches some: most do not.
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  EffectList instances;
+  bool touches;
+  if (!effects) {
+    touches = !isa<ViewLikeOpInterface>(op) &&
+              llvm::any_of(op->getOperands(), [](Value operand) {
+                return isa<BaseMemRefType>(operand.getType());
+              });
+  } else {
+    effects.getEffects(instances);
+    touches =
+        llvm::any_of(instances, [](const MemoryEffects::EffectInstance &e) {
+          return e.getValue() &&
+                 isa<MemoryEffects::Read, MemoryEffects::Write>(
+                     e.getEffect()) &&
+                 isa<BaseMemRefType>(e.getValue().getType());
+        });
+  }
+  if (!touches || isa<RegionBranchOpInterface>(op) ||
       op->hasTrait<OpTrait::IsTerminator>())
     return false;
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!effects) {
-    if (isa<ViewLikeOpInterface>(op))
-      return false;
-    return llvm::any_of(op->getOperands(), [](Value operand) {
-      return isa<BaseMemRefType>(operand.getType());
-    });
-  }
-  SmallVector<MemoryEffects::EffectInstance> instances;
-  effects.getEffects(instances);
-  return llvm::any_of(instances, [](const MemoryEffects::EffectInstance &e) {
-    return e.getValue() &&
-           isa<MemoryEffects::Read, MemoryEffects::Write>(e.getEffect()) &&
-           isa<BaseMemRefType>(e.getValue().getType());
-  });
+  if (kept && effects)
+    *kept = std::move(instances);
+  return true;
 }
 
 std::optional<Bytes> verify::exactTileBytes(Value value) {

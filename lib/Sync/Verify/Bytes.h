@@ -20,6 +20,7 @@
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Dialect/DsaPlan/Target.h"
 
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <deque>
@@ -68,11 +69,16 @@ using LoopIterations = llvm::DenseMap<Value, int64_t>;
 /// op starts the next one.
 void countIteration(Operation &op, LoopIterations &iterations);
 
+/// An op's memory effects (MemoryEffectOpInterface).
+using EffectList = SmallVector<MemoryEffects::EffectInstance, 2>;
+
 /// The memory an op reads and writes, from its own point of view.
 struct Touch {
   Bytes bytes;
   bool write;
 };
+/// An op's touches: mostly a read and a write (a copy), kept inline.
+using Touches = SmallVector<Touch, 2>;
 
 /// The size in bits of each element type the data layout that holds at an
 /// op gives, asked once per layout and type: `DataLayout::closest` builds a
@@ -88,6 +94,11 @@ private:
   /// Per parent op asked, the op that holds its layout: finding it asks
   /// each ancestor for an interface, and an op's ancestors are many others'.
   llvm::DenseMap<Operation *, Operation *> scopes;
+  /// The last answer for an op that holds no layout: its parent (null when
+  /// none), element type and size.
+  Operation *lastParent = nullptr;
+  Type lastElement;
+  int64_t lastBits = 0;
 };
 
 /// Per value of one function measured, its runs of bytes when it lives in
@@ -99,10 +110,11 @@ using OnChipRuns =
 /// The memory `op` reads and writes, from its operands and effects, in the
 /// loop iterations `iterations` (GM offsets that move with a loop); element
 /// sizes are taken from `sizes` and on-chip runs from `known` (the ops of
-/// one function) when given.
-SmallVector<Touch> touchesOf(Operation *op, const LoopIterations &iterations,
-                             ElementSizes *sizes = nullptr,
-                             OnChipRuns *known = nullptr);
+/// one function) when given, and its effects from `effectsOfOp` (what
+/// isMemoryOp kept) when given.
+Touches touchesOf(Operation *op, const LoopIterations &iterations,
+                  ElementSizes *sizes = nullptr, OnChipRuns *known = nullptr,
+                  const EffectList *effectsOfOp = nullptr);
 
 /// touchesOf, computed once per op and per iteration of each scf.for whose
 /// induction variable its operands are computed from: the walk meets an op
@@ -118,11 +130,14 @@ public:
   /// Whether `op`'s touches may change with the iteration of the scf.for
   /// whose induction variable is `iv`.
   bool movesWith(Operation *op, Value iv);
+  /// isMemoryOp, keeping the effects of an op that touches memory for its
+  /// touches (a linalg op builds its effects anew at each call).
+  bool isMemoryOp(Operation *op);
 
 private:
   struct Entry {
     SmallVector<int64_t, 2> iterations; // of `OpEntries::ivs`, in order
-    SmallVector<Touch> touches;
+    Touches touches;
   };
   struct OpEntries {
     SmallVector<Value, 2> ivs;
@@ -132,6 +147,8 @@ private:
   OpEntries &entriesOf(Operation *op);
   std::deque<Entry> entries;
   llvm::DenseMap<Operation *, OpEntries> byOp;
+  /// Per op isMemoryOp accepted through this cache, its effects.
+  llvm::DenseMap<Operation *, EffectList> effects;
   ElementSizes sizes;
   OnChipRuns onChipRuns;
 };
@@ -140,7 +157,8 @@ private:
 /// global memory): its effects say so for a memref operand; an op without
 /// effects that is not a view is taken to. Views, casts, dim and metadata
 /// ops only name bytes, with or without a pipe.
-bool isMemoryOp(Operation *op);
+/// The op's effects are kept in `kept` when it has them and touches memory.
+bool isMemoryOp(Operation *op, EffectList *kept = nullptr);
 /// The dsaplan ops that only plan or order memory (flags, barriers, allocs,
 /// arenas, placement constraints), which isMemoryOp refuses: one compare of
 /// the op's kind each.

@@ -257,7 +257,7 @@ bool SyncChecker::touchesMemory(Operation *op) {
     return false;
   auto [known, first] = memoryOps.try_emplace(op, false);
   if (first)
-    known->second = isMemoryOp(op);
+    known->second = touchCache.isMemoryOp(op);
   return known->second;
 }
 

@@ -49,28 +49,47 @@ bool isModelledMode(Operation *op, int64_t mode) {
 
 } // namespace
 
+/// One walk over every op answers both questions asked of the whole
+/// function: whether it holds both cores, and which units access memory
+/// (FixedPoint.cpp, settledForAll).
 bool SyncChecker::holdsBothCores() {
   if (mixed)
     return *mixed;
   unsigned seen = kNoCore;
+  std::array<bool, kNumUnits> accessing;
+  accessing.fill(false);
   func.walk([&](Operation *op) {
+    // Most ops are flags and barriers: no access, and no attribute to ask.
+    if (isPlanOnlyOp(op))
+      return;
+    bool settled = op->hasAttr(DsaPlanDialect::getSettledAttrName());
+    std::optional<Pipe> pipe;
+    if (settled && isa<CallOpInterface>(op)) {
+      // A settled call accesses with every pipe of its core.
+      for (size_t p = 0; p < kNumPipes; ++p)
+        accessing[p] = true;
+    } else if (touchesMemory(op)) {
+      pipe = getOpPipe(op);
+      if (pipe)
+        accessing[static_cast<unsigned>(*pipe)] = true;
+    }
     if (isa<CrossCoreSetOp, CrossCoreWaitOp>(op)) {
       seen = kBothCores;
       return;
     }
-    // Most ops are flags and barriers: no access, and no attribute to ask.
-    if (isPlanOnlyOp(op))
+    if (settled || !pipe)
       return;
-    if (op->hasAttr(DsaPlanDialect::getSettledAttrName()) ||
-        !touchesMemory(op))
-      return;
-    if (std::optional<Pipe> pipe = getOpPipe(op)) {
-      unsigned cores =
-          rules.accessCores(op, *pipe, touchCache.get(op, LoopIterations()));
-      if (cores != kBothCores)
-        seen |= cores;
-    }
+    unsigned cores =
+        rules.accessCores(op, *pipe, touchCache.get(op, LoopIterations()));
+    if (cores != kBothCores)
+      seen |= cores;
   });
+  // Asked for every access of every page swept: only the units that
+  // access, not all fourteen.
+  accessUnits.emplace();
+  for (unsigned q = 0; q < kNumUnits; ++q)
+    if (accessing[q])
+      accessUnits->push_back(q);
   mixed = seen == kBothCores;
   return *mixed;
 }
@@ -141,9 +160,9 @@ void SyncChecker::crossCoreSet(CrossCoreSetOp set, PathState &state) {
     return;
   }
   counter.setter = p;
-  FlagState signal{state.known[p], set.getOperation()};
-  signal.knowledge[p].unite(state.executed[p]);
-  counter.signals.push_back(signal);
+  counter.signals.push_back(
+      {FlagState::capture(state.known[p], p, state.executed[p]),
+       set.getOperation()});
 }
 
 /// A wait takes the oldest signal; it holds the whole core, so every pipe
@@ -170,8 +189,8 @@ void SyncChecker::crossCoreWait(CrossCoreWaitOp wait, PathState &state) {
   state.executed[s].insert(seq, seq + 1);
   for (unsigned q = base; q < base + kNumPipes; ++q) {
     for (size_t p = 0; p < kNumUnits; ++p)
-      state.known[q][p].unite(signal.knowledge[p]);
-    state.known[q][s].insert(seq, seq + 1);
+      state.known.unite(q, p, signal[p]);
+    state.known.row(q)[s].insert(seq, seq + 1);
   }
 }
 
@@ -209,20 +228,21 @@ void SyncChecker::mergeCounters(ArrayRef<PathState> states, Operation *at,
       if (const Counter *c = signalsOn(s); c && c->setter >= 0)
         into.setter = c->setter;
     for (size_t i = 0; i < size; ++i) {
-      FlagState signal{Knowledge(), nullptr};
+      Knowledge knowledge;
+      Operation *setOp = nullptr;
       for (size_t p = 0; p < kNumUnits; ++p) {
         bool firstPath = true;
         for (const PathState &s : states) {
           const FlagState &on = signalsOn(s)->signals[i];
-          IntervalSet known = on.knowledge[p];
+          IntervalSet known = on[p];
           known.unite(merged.executed[p].minus(s.executed[p]));
-          signal.knowledge[p] =
-              firstPath ? known : signal.knowledge[p].intersect(known);
-          signal.setOp = on.setOp;
+          knowledge[p] = firstPath ? known : knowledge[p].intersect(known);
+          setOp = on.setOp;
           firstPath = false;
         }
       }
-      into.signals.push_back(signal);
+      into.signals.push_back(
+          {std::make_shared<const Knowledge>(std::move(knowledge)), setOp});
     }
   }
 }

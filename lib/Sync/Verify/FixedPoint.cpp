@@ -95,8 +95,7 @@ bool knowsNoLess(const PathState &laterState, int64_t later,
       return false;
   auto flag = laterState.flags.begin();
   for (const auto &[key, earlierFlag] : earlierState.flags) {
-    if (earlierFlag.knowledge[p].contains(earlier) &&
-        !flag->second.knowledge[p].contains(later))
+    if (earlierFlag[p].contains(earlier) && !flag->second[p].contains(later))
       return false;
     ++flag;
   }
@@ -163,31 +162,9 @@ bool SyncChecker::noRiskierThan(const PathState &later,
 
 bool SyncChecker::settledForAll(const PathState &state, unsigned unit,
                                 int64_t seq) {
-  if (!accessUnits) {
-    std::array<bool, kNumUnits> accessing;
-    accessing.fill(false);
-    func.walk([&](Operation *op) {
-      if (isPlanOnlyOp(op))
-        return;
-      if (op->hasAttr(DsaPlanDialect::getSettledAttrName()) &&
-          isa<CallOpInterface>(op)) {
-        // A settled call accesses with every pipe of its core.
-        for (size_t p = 0; p < kNumPipes; ++p)
-          accessing[p] = true;
-        return;
-      }
-      if (!touchesMemory(op))
-        return;
-      if (std::optional<Pipe> pipe = getOpPipe(op))
-        accessing[static_cast<unsigned>(*pipe)] = true;
-    });
-    // Asked for every access of every page swept: only the units that
-    // access, not all fourteen.
-    accessUnits.emplace();
-    for (unsigned q = 0; q < kNumUnits; ++q)
-      if (accessing[q])
-        accessUnits->push_back(q);
-  }
+  // Filled by the walk that found the function holds one core (Cores.cpp).
+  if (!accessUnits)
+    holdsBothCores();
   for (unsigned q : *accessUnits) {
     if (q == unit && !needsBarrier(static_cast<Pipe>(q % kNumPipes)))
       continue;

@@ -26,6 +26,8 @@ using namespace mlir;
 using namespace mlir::dsaplan;
 using namespace mlir::dsaplan::verify;
 
+const Knowledge KnownRows::kNone{};
+
 /// A flag is one bit: set_flag raises it once its pipe has finished what it
 /// issued before, wait_flag blocks while it is low and lowers it. So a set
 /// must be ordered (happens-before, not program text) after the wait that
@@ -64,9 +66,9 @@ void SyncChecker::setFlag(SetFlagOp set, unsigned base, PathState &state) {
           << "the wait it is not ordered after";
     }
   }
-  FlagState flag{state.known[p], set.getOperation()};
-  flag.knowledge[p].unite(state.executed[p]);
-  state.flags.insertOrAssign(key, std::move(flag));
+  state.flags.insertOrAssign(
+      key, FlagState{FlagState::capture(state.known[p], p, state.executed[p]),
+                     set.getOperation()});
 }
 
 /// A wait runs on its pipe like an access (a later set of its flag must know
@@ -85,7 +87,7 @@ void SyncChecker::waitFlag(WaitFlagOp wait, unsigned base,
     return;
   }
   for (size_t p = 0; p < kNumUnits; ++p)
-    state.known[q][p].unite(it->second.knowledge[p]);
+    state.known.unite(q, p, it->second[p]);
   state.flags.erase(it);
   int64_t seq = ++counters[q];
   state.executed[q].insert(seq, seq + 1);
@@ -115,7 +117,12 @@ WalkStep SyncChecker::step(Operation &op, PathState &state) {
 /// set_flag, wait_flag, pipe_barrier and barrier_all, on every core that
 /// has their pipes (Cores.cpp).
 WalkStep SyncChecker::visitSync(Operation &op, PathState &state) {
-  auto coresOfPipes = [&](Pipe a, Pipe b) {
+  // The cores matter only in a function of both (unitBases): a function of
+  // one has one set of units, and most sync ops are flags, whose attribute
+  // look-up costs more than the rest of their step.
+  auto coresOfPipes = [&](Pipe a, Pipe b) -> unsigned {
+    if (!holdsBothCores())
+      return kBothCores;
     unsigned cores = target.getPipe(a).cores & target.getPipe(b).cores;
     if (auto core =
             op.getAttrOfType<CoreAttr>(DsaPlanDialect::getCoreAttrName()))
@@ -136,7 +143,7 @@ WalkStep SyncChecker::visitSync(Operation &op, PathState &state) {
     Pipe pipe = barrier.getPipe();
     for (unsigned base : unitBases(coresOfPipes(pipe, pipe))) {
       unsigned p = base + static_cast<unsigned>(pipe);
-      state.known[p][p].unite(state.executed[p]);
+      state.known.unite(p, p, state.executed[p]);
     }
     return WalkStep::Done;
   }
@@ -146,11 +153,59 @@ WalkStep SyncChecker::visitSync(Operation &op, PathState &state) {
     for (unsigned base : unitBases(coresOfPipes(Pipe::s, Pipe::s)))
       for (size_t q = base; q < base + kNumPipes; ++q)
         for (size_t p = base; p < base + kNumPipes; ++p)
-          state.known[q][p].unite(state.executed[p]);
+          state.known.unite(q, p, state.executed[p]);
     return WalkStep::Done;
   }
   return WalkStep::Enter;
 }
+
+namespace {
+
+using Consumers = SortedMap<FlagKey, Consumer>;
+
+/// Per flag, the waits of both, and the first wait op known.
+void uniteConsumer(Consumer &into, const Consumer &other) {
+  into.waits.unite(other.waits);
+  if (!into.waitOp)
+    into.waitOp = other.waitOp;
+}
+
+/// The consumers of two paths, in `into`: one pass over the two sorted
+/// maps, in place when they hold the same flags (mostly: the paths waited
+/// for the same flags before they parted).
+void uniteConsumers(Consumers &into, const Consumers &other) {
+  if (into.size() == other.size() &&
+      std::equal(
+          into.begin(), into.end(), other.begin(),
+          [](const auto &x, const auto &y) { return x.first == y.first; })) {
+    const auto *y = other.begin();
+    for (auto &x : into)
+      uniteConsumer(x.second, (y++)->second);
+    return;
+  }
+  const Consumers &a = into, &b = other;
+  Consumers united;
+  const auto *x = a.begin(), *y = b.begin();
+  while (x != a.end() || y != b.end()) {
+    if (y == b.end() || (x != a.end() && x->first < y->first)) {
+      united.insertOrAssign(x->first, Consumer(x->second));
+      ++x;
+      continue;
+    }
+    if (x == a.end() || y->first < x->first) {
+      united.insertOrAssign(y->first, Consumer(y->second));
+      ++y;
+      continue;
+    }
+    Consumer both = x->second;
+    uniteConsumer(both, y->second);
+    united.insertOrAssign(x->first, std::move(both));
+    ++x, ++y;
+  }
+  into = std::move(united);
+}
+
+} // namespace
 
 std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
                                             Operation *at) {
@@ -168,9 +223,9 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
     for (size_t p = 0; p < kNumUnits; ++p)
       if (!merged.executed[p].empty())
         notRun[s][p] = merged.executed[p].minus(state.executed[p]);
-  // Known at the merge: known on every path that ran it.
-  auto mergeKnowledge = [&](auto knowledgeOf) {
-    Knowledge result;
+  // Known at the merge: known on every path that ran it. Into `result`,
+  // empty (fourteen sets, built in place rather than moved there).
+  auto mergeKnowledge = [&](Knowledge &result, auto knowledgeOf) {
     for (size_t p = 0; p < kNumUnits; ++p) {
       // A unit no path ran nor knows of (the other core's, in a kernel of
       // one) stays empty: skip the copies.
@@ -193,15 +248,25 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
       for (auto [s, state] : llvm::enumerate(states)) {
         IntervalSet onPath = knowledgeOf(state)[p];
         onPath.unite(notRun[s][p]);
-        result[p] = first ? onPath : result[p].intersect(onPath);
+        result[p] = first ? std::move(onPath) : result[p].intersect(onPath);
         first = false;
       }
     }
-    return result;
   };
-  for (size_t q = 0; q < kNumUnits; ++q)
-    merged.known[q] =
-        mergeKnowledge([&](const PathState &s) -> const Knowledge & { return s.known[q]; });
+  for (size_t q = 0; q < kNumUnits; ++q) {
+    // A row every path shares (or none allocated) merges to itself (as
+    // mergeKnowledge would, every path knowing alike).
+    const PathState &front = states.front();
+    if (llvm::all_of(states.drop_front(), [&](const PathState &s) {
+          return s.known.shares(q, front.known);
+        })) {
+      merged.known.share(q, front.known);
+      continue;
+    }
+    mergeKnowledge(
+        merged.known.row(q),
+        [&](const PathState &s) -> const Knowledge & { return s.known[q]; });
+  }
   // Flags must be balanced: the same ones set on every path.
   for (const PathState &s : states) {
     for (const auto &[key, flag] : s.flags) {
@@ -219,23 +284,29 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
         diag.attachNote(flag.setOp->getLoc()) << "set here";
       }
       if (everywhere && !merged.flags.count(key)) {
-        FlagState combined{mergeKnowledge([&, k = key](const PathState &o)
-                                              -> const Knowledge & {
-                             return o.flags.at(k).knowledge;
-                           }),
-                           flag.setOp};
-        merged.flags.insertOrAssign(key, std::move(combined));
+        // One capture on every path (raised before they parted) merges to
+        // itself: shared, not merged.
+        bool shared = llvm::all_of(states, [&, k = key](const PathState &o) {
+          return o.flags.at(k).knowledge == flag.knowledge;
+        });
+        std::shared_ptr<const Knowledge> combined = flag.knowledge;
+        if (!shared) {
+          std::shared_ptr<Knowledge> knowledge = newKnowledge();
+          mergeKnowledge(*knowledge,
+                         [&, k = key](const PathState &o) -> const Knowledge & {
+                           return *o.flags.at(k).knowledge;
+                         });
+          combined = std::move(knowledge);
+        }
+        merged.flags.insertOrAssign(key, FlagState{combined, flag.setOp});
       }
     }
   }
-  // A later set must be ordered after the consumer of every path.
-  for (const PathState &s : states)
-    for (const auto &[key, consumer] : s.consumers) {
-      Consumer &into = merged.consumers[key];
-      into.waits.unite(consumer.waits);
-      if (!into.waitOp)
-        into.waitOp = consumer.waitOp;
-    }
+  // A later set must be ordered after the consumer of every path: the
+  // first path's, and each other's merged in (both sorted by key).
+  merged.consumers = states.front().consumers;
+  for (const PathState &s : states.drop_front())
+    uniteConsumers(merged.consumers, s.consumers);
   mergeCounters(states, at, merged);
   // Every access that may have run stays a candidate.
   SmallVector<const History *> histories;

@@ -56,10 +56,12 @@ void History::add(const Access &access) {
     return;
   }
   for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
-    Access part = access;
-    part.touch.bytes.begin = std::max(bytes.begin, page << kPageShift);
-    part.touch.bytes.end = std::min(bytes.end, (page + 1) << kPageShift);
-    ownPage({bytes.space, page}).push_back(part);
+    // Copied once, into the page, then trimmed to it.
+    std::vector<Access> &accesses = ownPage({bytes.space, page});
+    accesses.push_back(access);
+    Bytes &part = accesses.back().touch.bytes;
+    part.begin = std::max(bytes.begin, page << kPageShift);
+    part.end = std::min(bytes.end, (page + 1) << kPageShift);
   }
 }
 

@@ -37,6 +37,7 @@
 
 #include <array>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <vector>
@@ -52,12 +53,28 @@ namespace verify {
 /// Per unit p, the sequence numbers of p known to have finished.
 using Knowledge = std::array<IntervalSet, kNumUnits>;
 
-/// A raised flag: what its set captured.
+/// A Knowledge of its own, a copy of `from`.
+inline std::shared_ptr<Knowledge> newKnowledge(const Knowledge &from = {}) {
+  return std::make_shared<Knowledge>(from);
+}
+
+/// A raised flag: what its set captured. The capture never changes once
+/// made, so the copies of a path's state (branches, a loop's exits and
+/// iteration starts) share it, and a flag map moves pointers, not fourteen
+/// interval sets per flag.
 struct FlagState {
-  Knowledge knowledge;
+  std::shared_ptr<const Knowledge> knowledge;
   Operation *setOp;
-  bool operator==(const FlagState &o) const {
-    return knowledge == o.knowledge;
+  /// What the set captured of `knowledge`: `known` (what its pipe knew) and
+  /// `executed`, what its own pipe `p` had issued.
+  static std::shared_ptr<const Knowledge>
+  capture(const Knowledge &known, unsigned p, const IntervalSet &executed) {
+    std::shared_ptr<Knowledge> captured = newKnowledge(known);
+    (*captured)[p].unite(executed);
+    return captured;
+  }
+  const IntervalSet &operator[](size_t unit) const {
+    return (*knowledge)[unit];
   }
 };
 
@@ -80,10 +97,49 @@ struct Consumer {
   Operation *waitOp = nullptr;
 };
 
+/// known[q][p]: per unit q, the sequence numbers of each unit p that q
+/// knows finished. Each row is shared between the copies of a path's state
+/// (branches, a loop's exits and iteration starts) until one of them
+/// changes it: a copy copies fourteen pointers rather than 196 interval
+/// sets, and a step changes a row or two. A row never written (the other
+/// core's units, in a kernel of one) stays unallocated, and reads empty.
+class KnownRows {
+public:
+  const Knowledge &operator[](size_t q) const {
+    return rows[q] ? *rows[q] : kNone;
+  }
+  /// Row q, to be changed: a copy of its own if another state shares it.
+  Knowledge &row(size_t q) {
+    if (!rows[q])
+      rows[q] = newKnowledge();
+    else if (rows[q].use_count() > 1)
+      rows[q] = newKnowledge(*rows[q]);
+    return *rows[q];
+  }
+  /// Adds `numbers` to known[q][p]; row q is left shared when it holds them.
+  void unite(size_t q, size_t p, const IntervalSet &numbers) {
+    if (!(*this)[q][p].includes(numbers))
+      row(q)[p].unite(numbers);
+  }
+  /// Row q of another state, shared.
+  void share(size_t q, const KnownRows &from) { rows[q] = from.rows[q]; }
+  /// Whether row q is the same (shared, or both unallocated) here and in
+  /// `other`.
+  bool shares(size_t q, const KnownRows &other) const {
+    return rows[q] == other.rows[q];
+  }
+
+private:
+  /// What an unallocated row reads (a namespace-scope constant, which a
+  /// read need not check is built, as it would a function's static).
+  static const Knowledge kNone;
+  std::array<std::shared_ptr<Knowledge>, kNumUnits> rows;
+};
+
 /// What one path knows at a point of the walk.
 struct PathState {
-  Knowledge executed;                       // per unit
-  std::array<Knowledge, kNumUnits> known;   // known[q][p]
+  Knowledge executed; // per unit
+  KnownRows known;    // known[q][p]
   SortedMap<FlagKey, FlagState> flags;
   std::map<CounterKey, Counter> counters;
   SortedMap<FlagKey, Consumer> consumers;
@@ -192,7 +248,7 @@ private:
     bool ownOrdered = !needsBarrier(pipe);
     return [&knownByQ, q, ownOrdered](const Access &earlier) {
       unsigned p = earlier.unit;
-      return knownByQ[p].contains(earlier.seq) || (p == q && ownOrdered);
+      return (p == q && ownOrdered) || knownByQ[p].contains(earlier.seq);
     };
   }
 

@@ -28,9 +28,15 @@ int64_t ElementSizes::bitsOf(Type element, Operation *at) {
     return isa<ModuleOp, DataLayoutOpInterface>(op);
   };
   Operation *scope = at;
+  Operation *parent = nullptr;
   if (!holdsLayout(at)) {
-    auto [known, first] = scopes.try_emplace(at->getParentOp(), nullptr);
-    for (Operation *up = at->getParentOp(); first && up; up = up->getParentOp())
+    // Mostly the answer for the op before: the ops of a block ask of one
+    // element type, and the answer depends on the parent alone here.
+    parent = at->getParentOp();
+    if (parent && parent == lastParent && element == lastElement)
+      return lastBits;
+    auto [known, first] = scopes.try_emplace(parent, nullptr);
+    for (Operation *up = parent; first && up; up = up->getParentOp())
       if (holdsLayout(up)) {
         known->second = up;
         break;
@@ -40,6 +46,9 @@ int64_t ElementSizes::bitsOf(Type element, Operation *at) {
   auto [it, inserted] = bits.try_emplace({scope, element}, 0);
   if (inserted)
     it->second = DataLayout::closest(at).getTypeSizeInBits(element);
+  lastParent = parent;
+  lastElement = element;
+  lastBits = it->second;
   return it->second;
 }
 
@@ -123,8 +132,20 @@ ArrayRef<Touch> TouchCache::get(Operation *op,
   for (const Entry *entry : known.entries)
     if (entry->iterations == key)
       return entry->touches;
-  entries.push_back({std::move(key), touchesOf(op, iterations, &sizes, &onChipRuns)});
+  auto kept = effects.find(op);
+  entries.push_back(
+      {std::move(key),
+       touchesOf(op, iterations, &sizes, &onChipRuns,
+                 kept == effects.end() ? nullptr : &kept->second)});
   known.entries.push_back(&entries.back());
   return entries.back().touches;
 }
 
+bool TouchCache::isMemoryOp(Operation *op) {
+  EffectList kept;
+  if (!verify::isMemoryOp(op, &kept))
+    return false;
+  if (!kept.empty())
+    effects.try_emplace(op, std::move(kept));
+  return true;
+}
