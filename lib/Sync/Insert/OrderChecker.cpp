@@ -422,7 +422,7 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b, size_t at) const {
   // the same of a number of p in both; so does a flag.
   std::array<bool, kNumPipes> shared;
   for (unsigned q = 0; q < kNumPipes; ++q)
-    shared[q] = a.known.sharesRow(q, b.known);
+    shared[q] = a.known.shares(q, b.known);
   // Per pipe p (found when first asked, bit p of `compared`): the rows
   // whose sets of p's numbers differ, and whether some flag's does.
   std::array<unsigned, kNumPipes> rowsDiffer{};
@@ -566,7 +566,7 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
       return path.known[q];
     };
     unsigned alike = alikePipes(rowOf, [&](size_t i) {
-      return paths[i].known.sharesRow(q, paths.front().known);
+      return paths[i].known.shares(q, paths.front().known);
     });
     // A row alike on every path (shared, mostly) is the merge's.
     if (alike == kAllPipes) {

@@ -31,6 +31,7 @@
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 #include "DsaPlan/Support/IntervalSet.h"
 #include "DsaPlan/Support/RegionWalk.h"
+#include "DsaPlan/Support/SharedRows.h"
 #include "DsaPlan/Support/SortedMap.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -214,40 +215,9 @@ private:
   mutable uint64_t ownFilter = 0;
 };
 
-/// What each pipe q knows has finished of each pipe p: known[q][p]. A walk
-/// copies its state at every branch and loop iteration, and a path changes
-/// the row of a pipe only where that pipe waits or has a barrier: the rows
-/// are shared between the copies and copied when one of them changes.
-class KnownRows {
-public:
-  const PipeSets &operator[](unsigned q) const {
-    return rows[q] ? *rows[q] : kNone;
-  }
-  /// Row q, unshared, to be changed.
-  PipeSets &own(unsigned q) {
-    if (!rows[q])
-      rows[q] = std::make_shared<PipeSets>();
-    else if (rows[q].use_count() > 1)
-      rows[q] = std::make_shared<PipeSets>(*rows[q]);
-    return *rows[q];
-  }
-  void assign(unsigned q, std::shared_ptr<PipeSets> row) {
-    rows[q] = std::move(row);
-  }
-  /// Whether row q of `other` is this one's, shared.
-  bool sharesRow(unsigned q, const KnownRows &other) const {
-    return rows[q] == other.rows[q];
-  }
-  void share(unsigned q, const KnownRows &from) { rows[q] = from.rows[q]; }
-  /// Row q as it is now: a later change of the row copies it first.
-  std::shared_ptr<const PipeSets> snapshot(unsigned q) const { return rows[q]; }
-
-private:
-  /// A row not yet written (a class member, not a local static: this is
-  /// read at every step, and a local static checks its guard each time).
-  static inline const PipeSets kNone{};
-  std::array<std::shared_ptr<PipeSets>, kNumPipes> rows;
-};
+/// What each pipe q knows has finished of each pipe p: known[q][p]. A path
+/// changes the row of a pipe only where that pipe waits or has a barrier.
+using KnownRows = SharedRows<PipeSets, kNumPipes>;
 
 /// What a set_flag <p -> q> captured: what p knew (row p of KnownRows,
 /// shared with the state that set it until either changes) and, for p's

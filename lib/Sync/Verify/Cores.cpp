@@ -190,7 +190,7 @@ void SyncChecker::crossCoreWait(CrossCoreWaitOp wait, PathState &state) {
   for (unsigned q = base; q < base + kNumPipes; ++q) {
     for (size_t p = 0; p < kNumUnits; ++p)
       state.known.unite(q, p, signal[p]);
-    state.known.row(q)[s].insert(seq, seq + 1);
+    state.known.own(q)[s].insert(seq, seq + 1);
   }
 }
 

@@ -26,8 +26,6 @@ using namespace mlir;
 using namespace mlir::dsaplan;
 using namespace mlir::dsaplan::verify;
 
-const Knowledge KnownRows::kNone{};
-
 /// A flag is one bit: set_flag raises it once its pipe has finished what it
 /// issued before, wait_flag blocks while it is low and lowers it. So a set
 /// must be ordered (happens-before, not program text) after the wait that
@@ -264,7 +262,7 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
       continue;
     }
     mergeKnowledge(
-        merged.known.row(q),
+        merged.known.own(q),
         [&](const PathState &s) -> const Knowledge & { return s.known[q]; });
   }
   // Flags must be balanced: the same ones set on every path.
@@ -291,7 +289,7 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
         });
         std::shared_ptr<const Knowledge> combined = flag.knowledge;
         if (!shared) {
-          std::shared_ptr<Knowledge> knowledge = newKnowledge();
+          auto knowledge = std::make_shared<Knowledge>();
           mergeKnowledge(*knowledge,
                          [&, k = key](const PathState &o) -> const Knowledge & {
                            return *o.flags.at(k).knowledge;

@@ -28,6 +28,7 @@
 
 #include "DsaPlan/Support/IntervalSet.h"
 #include "DsaPlan/Support/RegionWalk.h"
+#include "DsaPlan/Support/SharedRows.h"
 #include "DsaPlan/Support/SortedMap.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -53,11 +54,6 @@ namespace verify {
 /// Per unit p, the sequence numbers of p known to have finished.
 using Knowledge = std::array<IntervalSet, kNumUnits>;
 
-/// A Knowledge of its own, a copy of `from`.
-inline std::shared_ptr<Knowledge> newKnowledge(const Knowledge &from = {}) {
-  return std::make_shared<Knowledge>(from);
-}
-
 /// A raised flag: what its set captured. The capture never changes once
 /// made, so the copies of a path's state (branches, a loop's exits and
 /// iteration starts) share it, and a flag map moves pointers, not fourteen
@@ -69,7 +65,7 @@ struct FlagState {
   /// `executed`, what its own pipe `p` had issued.
   static std::shared_ptr<const Knowledge>
   capture(const Knowledge &known, unsigned p, const IntervalSet &executed) {
-    std::shared_ptr<Knowledge> captured = newKnowledge(known);
+    auto captured = std::make_shared<Knowledge>(known);
     (*captured)[p].unite(executed);
     return captured;
   }
@@ -98,42 +94,16 @@ struct Consumer {
 };
 
 /// known[q][p]: per unit q, the sequence numbers of each unit p that q
-/// knows finished. Each row is shared between the copies of a path's state
-/// (branches, a loop's exits and iteration starts) until one of them
-/// changes it: a copy copies fourteen pointers rather than 196 interval
-/// sets, and a step changes a row or two. A row never written (the other
-/// core's units, in a kernel of one) stays unallocated, and reads empty.
-class KnownRows {
+/// knows finished, each row shared between the copies of a path's state
+/// until one of them changes it (a row of the other core's units, in a
+/// kernel of one, is never written).
+class KnownRows : public SharedRows<Knowledge, kNumUnits> {
 public:
-  const Knowledge &operator[](size_t q) const {
-    return rows[q] ? *rows[q] : kNone;
-  }
-  /// Row q, to be changed: a copy of its own if another state shares it.
-  Knowledge &row(size_t q) {
-    if (!rows[q])
-      rows[q] = newKnowledge();
-    else if (rows[q].use_count() > 1)
-      rows[q] = newKnowledge(*rows[q]);
-    return *rows[q];
-  }
   /// Adds `numbers` to known[q][p]; row q is left shared when it holds them.
   void unite(size_t q, size_t p, const IntervalSet &numbers) {
     if (!(*this)[q][p].includes(numbers))
-      row(q)[p].unite(numbers);
+      own(q)[p].unite(numbers);
   }
-  /// Row q of another state, shared.
-  void share(size_t q, const KnownRows &from) { rows[q] = from.rows[q]; }
-  /// Whether row q is the same (shared, or both unallocated) here and in
-  /// `other`.
-  bool shares(size_t q, const KnownRows &other) const {
-    return rows[q] == other.rows[q];
-  }
-
-private:
-  /// What an unallocated row reads (a namespace-scope constant, which a
-  /// read need not check is built, as it would a function's static).
-  static const Knowledge kNone;
-  std::array<std::shared_ptr<Knowledge>, kNumUnits> rows;
 };
 
 /// What one path knows at a point of the walk.
