@@ -356,14 +356,14 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
     failure = Failure::Budget;
     return WalkStep::Stop;
   }
-  // A disabled op is stepped over. The tries disable syncs only: other ops
-  // look it up only when `disabled` holds one (most steps are not syncs).
-  auto isDisabled = [&] { return disabled->contains(&op); };
+  // A disabled sync is stepped over (only syncs are disabled, and most
+  // steps are not syncs: they look nothing up).
+  if (isa<SetFlagOp, WaitFlagOp, PipeBarrierOp, BarrierAllOp>(op) &&
+      disabled->contains(&op))
+    return WalkStep::Done;
   if (auto set = dyn_cast<SetFlagOp>(op))
-    return isDisabled() ? WalkStep::Done : done(setFlag(set, path));
+    return done(setFlag(set, path));
   if (auto wait = dyn_cast<WaitFlagOp>(op)) {
-    if (isDisabled())
-      return WalkStep::Done;
     FlagKey key{static_cast<unsigned>(wait.getSrc()),
                 static_cast<unsigned>(wait.getDst()), wait.getEvent()};
     auto flag = path.flags.find(key);
@@ -377,16 +377,12 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
     return WalkStep::Done;
   }
   if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
-    if (isDisabled())
-      return WalkStep::Done;
     unsigned p = static_cast<unsigned>(barrier.getPipe());
     if (!path.known[p][p].includes(path.executed[p]))
       path.known.own(p)[p].unite(path.executed[p]);
     return WalkStep::Done;
   }
   if (isa<BarrierAllOp>(op)) {
-    if (isDisabled())
-      return WalkStep::Done;
     // Every pipe knows all that ran before; so every wait ran, and no
     // flag's next set can overrun it.
     for (unsigned q = 0; q < kNumPipes; ++q) {
@@ -397,8 +393,6 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
     path.consumers.clear();
     return WalkStep::Done;
   }
-  if (disabledOthers && isDisabled())
-    return WalkStep::Done;
   auto it = dependencies.accesses.find(&op);
   if (it != dependencies.accesses.end())
     return done(access(it->second, path));

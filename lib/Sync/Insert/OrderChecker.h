@@ -445,7 +445,10 @@ public:
                const Checkpoints &checkpoints, size_t start, size_t lastChanged,
                Checkpoints *recorded) {
     this->disabled = &disabled;
-    disabledOthers = !llvm::all_of(disabled, isSyncOp);
+    assert(llvm::all_of(disabled,
+                        llvm::IsaPred<SetFlagOp, WaitFlagOp, PipeBarrierOp,
+                                      BarrierAllOp>) &&
+           "only syncs are left out");
     failure = Failure::None;
     overrunSet = nullptr;
     Path path;
@@ -529,12 +532,6 @@ private:
   /// By source: the body op holding its last dependent.
   std::vector<size_t> lastDependent;
   const llvm::DenseSet<Operation *> *disabled = nullptr;
-  /// Whether `disabled` holds an op other than a sync (step looks the
-  /// others up only then).
-  bool disabledOthers = false;
-  static bool isSyncOp(Operation *op) {
-    return isa<SetFlagOp, WaitFlagOp, PipeBarrierOp, BarrierAllOp>(op);
-  }
   const TargetDescription &target;
   std::array<int64_t, kNumPipes> counters{};
   std::array<int64_t, kNumPipes> waitCounters{};
