@@ -177,9 +177,9 @@ void searchFrom(const PoolInstance &instance, int64_t bound, int64_t limit,
 
 /// Places one component. `bound` is a lower bound on the pool's peak: the
 /// component's own (`ownBound`), or the pool's when that is higher (a
-/// component below the pool's bound cannot lower the pool's peak). With `fitOnly` (the reuse-cost
-/// objective, where the peak only has to fit) the first placement within
-/// capacity ends it.
+/// component below the pool's bound cannot lower the pool's peak). With
+/// `fitOnly` (the reuse-cost objective, where the peak only has to fit) the
+/// first placement within capacity ends it.
 ComponentResult placeComponent(const PoolInstance &instance,
                                const SolveOptions &options, int64_t bound,
                                int64_t ownBound, uint64_t nodeBudget,
