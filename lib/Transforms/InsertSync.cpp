@@ -217,7 +217,9 @@ struct DsaPlanInsertSyncPass
     assignSafeEventIds(func, target, syncs.groups, repairs);
     LLVM_DEBUG(llvm::dbgs() << "event-id repair: " << repairs.moved
                             << " moved, " << repairs.handshakes
-                            << " handshakes\n");
+                            << " handshakes, " << repairs.rounds
+                            << " rounds walking " << repairs.steps
+                            << " ops\n");
     markBarrierAllGroups(syncs);
     PruneCounts pruned;
     unsigned hoisted = 0, earlier = 0;
@@ -266,6 +268,8 @@ struct DsaPlanInsertSyncPass
     numLateSets += plan.numLateSets;
     numMovedIds += repairs.moved;
     numHandshakes += repairs.handshakes;
+    numRepairRounds += repairs.rounds;
+    numRepairSteps += repairs.steps;
     numBarriers += barriers;
     unsigned barriersAll = countKind(syncs, SyncKind::BarrierAll);
     numBarriersAll += barriersAll;

@@ -768,6 +768,11 @@ def DsaPlanInsertSync : Pass<"dsaplan-insert-sync", "::mlir::func::FuncOp"> {
     Statistic<"numHandshakes", "handshakes",
               "Pairs given a flag back after their wait, so that their next "
               "set cannot overrun it">,
+    Statistic<"numRepairRounds", "repair-rounds",
+              "Rounds of the event-id repair (each walks the function where "
+              "the last one went stale)">,
+    Statistic<"numRepairSteps", "repair-steps",
+              "Ops walked by the event-id repair's rounds">,
     Statistic<"numEarlyPresets", "early-presets",
               "Loop pre-sets moved ahead of their pipe's work before the loop">,
     Statistic<"numBarriers", "barriers", "pipe_barrier ops inserted">,

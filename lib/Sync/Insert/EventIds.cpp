@@ -343,7 +343,56 @@ struct SurveyCall {
   SetFlagOp set;
   unsigned free;
   SmallVector<Operation *, 2> pending;
+  /// Whether it moved its pair where the walk had run none of the pair's
+  /// ops yet: the walk went on as a walk of the changed function would,
+  /// and that walk makes no such call (the set is safe with its new id).
+  bool movedAhead = false;
 };
+
+/// The last checkpoint at or before body op `at` that holds a state (the
+/// first body op always has one).
+size_t lastWithState(OrderChecker::Checkpoints &checkpoints, size_t at) {
+  size_t place = checkpoints.lastAtOrBefore(at);
+  while (place > 0 && !checkpoints[place])
+    place = checkpoints.lastAtOrBefore(place - 1);
+  return place;
+}
+
+/// `stretches`, sorted, with those that meet or overlap made one.
+std::vector<std::pair<size_t, size_t>>
+mergeStretches(ArrayRef<std::pair<size_t, size_t>> stretches) {
+  std::vector<std::pair<size_t, size_t>> merged;
+  for (auto [first, through] : stretches) {
+    if (!merged.empty() && first <= merged.back().second + 1)
+      merged.back().second = std::max(merged.back().second, through);
+    else
+      merged.push_back({first, through});
+  }
+  return merged;
+}
+
+/// Where the first of the sorted, apart `stretches` that ends at or after
+/// body op `at` begins, if one does.
+std::optional<size_t>
+nextStretch(ArrayRef<std::pair<size_t, size_t>> stretches, size_t at) {
+  auto next = llvm::partition_point(
+      stretches, [&](const auto &stretch) { return stretch.second < at; });
+  if (next == stretches.end())
+    return std::nullopt;
+  return next->first;
+}
+
+/// Whether `a` runs before `b` in a walk of the body op holding both: `a`
+/// comes first in their common block. False where that takes more (one in
+/// each region of an op).
+bool runsBefore(Operation *a, Operation *b) {
+  for (Operation *x = a; x; x = x->getParentOp()) {
+    Operation *y = x->getBlock()->findAncestorOpInBlock(*b);
+    if (y)
+      return y != x && x->isBeforeInBlock(y);
+  }
+  return false;
+}
 
 } // namespace
 
@@ -385,14 +434,39 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
     free &= ~inputIds[{src, dst}];
     return free ? llvm::countr_zero(free) : -1;
   };
-  // The body op of the first change a round made (later ops may have been
-  // walked before it was made): the next round's walk can start from the
-  // checkpoint before it, since the walk up to there goes as it went.
-  size_t firstChange = 0;
+  // A change the walk had run some op of leaves this round's walk stale
+  // from the first op it changed through the body op the walk was at: the
+  // next round walks those stretches again. The rest of the next round's
+  // walk would go as this one went, and where its state meets this round's
+  // checkpoint past a stretch, it jumps to the checkpoint before the next,
+  // making this round's calls in between again.
+  using Stretch = std::pair<size_t, size_t>;
+  std::vector<Stretch> stale;
+  // The ops a round's handshakes added to the body (the walk ran none of
+  // them), and whether it erased any (then the next round cannot jump).
+  SmallVector<Operation *> addedOps;
+  bool erasedOps = false, replaying = false;
   std::optional<BodyIndex> bodyIndex;
-  auto changing = [&](ArrayRef<Operation *> ops) {
-    firstChange = std::min(firstChange, bodyIndex->spanOf(ops).first);
+  EventIdSurvey survey;
+  // `ops` change while the walk is at body op `walkAt`.
+  auto changing = [&](ArrayRef<Operation *> ops, size_t walkAt) {
+    assert(!replaying && "a call made again changed nothing the last time");
+    auto [first, last] = bodyIndex->spanOf(ops);
+    stale.push_back({first, std::max(first, walkAt)});
+    survey.walkAtLeastTo = std::max(survey.walkAtLeastTo, last);
   };
+  // Whether the walk has run none of `pair`'s ops but `set`, the one it is
+  // at: then it goes on as a walk of the function with the pair moved.
+  auto firstRunOf = [&](ArrayRef<Operation *> pair, Operation *set) {
+    if (replaying || survey.repeating)
+      return false;
+    size_t at = bodyIndex->of(set);
+    return llvm::all_of(pair, [&](Operation *op) {
+      size_t opAt = bodyIndex->of(op);
+      return op == set || opAt > at || (opAt == at && runsBefore(set, op));
+    });
+  };
+  bool movedAhead = false;
   DenseMap<Operation *, unsigned> moves; // per pair, by its first op
   llvm::DenseSet<Operation *> handshaken;
   // How deep in a chain of handshakes each handshake op is: a handshake
@@ -422,8 +496,12 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
     }
     SyncGroup &group = groups[found->second];
     SmallVector<Operation *> pair = flagOpsOf(group, set.getSrc(), set.getDst());
-    if (!fixedThisRound.insert(pair.front()).second)
+    if (!fixedThisRound.insert(pair.front()).second) {
+      // The next round fixes it here.
+      size_t at = bodyIndex->of(set);
+      stale.push_back({at, at});
       return;
+    }
     unsigned &moved = moves[pair.front()];
     bool noId = firstFree(set.getSrc(), set.getDst(), free) < 0;
     if ((moved > 0 || noId) &&
@@ -446,10 +524,12 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
                                      1);
         if (back < 0)
           continue;
-        changing(wait);
+        changing(wait, bodyIndex->of(set));
         sync::createHandshake(waitOp, back, groups[into]);
-        for (size_t i = before; i < groups[into].size(); ++i)
+        for (size_t i = before; i < groups[into].size(); ++i) {
           handshakeDepth[groups[into][i]] = depth + 1;
+          addedOps.push_back(groups[into][i]);
+        }
         fileGroup(into);
         ++repairs.handshakes;
         ++changes;
@@ -467,30 +547,58 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
         stuck = set;
       return;
     }
-    changing(pair);
+    if (firstRunOf(pair, set)) {
+      movedAhead = true;
+      survey.walkAtLeastTo =
+          std::max(survey.walkAtLeastTo, bodyIndex->spanOf(pair).second);
+    } else {
+      changing(pair, bodyIndex->of(set));
+    }
     setEventId(pair, id);
     ++moved;
     ++repairs.moved;
     ++changes;
   };
   // A round walks from the checkpoint (recorded by an earlier round) before
-  // the first body op the last round changed; the calls of the last round
-  // before it are made again without the walk: up to there, the walk would
-  // meet the same ops in the same states. Such a call changed nothing last
-  // round (a change is at or before the body op of its set), and makes the
-  // same choice again: only the round's counts and `stuck` follow from it.
-  EventIdSurvey survey;
+  // the first body op where the last round went stale; the calls of the
+  // last round before it are made again without the walk: up to there, the
+  // walk would meet the same ops in the same states. Such a call changed
+  // nothing last round (or moved its pair ahead of the walk, and is not
+  // made again), and makes the same choice again: only the round's counts
+  // and `stuck` follow from it.
   std::vector<SurveyCall> calls, lastCalls;
   auto logAndRepair = [&](SetFlagOp set, unsigned free,
                           ArrayRef<Operation *> pending) {
     calls.push_back({bodyIndex->of(set), set, free,
                      SmallVector<Operation *, 2>(pending)});
+    movedAhead = false;
     repair(set, free, pending);
+    calls.back().movedAhead = movedAhead;
   };
   survey.repair = logAndRepair;
+  // The last round's calls in [from, to) of the body, made again.
+  size_t nextCall = 0;
+  auto replayUpTo = [&](size_t to) {
+    replaying = true;
+    for (; nextCall < lastCalls.size() && lastCalls[nextCall].bodyIndex < to;
+         ++nextCall) {
+      const SurveyCall &call = lastCalls[nextCall];
+      if (!call.movedAhead)
+        survey.repair(call.set, call.free, call.pending);
+    }
+    replaying = false;
+  };
+  auto skipCallsBefore = [&](size_t to) {
+    while (nextCall < lastCalls.size() && lastCalls[nextCall].bodyIndex < to)
+      ++nextCall;
+  };
   OrderChecker::Checkpoints checkpoints;
   DependencyIndex noDependencies(func, target, {});
   size_t start = 0;
+  // Whether this round may jump: the last one walked to the end and erased
+  // no op (the body ops it had are all here, in order).
+  bool mayJump = false;
+  std::vector<Operation *> lastBody;
   for (int round = 0;; ++round) {
     // Handshakes add ops to the function body: index it afresh.
     bodyIndex.emplace(func);
@@ -503,34 +611,99 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
     stuck = nullptr;
     lastResort = round >= kRounds;
     // The last resort's repairs are not those of the calls made last round.
-    if (lastResort)
+    if (lastResort) {
       start = 0;
-    firstChange = body.size();
+      mayJump = false;
+    }
+    std::vector<Stretch> lastStale;
+    std::swap(lastStale, stale);
     std::swap(calls, lastCalls);
     calls.clear();
-    for (const SurveyCall &call : lastCalls) {
-      if (call.bodyIndex >= start)
-        break;
-      survey.repair(call.set, call.free, call.pending);
+    if (mayJump && !addedOps.empty()) {
+      // The last round's body ops are all here, with the handshakes it
+      // added among them: its checkpoints move with their ops (those that
+      // still sit before a checkpoint), and the handshakes are walked.
+      OrderChecker::Checkpoints placed(body, kCheckpointOps);
+      for (size_t i : checkpoints.placesIn(0, lastBody.size())) {
+        size_t at = bodyIndex->of(lastBody[i]);
+        if (checkpoints[i] && placed.sitsAt(at))
+          placed[at] = std::move(checkpoints[i]);
+      }
+      checkpoints = std::move(placed);
+      for (auto &[first, through] : lastStale) {
+        first = bodyIndex->of(lastBody[first]);
+        through = bodyIndex->of(lastBody[through]);
+      }
+      for (Operation *op : addedOps) {
+        size_t at = bodyIndex->of(op);
+        lastStale.push_back({at, at});
+      }
+      for (SurveyCall &call : lastCalls)
+        call.bodyIndex = bodyIndex->of(call.set);
+      start = llvm::min_element(lastStale)->first;
     }
-    // The body changed from `start` on: the checkpoints up to there stay.
-    OrderChecker::Checkpoints placed(body, kCheckpointOps);
-    if (round > 0)
-      placed.takeUpTo(checkpoints, start);
-    checkpoints = std::move(placed);
+    if (mayJump)
+      start = lastWithState(checkpoints, start);
+    addedOps.clear();
+    llvm::sort(lastStale);
+    lastStale = mergeStretches(lastStale);
+    survey.stale = lastStale;
+    survey.walkAtLeastTo = 0;
+    erasedOps = false;
+    nextCall = 0;
+    replayUpTo(start);
+    if (!mayJump) {
+      // The body changed from `start` on: the checkpoints up to there stay.
+      OrderChecker::Checkpoints placed(body, kCheckpointOps);
+      if (round > 0)
+        placed.takeUpTo(checkpoints, start);
+      checkpoints = std::move(placed);
+    }
     llvm::DenseSet<Operation *> none;
-    // A walk stopped by the input's own unbalanced flags surveys what it
-    // reached; the verifier reports the rest.
-    (void)checker.ordered(body, none, checkpoints, start, body.size(),
-                          &checkpoints);
-    firstChange = std::min(firstChange, checker.recordedEnd);
+    bool reachedEnd = false;
+    for (size_t from = start;;) {
+      // Where the last round went stale next: no stop before it (nor in it,
+      // `mayStopAt`).
+      std::optional<size_t> next = nextStretch(lastStale, from);
+      size_t lastChanged = !mayJump ? body.size() : next.value_or(from);
+      // A walk stopped by the input's own unbalanced flags surveys what it
+      // reached; the verifier reports the rest.
+      bool ordered = checker.ordered(body, none, checkpoints, from,
+                                     lastChanged, &checkpoints);
+      size_t end = checker.recordedEnd;
+      skipCallsBefore(end);
+      if (!ordered || end >= body.size()) {
+        reachedEnd = end >= body.size();
+        if (!reachedEnd)
+          stale.push_back({end, body.size() - 1});
+        break;
+      }
+      // Met the last round's state before `end`: on to the checkpoint
+      // before the next body op where the last round went stale.
+      next = nextStretch(lastStale, end);
+      from = next ? lastWithState(checkpoints, *next) : body.size();
+      replayUpTo(from);
+      if (from >= body.size()) {
+        reachedEnd = true;
+        break;
+      }
+    }
+    ++repairs.rounds;
+    repairs.steps += checker.steps;
     if (unsafeInserted == 0)
       return;
     if (changes == 0 && stuck)
       toReplace.insert(groupOf.lookup(stuck));
-    for (size_t index : toReplace)
-      changing(groups[index]);
-    start = checkpoints.lastAtOrBefore(firstChange);
+    for (size_t index : toReplace) {
+      changing(groups[index], 0);
+      erasedOps = true;
+    }
+    size_t firstStale = body.size();
+    for (auto [first, through] : stale)
+      firstStale = std::min(firstStale, first);
+    start = checkpoints.lastAtOrBefore(firstStale);
+    mayJump = !erasedOps && reachedEnd;
+    lastBody.assign(body.begin(), body.end());
     // Ops are erased only now: the walk held them.
     for (size_t index : toReplace) {
       for (Operation *op : replaceByBarrierAll(groups[index])) {

@@ -399,6 +399,54 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
   return WalkStep::Enter;
 }
 
+void OrderChecker::beginIteration(Operation &loop, unsigned iteration,
+                                  Path &) {
+  if (!survey)
+    return;
+  if (iteration == 0) {
+    survey->loops.push_back({&loop, false});
+  } else if (!survey->loops.back().second) {
+    survey->loops.back().second = true;
+    ++survey->repeating;
+  }
+}
+
+void OrderChecker::endLoop(Operation &loop) {
+  if (!survey || survey->loops.empty() || survey->loops.back().first != &loop)
+    return;
+  if (survey->loops.pop_back_val().second)
+    --survey->repeating;
+}
+
+OrderChecker::Checkpoint OrderChecker::checkpoint(const Path &path) const {
+  Checkpoint state{path, counters, waitCounters, {}};
+  if (survey)
+    for (const auto &[key, seqs] : path.consumers)
+      for (int64_t seq : seqs)
+        state.consumerWaits.push_back(
+            survey->waitOps.lookup({std::get<1>(key), seq}));
+  return state;
+}
+
+void OrderChecker::nameConsumerWaits(const Checkpoint &from) {
+  const Operation *const *wait = from.consumerWaits.begin();
+  for (const auto &[key, seqs] : from.path.consumers)
+    for (int64_t seq : seqs)
+      survey->waitOps[{std::get<1>(key), seq}] =
+          const_cast<Operation *>(*wait++);
+}
+
+bool OrderChecker::sameConsumerWaits(const Path &path,
+                                     const Checkpoint &known) const {
+  // sameFuture found the same flags with as many consumers each.
+  const Operation *const *wait = known.consumerWaits.begin();
+  for (const auto &[key, seqs] : path.consumers)
+    for (int64_t seq : seqs)
+      if (survey->waitOps.lookup({std::get<1>(key), seq}) != *wait++)
+        return false;
+  return true;
+}
+
 /// Whether a walk would go on from `a` as it goes on from `b`. Every set
 /// operation of the walk acts on each sequence number on its own, and the
 /// only numbers ever looked up again are the latest ones of the dependency

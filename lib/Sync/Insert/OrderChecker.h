@@ -326,10 +326,37 @@ inline constexpr int64_t kFirstWaitSeq = int64_t(1) << 40;
 /// its flag, with the ids free at this execution of it (bit k: id k) and
 /// the waits of its flag it may run before; `repair` may change the set's
 /// id (the walk goes on with the new one) or add syncs for the next walk.
+///
+/// A survey that resumes from a checkpoint and meets the last survey's
+/// state there again (the same flags in flight, consumed by the same waits
+/// and known alike: the same calls to come) may stop there, outside the
+/// stretches where the last survey went stale; so the repair walks again
+/// only those (EventIds.cpp).
 struct EventIdSurvey {
   llvm::function_ref<void(SetFlagOp, unsigned, ArrayRef<Operation *>)> repair;
   /// The wait op of each wait sequence number of each pipe.
   DenseMap<std::pair<unsigned, int64_t>, Operation *> waitOps;
+  /// How many of the loops around the current op are past their first
+  /// iteration: at 0, the op runs for the first time in this walk.
+  unsigned repeating = 0;
+  /// The loops being walked, and whether each is past its first iteration.
+  SmallVector<std::pair<Operation *, bool>, 4> loops;
+  /// No stop at or before this body op: `repair` raises it to the last
+  /// body op it changed, whose last round's calls would not hold.
+  size_t walkAtLeastTo = 0;
+  /// Stretches of body ops [first, through] where the last survey went
+  /// stale, sorted and apart: no stop inside one.
+  ArrayRef<std::pair<size_t, size_t>> stale;
+  /// Whether a walk may stop before body op `at`.
+  bool mayStopAt(size_t at) const {
+    if (at <= walkAtLeastTo)
+      return false;
+    auto after = llvm::upper_bound(
+        stale, at, [](size_t at, const std::pair<size_t, size_t> &stretch) {
+          return at <= stretch.first;
+        });
+    return after == stale.begin() || std::prev(after)->second < at;
+  }
 };
 
 /// A dependency source and its pipe.
@@ -377,6 +404,10 @@ public:
     Path path;
     std::array<int64_t, kNumPipes> counters{};
     std::array<int64_t, kNumPipes> waitCounters{};
+    /// Of a survey: the wait op of each consumer of `path`, in order (the
+    /// numbers are those of the walk that recorded it, which the next one
+    /// may give other waits).
+    SmallVector<Operation *, 0> consumerWaits;
   };
 
   /// The states before some ops of the function body, for later walks to
@@ -454,11 +485,17 @@ public:
     Path path;
     counters.fill(0);
     waitCounters.fill(0);
+    if (survey) {
+      survey->repeating = 0;
+      survey->loops.clear();
+    }
     if (start > 0) {
       const Checkpoint &from = *checkpoints[start];
       path = from.path;
       counters = from.counters;
       waitCounters = from.waitCounters;
+      if (survey)
+        nameConsumerWaits(from);
     }
     for (size_t i = start; i < body.size(); ++i) {
       recordedEnd = i;
@@ -471,10 +508,13 @@ public:
         const std::optional<Checkpoint> &known = checkpoints[i];
         // Back on the course of the run that recorded the checkpoint: the
         // rest of this walk would go as that one did, and that one passed.
-        if (i > lastChanged && known && sameFuture(path, known->path, i))
+        if (i > lastChanged && known &&
+            (!survey || survey->mayStopAt(i)) &&
+            sameFuture(path, known->path, i) &&
+            (!survey || sameConsumerWaits(path, *known)))
           return true;
         if (recorded)
-          (*recorded)[i] = Checkpoint{path, counters, waitCounters};
+          (*recorded)[i] = checkpoint(path);
       }
       if (!RegionWalker<OrderChecker, Path>(*this, kLoopIterations)
                .walkOp(*body[i], path))
@@ -516,7 +556,17 @@ private:
   /// is no dependency's access count as steps too): RegionWalkClient's
   /// walksInto and leaf.
   WalkStep step(Operation &op, Path &path);
+  void beginIteration(Operation &loop, unsigned iteration, Path &);
+  void endLoop(Operation &loop);
   bool sameFuture(const Path &a, const Path &b, size_t at) const;
+  /// The state before the next op, to resume from.
+  Checkpoint checkpoint(const Path &path) const;
+  /// Makes the survey's wait numbers name the waits of `from`'s consumers.
+  void nameConsumerWaits(const Checkpoint &from);
+  /// Whether `path` (of this walk) and `known` have their flags consumed
+  /// by the same waits (the waits a set may pass, and so its repair,
+  /// depend on them).
+  bool sameConsumerWaits(const Path &path, const Checkpoint &known) const;
 
   bool access(const DependencyAccess &info, Path &path);
   bool setFlag(SetFlagOp set, Path &path);

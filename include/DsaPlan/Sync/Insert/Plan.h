@@ -304,6 +304,8 @@ void printPlan(raw_ostream &os, const ProgramOrder &order,
 struct EventIdRepairs {
   unsigned moved = 0;      // pairs moved to another event id
   unsigned handshakes = 0; // pairs that got a flag back after their wait
+  unsigned rounds = 0;     // walks of the function, one per round
+  int64_t steps = 0;       // ops the rounds walked
 };
 
 /// A flag is one bit: a set_flag that may run before the wait that consumed
