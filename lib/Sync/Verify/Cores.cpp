@@ -161,7 +161,7 @@ void SyncChecker::crossCoreSet(CrossCoreSetOp set, PathState &state) {
   }
   counter.setter = p;
   counter.signals.push_back(
-      {FlagState::capture(state.known[p], p, state.executed[p]),
+      {FlagState::capture(state.known, p, state.executed[p]),
        set.getOperation()});
 }
 
@@ -242,7 +242,7 @@ void SyncChecker::mergeCounters(ArrayRef<PathState> states, Operation *at,
         }
       }
       into.signals.push_back(
-          {std::make_shared<const Knowledge>(std::move(knowledge)), setOp});
+          {std::make_shared<const Capture>(std::move(knowledge)), setOp});
     }
   }
 }

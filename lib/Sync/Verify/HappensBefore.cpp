@@ -65,7 +65,7 @@ void SyncChecker::setFlag(SetFlagOp set, unsigned base, PathState &state) {
     }
   }
   state.flags.insertOrAssign(
-      key, FlagState{FlagState::capture(state.known[p], p, state.executed[p]),
+      key, FlagState{FlagState::capture(state.known, p, state.executed[p]),
                      set.getOperation()});
 }
 
@@ -287,14 +287,14 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
         bool shared = llvm::all_of(states, [&, k = key](const PathState &o) {
           return o.flags.at(k).knowledge == flag.knowledge;
         });
-        std::shared_ptr<const Knowledge> combined = flag.knowledge;
+        std::shared_ptr<const Capture> combined = flag.knowledge;
         if (!shared) {
-          auto knowledge = std::make_shared<Knowledge>();
-          mergeKnowledge(*knowledge,
-                         [&, k = key](const PathState &o) -> const Knowledge & {
+          Knowledge knowledge;
+          mergeKnowledge(knowledge,
+                         [&, k = key](const PathState &o) -> const Capture & {
                            return *o.flags.at(k).knowledge;
                          });
-          combined = std::move(knowledge);
+          combined = std::make_shared<const Capture>(std::move(knowledge));
         }
         merged.flags.insertOrAssign(key, FlagState{combined, flag.setOp});
       }
