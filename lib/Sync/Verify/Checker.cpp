@@ -207,17 +207,15 @@ void SyncChecker::settledCall(CallOpInterface call, PathState &state) {
 
 /// An op that is no control flow: an access if it touches shared memory.
 bool SyncChecker::leaf(Operation &op, PathState &state) {
-  auto [known, first] = leafKinds.try_emplace(&op);
-  if (first)
-    known->second = leafKindOf(op);
-  switch (known->second.kind) {
+  LeafInfo info = leafInfoOf(op);
+  switch (info.kind) {
   case LeafKind::SettledCall:
     settledCall(cast<CallOpInterface>(op), state);
     return true;
   case LeafKind::NoAccess:
     return true;
   case LeafKind::Access:
-    access(&op, known->second.pipe, state);
+    access(&op, info.pipe, state);
     return true;
   case LeafKind::NoPipe:
     break;
@@ -239,26 +237,35 @@ bool SyncChecker::leaf(Operation &op, PathState &state) {
 
 /// What a leaf is, which the walk asks at each of its visits (an op in a
 /// loop is visited once per unrolled iteration and path).
-SyncChecker::LeafInfo SyncChecker::leafKindOf(Operation &op) {
+SyncChecker::LeafInfo SyncChecker::leafKindOf(Operation &op, bool memory) {
   if (op.hasAttr(DsaPlanDialect::getSettledAttrName()) &&
       isa<CallOpInterface>(op))
     return {LeafKind::SettledCall};
-  if (!touchesMemory(&op))
+  if (!memory)
     return {LeafKind::NoAccess};
   if (std::optional<Pipe> pipe = getOpPipe(&op))
     return {LeafKind::Access, *pipe};
   return {LeafKind::NoPipe};
 }
 
+SyncChecker::OpFacts &SyncChecker::factsOf(Operation *op) {
+  auto [known, first] = opFacts.try_emplace(op);
+  if (first)
+    known->second.memory = touchCache.isMemoryOp(op);
+  return known->second;
+}
+
+SyncChecker::LeafInfo SyncChecker::leafInfoOf(Operation &op) {
+  OpFacts &facts = factsOf(&op);
+  if (!facts.leaf)
+    facts.leaf = leafKindOf(op, facts.memory);
+  return *facts.leaf;
+}
+
 bool SyncChecker::touchesMemory(Operation *op) {
   // Most ops of a synchronised function are flags and barriers: their kind
   // answers, without a map entry each.
-  if (isPlanOnlyOp(op))
-    return false;
-  auto [known, first] = memoryOps.try_emplace(op, false);
-  if (first)
-    known->second = touchCache.isMemoryOp(op);
-  return known->second;
+  return !isPlanOnlyOp(op) && factsOf(op).memory;
 }
 
 /// Whether the walk above can follow `func`: every region holding an access

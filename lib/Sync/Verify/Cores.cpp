@@ -63,15 +63,22 @@ bool SyncChecker::holdsBothCores() {
     if (isPlanOnlyOp(op))
       return;
     bool settled = op->hasAttr(DsaPlanDialect::getSettledAttrName());
+    // What the walk will ask of the op as a leaf is known here (leafKindOf).
+    OpFacts &facts = factsOf(op);
     std::optional<Pipe> pipe;
     if (settled && isa<CallOpInterface>(op)) {
       // A settled call accesses with every pipe of its core.
       for (size_t p = 0; p < kNumPipes; ++p)
         accessing[p] = true;
-    } else if (touchesMemory(op)) {
+      facts.leaf = {LeafKind::SettledCall};
+    } else if (facts.memory) {
       pipe = getOpPipe(op);
       if (pipe)
         accessing[static_cast<unsigned>(*pipe)] = true;
+      facts.leaf = pipe ? LeafInfo{LeafKind::Access, *pipe}
+                        : LeafInfo{LeafKind::NoPipe};
+    } else {
+      facts.leaf = {LeafKind::NoAccess};
     }
     if (isa<CrossCoreSetOp, CrossCoreWaitOp>(op)) {
       seen = kBothCores;

@@ -195,7 +195,17 @@ private:
     LeafKind kind;
     Pipe pipe = Pipe::s;
   };
-  LeafInfo leafKindOf(Operation &op);
+  LeafInfo leafKindOf(Operation &op, bool memory);
+  /// What is asked of an op at each visit, found once: whether it touches
+  /// memory, and what it is as a leaf (filled by holdsBothCores' walk of
+  /// every op, or at the op's first visit).
+  struct OpFacts {
+    bool memory = false;
+    std::optional<LeafInfo> leaf;
+  };
+  /// `op`'s entry, with `memory` found; valid until the next call.
+  OpFacts &factsOf(Operation *op);
+  LeafInfo leafInfoOf(Operation &op);
   /// isMemoryOp, asked once per op: the structure check, the cores and the
   /// leaves all ask it (its effects are collected anew at each call).
   bool touchesMemory(Operation *op);
@@ -257,9 +267,9 @@ private:
   std::array<int64_t, kNumUnits> counters{};
   TouchCache touchCache;
   GmAliasing gmAliasing;
-  /// Per op met as a leaf, what it is.
-  llvm::DenseMap<Operation *, LeafInfo> leafKinds;
-  llvm::DenseMap<Operation *, bool> memoryOps;
+  /// Per op asked (never a flag or a barrier), its facts: one map, not one
+  /// per question.
+  llvm::DenseMap<Operation *, OpFacts> opFacts;
   /// Per touches of the cache (one op in some loop iterations) that passed
   /// the target's rules, where the access runs.
   llvm::DenseMap<const Touch *, Site> sites;
