@@ -238,8 +238,7 @@ bool SyncChecker::leaf(Operation &op, PathState &state) {
 /// What a leaf is, which the walk asks at each of its visits (an op in a
 /// loop is visited once per unrolled iteration and path).
 SyncChecker::LeafInfo SyncChecker::leafKindOf(Operation &op, bool memory) {
-  if (op.hasAttr(DsaPlanDialect::getSettledAttrName()) &&
-      isa<CallOpInterface>(op))
+  if (rules.isSettled(&op) && isa<CallOpInterface>(op))
     return {LeafKind::SettledCall};
   if (!memory)
     return {LeafKind::NoAccess};

@@ -62,7 +62,7 @@ bool SyncChecker::holdsBothCores() {
     // Most ops are flags and barriers: no access, and no attribute to ask.
     if (isPlanOnlyOp(op))
       return;
-    bool settled = op->hasAttr(DsaPlanDialect::getSettledAttrName());
+    bool settled = rules.isSettled(op);
     // What the walk will ask of the op as a leaf is known here (leafKindOf).
     OpFacts &facts = factsOf(op);
     std::optional<Pipe> pipe;

@@ -122,8 +122,7 @@ WalkStep SyncChecker::visitSync(Operation &op, PathState &state) {
     if (!holdsBothCores())
       return kBothCores;
     unsigned cores = target.getPipe(a).cores & target.getPipe(b).cores;
-    if (auto core =
-            op.getAttrOfType<CoreAttr>(DsaPlanDialect::getCoreAttrName()))
+    if (CoreAttr core = rules.coreOf(&op))
       cores &= maskOfCore(core.getValue());
     return cores;
   };
