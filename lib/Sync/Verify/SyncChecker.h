@@ -239,6 +239,10 @@ private:
   SmallVector<unsigned, 2> unitBases(unsigned cores);
   std::optional<unsigned> accessUnit(Operation *op, Pipe pipe, unsigned cores);
   std::string unitText(unsigned unit);
+  /// The units a path's state may hold numbers of: the first kNumPipes in
+  /// a function of one core (the rest stay empty), all of them in one of
+  /// both.
+  unsigned liveUnits() { return holdsBothCores() ? kNumUnits : kNumPipes; }
   WalkStep visitSync(Operation &op, PathState &state);
   void crossCoreSet(CrossCoreSetOp set, PathState &state);
   void crossCoreWait(CrossCoreWaitOp wait, PathState &state);
