@@ -79,6 +79,24 @@ void SyncChecker::report(const Access &earlier, Operation *later, unsigned unit,
   diag.attachNote(earlier.op->getLoc()) << "the earlier access";
 }
 
+namespace {
+
+/// Per earlier op an access races, one of its accesses and the bytes of
+/// all its pages the two share.
+using Races =
+    llvm::MapVector<Operation *, std::tuple<Access, int64_t, int64_t>>;
+
+LLVM_ATTRIBUTE_NOINLINE void noteRace(Races &races, const Access &earlier,
+                                      int64_t lo, int64_t hi) {
+  auto [it, inserted] = races.try_emplace(earlier.op, earlier, lo, hi);
+  if (!inserted) {
+    std::get<1>(it->second) = std::min(std::get<1>(it->second), lo);
+    std::get<2>(it->second) = std::max(std::get<2>(it->second), hi);
+  }
+}
+
+} // namespace
+
 SyncChecker::Site SyncChecker::siteOf(Operation *op, Pipe pipe,
                                       ArrayRef<Touch> touches) {
   unsigned cores = rules.accessCores(op, pipe, touches);
@@ -119,18 +137,14 @@ int64_t SyncChecker::checkAccess(Operation *op, Pipe pipe, Site site,
   for (const Touch &touch : touches) {
     ++checked;
     // One report per earlier op, over the bytes of all its pages.
-    llvm::MapVector<Operation *, std::tuple<Access, int64_t, int64_t>> races;
-    // Reads conflict with earlier writes only.
+    Races races;
+    // Reads conflict with earlier writes only. Most earlier accesses are
+    // ordered: that test stays inline, the filing of a race does not.
     state.history.forEachOverlapping(
         touch.bytes, !touch.write, gmAliasing,
         [&](const Access &earlier, int64_t lo, int64_t hi) {
-          if (orderedBefore(earlier))
-            return;
-          auto [it, inserted] = races.try_emplace(earlier.op, earlier, lo, hi);
-          if (!inserted) {
-            std::get<1>(it->second) = std::min(std::get<1>(it->second), lo);
-            std::get<2>(it->second) = std::max(std::get<2>(it->second), hi);
-          }
+          if (!orderedBefore(earlier))
+            noteRace(races, earlier, lo, hi);
         });
     for (auto &[earlierOp, race] : races)
       report(std::get<0>(race), op, q, touch, std::get<1>(race),
