@@ -298,19 +298,19 @@ void History::cutPage(std::vector<Access> &accesses, size_t first,
 void History::forgetSettled(
     const Bytes &bytes, llvm::function_ref<bool(const Access &)> settled) {
   // Mostly no page is due: the maps are owned only for one that is.
-  auto due = [](const Page *page) {
-    return page && (*page)->accesses.size() >= (*page)->sweepAt;
+  auto due = [](const Page &page) {
+    return page->accesses.size() >= page->sweepAt;
   };
   if (bytes.space == kGlobalSpace) {
     const void *key = bytes.gm.getAsOpaquePointer();
     auto it = view().gmPages.find(key);
-    if (it != view().gmPages.end() && due(&it->second))
+    if (it != view().gmPages.end() && due(it->second))
       sweep(own().gmPages.find(key)->second, settled);
     return;
   }
   for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
     auto it = view().pages.find({bytes.space, page});
-    if (it != view().pages.end() && due(&it->second))
+    if (it != view().pages.end() && due(it->second))
       sweep(own().pages.find({bytes.space, page})->second, settled);
   }
 }

@@ -69,9 +69,9 @@ public:
 
 /// What a set captured: what its unit p knew of every unit (row p of
 /// `known`, shared with the state it was taken from until one of them
-/// writes it) and, for p itself, that and what p had issued. Most flags
-/// are waited for before p learns more, so the row is mostly never copied;
-/// a merge of different captures holds its fourteen sets whole.
+/// writes it) and, for p itself, that and what p had issued: the row is
+/// copied only if p learns more while the flag is raised. A merge of
+/// different captures holds its fourteen sets whole.
 class Capture {
 public:
   Capture(const KnownRows &known, unsigned p, const IntervalSet &executed)
