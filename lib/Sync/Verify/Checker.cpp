@@ -79,6 +79,24 @@ void SyncChecker::report(const Access &earlier, Operation *later, unsigned unit,
   diag.attachNote(earlier.op->getLoc()) << "the earlier access";
 }
 
+namespace {
+
+/// Per earlier op an access races, one of its accesses and the bytes of
+/// all its pages the two share.
+using Races =
+    llvm::MapVector<Operation *, std::tuple<Access, int64_t, int64_t>>;
+
+LLVM_ATTRIBUTE_NOINLINE void noteRace(Races &races, const Access &earlier,
+                                      int64_t lo, int64_t hi) {
+  auto [it, inserted] = races.try_emplace(earlier.op, earlier, lo, hi);
+  if (!inserted) {
+    std::get<1>(it->second) = std::min(std::get<1>(it->second), lo);
+    std::get<2>(it->second) = std::max(std::get<2>(it->second), hi);
+  }
+}
+
+} // namespace
+
 SyncChecker::Site SyncChecker::siteOf(Operation *op, Pipe pipe,
                                       ArrayRef<Touch> touches) {
   unsigned cores = rules.accessCores(op, pipe, touches);
@@ -119,18 +137,14 @@ int64_t SyncChecker::checkAccess(Operation *op, Pipe pipe, Site site,
   for (const Touch &touch : touches) {
     ++checked;
     // One report per earlier op, over the bytes of all its pages.
-    llvm::MapVector<Operation *, std::tuple<Access, int64_t, int64_t>> races;
-    // Reads conflict with earlier writes only.
+    Races races;
+    // Reads conflict with earlier writes only. Most earlier accesses are
+    // ordered: that test stays inline, the filing of a race does not.
     state.history.forEachOverlapping(
         touch.bytes, !touch.write, gmAliasing,
         [&](const Access &earlier, int64_t lo, int64_t hi) {
-          if (orderedBefore(earlier))
-            return;
-          auto [it, inserted] = races.try_emplace(earlier.op, earlier, lo, hi);
-          if (!inserted) {
-            std::get<1>(it->second) = std::min(std::get<1>(it->second), lo);
-            std::get<2>(it->second) = std::max(std::get<2>(it->second), hi);
-          }
+          if (!orderedBefore(earlier))
+            noteRace(races, earlier, lo, hi);
         });
     for (auto &[earlierOp, race] : races)
       report(std::get<0>(race), op, q, touch, std::get<1>(race),
@@ -207,17 +221,15 @@ void SyncChecker::settledCall(CallOpInterface call, PathState &state) {
 
 /// An op that is no control flow: an access if it touches shared memory.
 bool SyncChecker::leaf(Operation &op, PathState &state) {
-  auto [known, first] = leafKinds.try_emplace(&op);
-  if (first)
-    known->second = leafKindOf(op);
-  switch (known->second.kind) {
+  LeafInfo info = leafInfoOf(op);
+  switch (info.kind) {
   case LeafKind::SettledCall:
     settledCall(cast<CallOpInterface>(op), state);
     return true;
   case LeafKind::NoAccess:
     return true;
   case LeafKind::Access:
-    access(&op, known->second.pipe, state);
+    access(&op, info.pipe, state);
     return true;
   case LeafKind::NoPipe:
     break;
@@ -239,26 +251,34 @@ bool SyncChecker::leaf(Operation &op, PathState &state) {
 
 /// What a leaf is, which the walk asks at each of its visits (an op in a
 /// loop is visited once per unrolled iteration and path).
-SyncChecker::LeafInfo SyncChecker::leafKindOf(Operation &op) {
-  if (op.hasAttr(DsaPlanDialect::getSettledAttrName()) &&
-      isa<CallOpInterface>(op))
+SyncChecker::LeafInfo SyncChecker::leafKindOf(Operation &op, bool memory) {
+  if (rules.isSettled(&op) && isa<CallOpInterface>(op))
     return {LeafKind::SettledCall};
-  if (!touchesMemory(&op))
+  if (!memory)
     return {LeafKind::NoAccess};
   if (std::optional<Pipe> pipe = getOpPipe(&op))
     return {LeafKind::Access, *pipe};
   return {LeafKind::NoPipe};
 }
 
+SyncChecker::OpFacts &SyncChecker::factsOf(Operation *op) {
+  auto [known, first] = opFacts.try_emplace(op);
+  if (first)
+    known->second.memory = touchCache.isMemoryOp(op);
+  return known->second;
+}
+
+SyncChecker::LeafInfo SyncChecker::leafInfoOf(Operation &op) {
+  OpFacts &facts = factsOf(&op);
+  if (!facts.leaf)
+    facts.leaf = leafKindOf(op, facts.memory);
+  return *facts.leaf;
+}
+
 bool SyncChecker::touchesMemory(Operation *op) {
   // Most ops of a synchronised function are flags and barriers: their kind
   // answers, without a map entry each.
-  if (isPlanOnlyOp(op))
-    return false;
-  auto [known, first] = memoryOps.try_emplace(op, false);
-  if (first)
-    known->second = touchCache.isMemoryOp(op);
-  return known->second;
+  return !isPlanOnlyOp(op) && factsOf(op).memory;
 }
 
 /// Whether the walk above can follow `func`: every region holding an access

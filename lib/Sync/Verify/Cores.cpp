@@ -62,16 +62,23 @@ bool SyncChecker::holdsBothCores() {
     // Most ops are flags and barriers: no access, and no attribute to ask.
     if (isPlanOnlyOp(op))
       return;
-    bool settled = op->hasAttr(DsaPlanDialect::getSettledAttrName());
+    bool settled = rules.isSettled(op);
+    // What the walk will ask of the op as a leaf is known here (leafKindOf).
+    OpFacts &facts = factsOf(op);
     std::optional<Pipe> pipe;
     if (settled && isa<CallOpInterface>(op)) {
       // A settled call accesses with every pipe of its core.
       for (size_t p = 0; p < kNumPipes; ++p)
         accessing[p] = true;
-    } else if (touchesMemory(op)) {
+      facts.leaf = {LeafKind::SettledCall};
+    } else if (facts.memory) {
       pipe = getOpPipe(op);
       if (pipe)
         accessing[static_cast<unsigned>(*pipe)] = true;
+      facts.leaf = pipe ? LeafInfo{LeafKind::Access, *pipe}
+                        : LeafInfo{LeafKind::NoPipe};
+    } else {
+      facts.leaf = {LeafKind::NoAccess};
     }
     if (isa<CrossCoreSetOp, CrossCoreWaitOp>(op)) {
       seen = kBothCores;
@@ -161,7 +168,7 @@ void SyncChecker::crossCoreSet(CrossCoreSetOp set, PathState &state) {
   }
   counter.setter = p;
   counter.signals.push_back(
-      {FlagState::capture(state.known[p], p, state.executed[p]),
+      {FlagState::capture(state.known, p, state.executed[p]),
        set.getOperation()});
 }
 
@@ -242,7 +249,7 @@ void SyncChecker::mergeCounters(ArrayRef<PathState> states, Operation *at,
         }
       }
       into.signals.push_back(
-          {std::make_shared<const Knowledge>(std::move(knowledge)), setOp});
+          {std::make_shared<const Capture>(std::move(knowledge)), setOp});
     }
   }
 }

@@ -86,10 +86,11 @@ constexpr int64_t kComparedWaits = 16;
 
 /// Whether number `later` of unit `p` in `laterState` is held by every set
 /// that holds number `earlier` of `p` in `earlierState` (the two raise the
-/// same flags).
+/// same flags); rows from `units` on are empty in both.
 bool knowsNoLess(const PathState &laterState, int64_t later,
-                 const PathState &earlierState, int64_t earlier, unsigned p) {
-  for (size_t q = 0; q < kNumUnits; ++q)
+                 const PathState &earlierState, int64_t earlier, unsigned p,
+                 unsigned units) {
+  for (size_t q = 0; q < units; ++q)
     if (earlierState.known[q][p].contains(earlier) &&
         !laterState.known[q][p].contains(later))
       return false;
@@ -176,6 +177,7 @@ bool SyncChecker::settledForAll(const PathState &state, unsigned unit,
 
 bool SyncChecker::historyNoRiskier(const PathState &later,
                                    const PathState &earlier) {
+  unsigned units = liveUnits();
   auto live = [&](const Access &access) {
     return !settledForAll(later, access.unit, access.seq);
   };
@@ -185,7 +187,8 @@ bool SyncChecker::historyNoRiskier(const PathState &later,
            access.pipe == by.pipe && access.cores == by.cores &&
            access.touch.write == by.touch.write && a.sameMemory(b) &&
            b.begin <= a.begin && a.end <= b.end &&
-           knowsNoLess(later, access.seq, earlier, by.seq, access.unit);
+           knowsNoLess(later, access.seq, earlier, by.seq, access.unit,
+                       units);
   };
   return later.history.coveredBy(earlier.history, live, covers);
 }
@@ -194,6 +197,7 @@ bool SyncChecker::historyNoRiskier(const PathState &later,
 /// unit knows it finished.
 bool SyncChecker::consumersNoRiskier(const PathState &later,
                                      const PathState &earlier) {
+  unsigned units = liveUnits();
   for (const auto &[key, consumer] : later.consumers) {
     unsigned setter = std::get<0>(key), waiter = std::get<1>(key);
     IntervalSet live = consumer.waits.minus(later.known[setter][waiter]);
@@ -212,7 +216,7 @@ bool SyncChecker::consumersNoRiskier(const PathState &later,
         bool covered = llvm::any_of(waits, [&](const auto &range) {
           for (int64_t w = range.first;
                w < range.second && w < range.first + kComparedWaits; ++w)
-            if (knowsNoLess(later, wait, earlier, w, waiter))
+            if (knowsNoLess(later, wait, earlier, w, waiter, units))
               return true;
           return false;
         });

@@ -65,7 +65,7 @@ void SyncChecker::setFlag(SetFlagOp set, unsigned base, PathState &state) {
     }
   }
   state.flags.insertOrAssign(
-      key, FlagState{FlagState::capture(state.known[p], p, state.executed[p]),
+      key, FlagState{FlagState::capture(state.known, p, state.executed[p]),
                      set.getOperation()});
 }
 
@@ -84,7 +84,7 @@ void SyncChecker::waitFlag(WaitFlagOp wait, unsigned base,
                      << "> that no set_flag raised: the pipe would hang";
     return;
   }
-  for (size_t p = 0; p < kNumUnits; ++p)
+  for (size_t p = 0, e = liveUnits(); p < e; ++p)
     state.known.unite(q, p, it->second[p]);
   state.flags.erase(it);
   int64_t seq = ++counters[q];
@@ -122,8 +122,7 @@ WalkStep SyncChecker::visitSync(Operation &op, PathState &state) {
     if (!holdsBothCores())
       return kBothCores;
     unsigned cores = target.getPipe(a).cores & target.getPipe(b).cores;
-    if (auto core =
-            op.getAttrOfType<CoreAttr>(DsaPlanDialect::getCoreAttrName()))
+    if (CoreAttr core = rules.coreOf(&op))
       cores &= maskOfCore(core.getValue());
     return cores;
   };
@@ -211,20 +210,22 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
   // The paths agree on the loops around the merge; the loop they leave (if
   // any) is not entered again without starting over.
   merged.iterations = states.front().iterations;
+  // The other core's units, in a function of one, stay empty on every path.
+  const unsigned units = liveUnits();
   for (const PathState &s : states)
-    for (size_t p = 0; p < kNumUnits; ++p)
+    for (size_t p = 0; p < units; ++p)
       merged.executed[p].unite(s.executed[p]);
   // What each path did not run of what some path ran: the same for every
   // knowledge merged below, so computed once.
   std::vector<Knowledge> notRun(states.size());
   for (auto [s, state] : llvm::enumerate(states))
-    for (size_t p = 0; p < kNumUnits; ++p)
+    for (size_t p = 0; p < units; ++p)
       if (!merged.executed[p].empty())
         notRun[s][p] = merged.executed[p].minus(state.executed[p]);
   // Known at the merge: known on every path that ran it. Into `result`,
   // empty (fourteen sets, built in place rather than moved there).
   auto mergeKnowledge = [&](Knowledge &result, auto knowledgeOf) {
-    for (size_t p = 0; p < kNumUnits; ++p) {
+    for (size_t p = 0; p < units; ++p) {
       // A unit no path ran nor knows of (the other core's, in a kernel of
       // one) stays empty: skip the copies.
       if (merged.executed[p].empty() &&
@@ -251,7 +252,7 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
       }
     }
   };
-  for (size_t q = 0; q < kNumUnits; ++q) {
+  for (size_t q = 0; q < units; ++q) {
     // A row every path shares (or none allocated) merges to itself (as
     // mergeKnowledge would, every path knowing alike).
     const PathState &front = states.front();
@@ -287,14 +288,14 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
         bool shared = llvm::all_of(states, [&, k = key](const PathState &o) {
           return o.flags.at(k).knowledge == flag.knowledge;
         });
-        std::shared_ptr<const Knowledge> combined = flag.knowledge;
+        std::shared_ptr<const Capture> combined = flag.knowledge;
         if (!shared) {
-          auto knowledge = std::make_shared<Knowledge>();
-          mergeKnowledge(*knowledge,
-                         [&, k = key](const PathState &o) -> const Knowledge & {
+          Knowledge knowledge;
+          mergeKnowledge(knowledge,
+                         [&, k = key](const PathState &o) -> const Capture & {
                            return *o.flags.at(k).knowledge;
                          });
-          combined = std::move(knowledge);
+          combined = std::make_shared<const Capture>(std::move(knowledge));
         }
         merged.flags.insertOrAssign(key, FlagState{combined, flag.setOp});
       }

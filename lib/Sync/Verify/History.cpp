@@ -30,9 +30,10 @@ void History::cut(const Bytes &bytes,
     return static_cast<size_t>(llvm::find_if(accesses, hit) -
                                accesses.begin());
   };
+  const Maps &maps = view();
   if (bytes.space == kGlobalSpace) {
-    auto it = gmPages.find(bytes.gm.getAsOpaquePointer());
-    if (it == gmPages.end())
+    auto it = maps.gmPages.find(bytes.gm.getAsOpaquePointer());
+    if (it == maps.gmPages.end())
       return;
     size_t first = firstHit(it->second->accesses);
     if (first != it->second->accesses.size())
@@ -40,12 +41,13 @@ void History::cut(const Bytes &bytes,
     return;
   }
   for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
-    auto it = pages.find({bytes.space, page});
-    if (it == pages.end())
+    // Looked up in the maps as they are now: owning them may copy them.
+    auto it = view().pages.find({bytes.space, page});
+    if (it == view().pages.end())
       continue;
     size_t first = firstHit(it->second->accesses);
     if (first != it->second->accesses.size())
-      cutPage(ownPage(it->first), first, bytes, hit);
+      cutPage(ownPage({bytes.space, page}), first, bytes, hit);
   }
 }
 
@@ -171,11 +173,14 @@ SmallVector<bool> History::presentAfter(ArrayRef<Access> page, size_t common,
 History History::unite(ArrayRef<const History *> histories) {
   History united = *histories.front();
   for (const History *history : histories.drop_front()) {
-    for (const auto &[key, accesses] : history->pages)
-      uniteInto(united.pages, key, accesses,
+    if (history->maps == united.maps)
+      continue;
+    Maps &maps = united.own();
+    for (const auto &[key, accesses] : history->view().pages)
+      uniteInto(maps.pages, key, accesses,
                 [&, k = key] { return &united.ownPage(k); });
-    for (const auto &[key, accesses] : history->gmPages)
-      uniteInto(united.gmPages, key, accesses, [&, k = key] {
+    for (const auto &[key, accesses] : history->view().gmPages)
+      uniteInto(maps.gmPages, key, accesses, [&, k = key] {
         return &united.ownGmPage(Value::getFromOpaquePointer(k));
       });
   }
@@ -237,7 +242,10 @@ bool History::coveredBy(
     }
     return true;
   };
-  return covered(pages, earlier.pages) && covered(gmPages, earlier.gmPages);
+  if (maps == earlier.maps)
+    return true;
+  return covered(view().pages, earlier.view().pages) &&
+         covered(view().gmPages, earlier.view().gmPages);
 }
 
 void History::cutPage(std::vector<Access> &accesses, size_t first,
@@ -289,23 +297,26 @@ void History::cutPage(std::vector<Access> &accesses, size_t first,
 
 void History::forgetSettled(
     const Bytes &bytes, llvm::function_ref<bool(const Access &)> settled) {
+  // Mostly no page is due: the maps are owned only for one that is.
+  auto due = [](const Page &page) {
+    return page->accesses.size() >= page->sweepAt;
+  };
   if (bytes.space == kGlobalSpace) {
-    auto it = gmPages.find(bytes.gm.getAsOpaquePointer());
-    if (it != gmPages.end())
-      sweep(it->second, settled);
+    const void *key = bytes.gm.getAsOpaquePointer();
+    auto it = view().gmPages.find(key);
+    if (it != view().gmPages.end() && due(it->second))
+      sweep(own().gmPages.find(key)->second, settled);
     return;
   }
   for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
-    auto it = pages.find({bytes.space, page});
-    if (it != pages.end())
-      sweep(it->second, settled);
+    auto it = view().pages.find({bytes.space, page});
+    if (it != view().pages.end() && due(it->second))
+      sweep(own().pages.find({bytes.space, page})->second, settled);
   }
 }
 
 void History::sweep(Page &page,
                     llvm::function_ref<bool(const Access &)> settled) {
-  if (page->accesses.size() < page->sweepAt)
-    return;
   std::vector<Access> &accesses = unshare(page);
   llvm::erase_if(accesses, settled);
   page->sweepAt = std::max(kFirstSweep, 2 * accesses.size());
@@ -327,10 +338,18 @@ std::vector<Access> &History::unshare(Page &page) {
   return page->accesses;
 }
 
+History::Maps &History::own() {
+  if (!maps)
+    maps = std::make_shared<Maps>();
+  else if (maps.use_count() > 1)
+    maps = std::make_shared<Maps>(*maps);
+  return *maps;
+}
+
 std::vector<Access> &History::ownGmPage(Value gm) {
-  return unshare(gmPages[gm.getAsOpaquePointer()]);
+  return unshare(own().gmPages[gm.getAsOpaquePointer()]);
 }
 
 std::vector<Access> &History::ownPage(PageKey key) {
-  return unshare(pages[key]);
+  return unshare(own().pages[key]);
 }

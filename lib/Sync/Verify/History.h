@@ -134,7 +134,7 @@ private:
   static void cutPage(std::vector<Access> &accesses, size_t first,
                       const Bytes &bytes,
                       llvm::function_ref<bool(const Access &)> hit);
-  /// Drops what `settled` selects of `page` once it is due (forgetSettled).
+  /// Drops what `settled` selects of `page`, which is due (forgetSettled).
   static void sweep(Page &page,
                     llvm::function_ref<bool(const Access &)> settled);
   /// `page`, unshared: a copy when another history holds it too.
@@ -157,8 +157,20 @@ private:
   static bool overlap(const Bytes &a, const Bytes &b) {
     return a.begin < b.end && b.begin < a.end && a.sameMemory(b);
   }
-  llvm::DenseMap<PageKey, Page> pages;
-  llvm::MapVector<const void *, Page> gmPages;
+  struct Maps {
+    llvm::DenseMap<PageKey, Page> pages;
+    llvm::MapVector<const void *, Page> gmPages;
+  };
+  /// The maps, to be read (none yet: empty).
+  const Maps &view() const { return maps ? *maps : kNoMaps; }
+  /// The maps, to be changed: a copy of their own if another history shares
+  /// them (each page then shared by both until one changes it).
+  Maps &own();
+  static inline const Maps kNoMaps = Maps();
+  /// Shared between the copies of the history until one of them changes:
+  /// a copy that is only read (a loop's exit or iteration start, kept for
+  /// the merge and the fixed-point test) costs a pointer.
+  std::shared_ptr<Maps> maps;
 };
 
 template <typename Fn>
@@ -166,6 +178,7 @@ void History::forEachOverlapping(const Bytes &bytes, bool writesOnly,
                                  GmAliasing &aliasing, Fn fn) const {
   if (bytes.space == kGlobalSpace)
     return forEachOverlappingGm(bytes, writesOnly, aliasing, fn);
+  const auto &pages = view().pages;
   for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
     auto it = pages.find({bytes.space, page});
     if (it == pages.end())
@@ -187,7 +200,7 @@ void History::forEachOverlappingGm(const Bytes &bytes, bool writesOnly,
   auto wanted = [&](const Access &earlier) {
     return !writesOnly || earlier.touch.write;
   };
-  for (const auto &[key, accesses] : gmPages) {
+  for (const auto &[key, accesses] : view().gmPages) {
     Value gm = Value::getFromOpaquePointer(key);
     if (gm == bytes.gm) {
       for (const Access &earlier : accesses->accesses) {

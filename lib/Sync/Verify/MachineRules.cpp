@@ -39,6 +39,14 @@ std::optional<MemorySpace> spaceOfTouch(const Touch &touch) {
 
 } // namespace
 
+MachineRules::MachineRules(func::FuncOp func, const TargetDescription &target)
+    : func(func), target(target) {
+  MLIRContext *context = func->getContext();
+  settledName = StringAttr::get(context, DsaPlanDialect::getSettledAttrName());
+  coreName = StringAttr::get(context, DsaPlanDialect::getCoreAttrName());
+  inPlaceName = StringAttr::get(context, DsaPlanDialect::getInPlaceAttrName());
+}
+
 /// Every memory the op touches must be one the target lets its pipe reach.
 bool MachineRules::checkReach(Operation *op, Pipe pipe,
                               ArrayRef<Touch> touches) const {
@@ -86,7 +94,7 @@ unsigned MachineRules::coresOf(Pipe pipe, ArrayRef<Touch> touches) const {
 /// keeps apart.
 bool MachineRules::checkOverlap(Operation *op, Pipe pipe) const {
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!effects || !op->hasAttr(DsaPlanDialect::getInPlaceAttrName()))
+  if (!effects || !op->hasAttr(inPlaceName))
     return true;
   SmallVector<MemoryEffects::EffectInstance> instances;
   effects.getEffects(instances);
@@ -120,10 +128,10 @@ bool MachineRules::checkOverlap(Operation *op, Pipe pipe) const {
 /// for a callee on the caller's core, whichever that is.
 unsigned MachineRules::accessCores(Operation *op, Pipe pipe,
                                    ArrayRef<Touch> touches) const {
-  if (op->hasAttr(DsaPlanDialect::getSettledAttrName()))
+  if (isSettled(op))
     return kBothCores;
   unsigned cores = coresOf(pipe, touches);
-  if (auto core = op->getAttrOfType<CoreAttr>(DsaPlanDialect::getCoreAttrName()))
+  if (CoreAttr core = coreOf(op))
     cores &= maskOfCore(core.getValue());
   return cores;
 }
@@ -135,7 +143,7 @@ unsigned MachineRules::coresOfFunction() {
     return *functionCores;
   unsigned cores = kNoCore;
   func.walk([&](Operation *op) {
-    if (op->hasAttr(DsaPlanDialect::getSettledAttrName()))
+    if (isSettled(op))
       return;
     if (std::optional<Pipe> pipe = getOpPipe(op))
       if (isMemoryOp(op))

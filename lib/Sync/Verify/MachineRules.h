@@ -30,8 +30,14 @@ namespace verify {
 
 class MachineRules {
 public:
-  MachineRules(func::FuncOp func, const TargetDescription &target)
-      : func(func), target(target) {}
+  MachineRules(func::FuncOp func, const TargetDescription &target);
+
+  /// Whether `op` is marked `dsaplan.settled`.
+  bool isSettled(Operation *op) const { return op->hasAttr(settledName); }
+  /// `op`'s `dsaplan.core`, if it says.
+  CoreAttr coreOf(Operation *op) const {
+    return op->getAttrOfType<CoreAttr>(coreName);
+  }
 
   /// Whether every memory `touches` names is one the target lets `pipe`
   /// reach; emits an error at `op` naming the first that is not.
@@ -53,6 +59,9 @@ private:
   func::FuncOp func;
   const TargetDescription &target;
   std::optional<unsigned> functionCores;
+  /// The attribute names, uniqued once: an op's attributes are looked up
+  /// by pointer then, not by comparing strings (every op is asked).
+  StringAttr settledName, coreName, inPlaceName;
 };
 
 } // namespace verify

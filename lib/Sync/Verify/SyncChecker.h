@@ -54,20 +54,60 @@ namespace verify {
 /// Per unit p, the sequence numbers of p known to have finished.
 using Knowledge = std::array<IntervalSet, kNumUnits>;
 
+/// known[q][p]: per unit q, the sequence numbers of each unit p that q
+/// knows finished, each row shared between the copies of a path's state
+/// until one of them changes it (a row of the other core's units, in a
+/// kernel of one, is never written).
+class KnownRows : public SharedRows<Knowledge, kNumUnits> {
+public:
+  /// Adds `numbers` to known[q][p]; row q is left shared when it holds them.
+  void unite(size_t q, size_t p, const IntervalSet &numbers) {
+    if (!(*this)[q][p].includes(numbers))
+      own(q)[p].unite(numbers);
+  }
+};
+
+/// What a set captured: what its unit p knew of every unit (row p of
+/// `known`, shared with the state it was taken from until one of them
+/// writes it) and, for p itself, that and what p had issued: the row is
+/// copied only if p learns more while the flag is raised. A merge of
+/// different captures holds its fourteen sets whole.
+class Capture {
+public:
+  Capture(const KnownRows &known, unsigned p, const IntervalSet &executed)
+      : row(known.snapshot(p)), unit(p), own(known[p][p]) {
+    own.unite(executed);
+  }
+  explicit Capture(Knowledge &&whole)
+      : row(std::make_shared<const Knowledge>(std::move(whole))),
+        unit(kNumUnits) {}
+  const IntervalSet &operator[](size_t p) const {
+    if (p == unit)
+      return own;
+    return row ? (*row)[p] : kEmpty;
+  }
+
+private:
+  static inline const IntervalSet kEmpty{};
+  /// Null: a row never written, every set empty.
+  std::shared_ptr<const Knowledge> row;
+  /// The unit whose set is `own`; kNumUnits when `row` is all.
+  unsigned unit;
+  IntervalSet own;
+};
+
 /// A raised flag: what its set captured. The capture never changes once
 /// made, so the copies of a path's state (branches, a loop's exits and
 /// iteration starts) share it, and a flag map moves pointers, not fourteen
 /// interval sets per flag.
 struct FlagState {
-  std::shared_ptr<const Knowledge> knowledge;
+  std::shared_ptr<const Capture> knowledge;
   Operation *setOp;
-  /// What the set captured of `knowledge`: `known` (what its pipe knew) and
-  /// `executed`, what its own pipe `p` had issued.
-  static std::shared_ptr<const Knowledge>
-  capture(const Knowledge &known, unsigned p, const IntervalSet &executed) {
-    auto captured = std::make_shared<Knowledge>(known);
-    (*captured)[p].unite(executed);
-    return captured;
+  /// What the set of unit `p` captures of `known`, what its pipe knew, and
+  /// `executed`, what p had issued.
+  static std::shared_ptr<const Capture>
+  capture(const KnownRows &known, unsigned p, const IntervalSet &executed) {
+    return std::make_shared<const Capture>(known, p, executed);
   }
   const IntervalSet &operator[](size_t unit) const {
     return (*knowledge)[unit];
@@ -91,19 +131,6 @@ using CounterKey = std::pair<unsigned, int64_t>;
 struct Consumer {
   IntervalSet waits;
   Operation *waitOp = nullptr;
-};
-
-/// known[q][p]: per unit q, the sequence numbers of each unit p that q
-/// knows finished, each row shared between the copies of a path's state
-/// until one of them changes it (a row of the other core's units, in a
-/// kernel of one, is never written).
-class KnownRows : public SharedRows<Knowledge, kNumUnits> {
-public:
-  /// Adds `numbers` to known[q][p]; row q is left shared when it holds them.
-  void unite(size_t q, size_t p, const IntervalSet &numbers) {
-    if (!(*this)[q][p].includes(numbers))
-      own(q)[p].unite(numbers);
-  }
 };
 
 /// What one path knows at a point of the walk.
@@ -168,7 +195,17 @@ private:
     LeafKind kind;
     Pipe pipe = Pipe::s;
   };
-  LeafInfo leafKindOf(Operation &op);
+  LeafInfo leafKindOf(Operation &op, bool memory);
+  /// What is asked of an op at each visit, found once: whether it touches
+  /// memory, and what it is as a leaf (filled by holdsBothCores' walk of
+  /// every op, or at the op's first visit).
+  struct OpFacts {
+    bool memory = false;
+    std::optional<LeafInfo> leaf;
+  };
+  /// `op`'s entry, with `memory` found; valid until the next call.
+  OpFacts &factsOf(Operation *op);
+  LeafInfo leafInfoOf(Operation &op);
   /// isMemoryOp, asked once per op: the structure check, the cores and the
   /// leaves all ask it (its effects are collected anew at each call).
   bool touchesMemory(Operation *op);
@@ -202,6 +239,10 @@ private:
   SmallVector<unsigned, 2> unitBases(unsigned cores);
   std::optional<unsigned> accessUnit(Operation *op, Pipe pipe, unsigned cores);
   std::string unitText(unsigned unit);
+  /// The units a path's state may hold numbers of: the first kNumPipes in
+  /// a function of one core (the rest stay empty), all of them in one of
+  /// both.
+  unsigned liveUnits() { return holdsBothCores() ? kNumUnits : kNumPipes; }
   WalkStep visitSync(Operation &op, PathState &state);
   void crossCoreSet(CrossCoreSetOp set, PathState &state);
   void crossCoreWait(CrossCoreWaitOp wait, PathState &state);
@@ -230,9 +271,9 @@ private:
   std::array<int64_t, kNumUnits> counters{};
   TouchCache touchCache;
   GmAliasing gmAliasing;
-  /// Per op met as a leaf, what it is.
-  llvm::DenseMap<Operation *, LeafInfo> leafKinds;
-  llvm::DenseMap<Operation *, bool> memoryOps;
+  /// Per op asked (never a flag or a barrier), its facts: one map, not one
+  /// per question.
+  llvm::DenseMap<Operation *, OpFacts> opFacts;
   /// Per touches of the cache (one op in some loop iterations) that passed
   /// the target's rules, where the access runs.
   llvm::DenseMap<const Touch *, Site> sites;
