@@ -146,19 +146,25 @@ SmallVector<MemoryAccess, 4> getMemoryAccesses(Operation *op,
 class MemoryAccessCache {
 public:
   /// `op`'s accesses through `value`, a memref of `space` (none: global
-  /// memory), as getMemoryAccesses appends them.
+  /// memory), as getMemoryAccesses appends them; `op` has no target of its
+  /// own (which would measure a whole space by it).
   void append(Value value, std::optional<MemorySpace> space, bool isWrite,
               Operation *op, SmallVectorImpl<MemoryAccess> &out);
+
+  /// isAccessCandidate(op), what it asks of the op's name (interfaces and
+  /// traits, a look-up each) asked once per name.
+  bool isAccessCandidate(Operation *op);
 
 private:
   llvm::DenseMap<std::pair<Value, Operation *>, SmallVector<MemoryAccess, 1>>
       runs;
+  llvm::DenseMap<OperationName, bool> candidateNames;
 };
 
-/// getMemoryAccesses, the runs of each value taken from `cache`.
-SmallVector<MemoryAccess, 4> getMemoryAccesses(Operation *op,
-                                               bool &unknownEffects,
-                                               MemoryAccessCache &cache);
+/// getMemoryAccesses into `out`, the runs of each value taken from `cache`.
+void getMemoryAccesses(Operation *op, bool &unknownEffects,
+                       MemoryAccessCache &cache,
+                       SmallVectorImpl<MemoryAccess> &out);
 
 /// Whether `op` has a memref operand at all: a dsaplan tile or global
 /// memory, both of which the sync orders.
