@@ -20,14 +20,17 @@ namespace {
 /// Appends the entries of `from` that `into` lacks. Two paths' entries of a
 /// byte usually grew from one history: the prefix they share is in `into`
 /// already, and only the rest is looked up (a byte read by many ops holds
-/// many readers).
+/// many readers), among `into`'s own rest only: `from` holds no repeats,
+/// so none of its rest is in the prefix, nor among those appended here.
 void appendNew(SmallVectorImpl<ShadowEntry> &into, ArrayRef<ShadowEntry> from) {
   size_t shared = 0;
   while (shared < from.size() && shared < into.size() &&
          into[shared] == from[shared])
     ++shared;
+  size_t ownEnd = into.size();
   for (const ShadowEntry &entry : from.drop_front(shared))
-    if (!llvm::is_contained(into, entry))
+    if (std::find(into.begin() + shared, into.begin() + ownEnd, entry) ==
+        into.begin() + ownEnd)
       into.push_back(entry);
 }
 

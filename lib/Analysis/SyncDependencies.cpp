@@ -618,11 +618,14 @@ void DependencyFinder::addDependency(const ShadowEntry &earlier,
   if (scope != DependencyScope::All && // every dependency counts
       !inScope(scope, earlier.tile, laterTile, laterAccess.region.isGlobal()))
     return;
+  // The innermost loop whose first walk ran the earlier access.
   Operation *loop = nullptr;
-  for (const LoopWalk &walk : loopWalks)
+  for (const LoopWalk &walk : llvm::reverse(loopWalks))
     if (walk.second && earlier.epoch >= walk.firstBegin &&
-        earlier.epoch < walk.firstEnd)
+        earlier.epoch < walk.firstEnd) {
       loop = walk.loop;
+      break;
+    }
   if (!loop && earlier.op == later)
     return;
   // A step meets one earlier access in every cell of its bytes that holds
