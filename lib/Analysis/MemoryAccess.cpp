@@ -659,7 +659,10 @@ std::optional<MemorySpace> mlir::dsaplan::getRootMemorySpace(Value value) {
 void mlir::dsaplan::MemoryAccessCache::append(
     Value value, std::optional<MemorySpace> space, bool isWrite, Operation *op,
     SmallVectorImpl<MemoryAccess> &out) {
-  auto [known, first] = runs.try_emplace({value, op->getParentOp()});
+  // Only a whole space is measured by the op's target: the bytes of a GM
+  // value are the same in every block.
+  Operation *scope = space ? op->getParentOp() : nullptr;
+  auto [known, first] = runs.try_emplace({value, scope});
   if (first)
     appendAccesses(value, space, /*isWrite=*/false, op, known->second);
   for (const MemoryAccess &access : known->second) {

@@ -139,10 +139,11 @@ SmallVector<MemoryAccess, 4> getMemoryAccesses(Operation *op,
 /// The byte runs of each memref value met by getMemoryAccesses, kept for
 /// the other ops of one function that use the value (a tile is written by
 /// one op and read by one or more): the chain of views, the box and its
-/// runs are measured once. Keyed by the value and the block's parent op of
-/// the op asking, whose target (the capacity of a whole space) is the same
-/// for every op of that block without a target of its own. Valid while the
-/// IR does not change.
+/// runs are measured once. Keyed by the value and, for an on-chip value, the
+/// block's parent op of the op asking, whose target (the capacity of a
+/// whole space) is the same for every op of that block without a target of
+/// its own; a GM value's bytes are the same everywhere. Valid while the IR
+/// does not change.
 class MemoryAccessCache {
 public:
   /// `op`'s accesses through `value`, a memref of `space` (none: global
