@@ -264,6 +264,8 @@ private:
   void add(int64_t lower, int64_t upper) { intervals.insert(lower, upper); }
   /// Accesses whose op lies in [lower, upper), in point order.
   ArrayRef<Access> accessesIn(int64_t lower, int64_t upper) const;
+  /// Whether accessesIn(lower, upper) is not empty, in one search.
+  bool accessedIn(int64_t lower, int64_t upper) const;
   /// The op of `block` that is or contains `op`.
   static Operation *ancestorIn(Block *block, Operation *op) {
     return block->findAncestorOpInBlock(*op);
@@ -423,9 +425,16 @@ bool LiveRangeBuilder::liveOutOf(Region &region) const {
   return liveAfter(parent);
 }
 
+bool LiveRangeBuilder::accessedIn(int64_t lower, int64_t upper) const {
+  auto first = llvm::partition_point(accesses, [&](const Access &access) {
+    return access.points.lower < lower;
+  });
+  return first != accesses.end() && first->points.lower < upper;
+}
+
 bool LiveRangeBuilder::liveAfter(Operation *op) const {
   Block *block = op->getBlock();
-  return !accessesIn(points.end(op), points.end(&block->back())).empty() ||
+  return accessedIn(points.end(op), points.end(&block->back())) ||
          liveOutOf(*block->getParent());
 }
 
