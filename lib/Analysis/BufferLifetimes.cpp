@@ -130,44 +130,92 @@ struct Access {
   PointInterval points;
 };
 
+/// What a user of a buffer is, found once per op: an op that touches
+/// several tiles (a linalg op's inputs and output) is met once per tile, and
+/// each question below is an interface look-up (or, for the in-place pair,
+/// a look-up of the op's attributes and its effects).
+struct UserFacts {
+  enum class Kind {
+    /// The buffer may be reached through values this function does not
+    /// see: a return, or a call that returns a memref (which may be the
+    /// buffer itself). A call without memref results only borrows it.
+    Escapes,
+    /// A call that borrows it.
+    Call,
+    /// Only flows to another SSA value (a forwarded region value, a
+    /// separate or colocate marker) without being read or written.
+    Forwards,
+    /// Anything else: a view (which only forwards its source), or an op
+    /// with memory effects, or one with unknown effects.
+    Other,
+  };
+  Kind kind = Kind::Other;
+  /// The source of a view (ViewLikeOpInterface), else null.
+  Value viewSource;
+  /// Whether the op says its memory effects, and those (once asked).
+  bool effectful = false, effectsKnown = false;
+  SmallVector<MemoryEffects::EffectInstance, 4> effects;
+  /// The input an in-place op may share bytes with (getInPlaceTiles), once
+  /// asked.
+  bool inPlaceKnown = false;
+  Value inPlaceInput;
+};
+
 /// A terminator that leaves the function (func.return, not scf.yield).
 bool returnsFromFunction(Operation *op) {
   return op->hasTrait<OpTrait::ReturnLike>() &&
          isa_and_nonnull<FunctionOpInterface>(op->getParentOp());
 }
 
-/// Uses after which a buffer may be reached through values this function
-/// does not see: a return, and a call that returns a memref (which may be
-/// the buffer itself). A call without memref results only borrows it.
-bool escapesThrough(Operation *user) {
-  if (returnsFromFunction(user))
-    return true;
-  return isa<CallOpInterface>(user) &&
-         llvm::any_of(user->getResultTypes(), llvm::IsaPred<BaseMemRefType>);
+/// What `user` is, but for a view (UserFacts::Kind).
+UserFacts::Kind kindOf(Operation *user) {
+  bool call = isa<CallOpInterface>(user);
+  if (returnsFromFunction(user) ||
+      (call && llvm::any_of(user->getResultTypes(),
+                            llvm::IsaPred<BaseMemRefType>)))
+    return UserFacts::Kind::Escapes;
+  if (call)
+    return UserFacts::Kind::Call;
+  if (!isa<ViewLikeOpInterface>(user) &&
+      isa<RegionBranchOpInterface, RegionBranchTerminatorOpInterface,
+          SeparateOp, ColocateOp>(user))
+    return UserFacts::Kind::Forwards;
+  return UserFacts::Kind::Other;
 }
 
-/// Ops through which a buffer only flows to another SSA value (a view, a
-/// cast, a forwarded region value) without being read or written.
-bool onlyForwards(Operation *user, Value value) {
-  if (auto view = dyn_cast<ViewLikeOpInterface>(user))
-    return view.getViewSource() == value;
-  return isa<RegionBranchOpInterface, RegionBranchTerminatorOpInterface,
-             SeparateOp, ColocateOp>(user);
-}
-
-/// The memory effects of each op, asked once: an op that touches several
-/// tiles (a linalg op's inputs and output) is met once per tile.
-class EffectsCache {
+/// The facts of each user, found once.
+class UserCache {
 public:
-  ArrayRef<MemoryEffects::EffectInstance> of(MemoryEffectOpInterface op) {
-    auto [it, inserted] = effects.try_emplace(op.getOperation());
-    if (inserted)
-      op.getEffects(it->second);
-    return it->second;
+  UserFacts &of(Operation *user) {
+    auto [it, inserted] = facts.try_emplace(user);
+    UserFacts &found = it->second;
+    if (!inserted)
+      return found;
+    found.kind = kindOf(user);
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user))
+      found.viewSource = view.getViewSource();
+    found.effectful = isa<MemoryEffectOpInterface>(user);
+    return found;
+  }
+  ArrayRef<MemoryEffects::EffectInstance> effectsOf(Operation *user,
+                                                    UserFacts &found) {
+    if (!found.effectsKnown) {
+      cast<MemoryEffectOpInterface>(user).getEffects(found.effects);
+      found.effectsKnown = true;
+    }
+    return found.effects;
+  }
+  Value inPlaceInputOf(Operation *user, UserFacts &found) {
+    if (!found.inPlaceKnown) {
+      if (std::optional<InPlaceTiles> pair = getInPlaceTiles(user))
+        found.inPlaceInput = pair->input;
+      found.inPlaceKnown = true;
+    }
+    return found.inPlaceInput;
   }
 
 private:
-  DenseMap<Operation *, SmallVector<MemoryEffects::EffectInstance, 4>> effects;
+  DenseMap<Operation *, UserFacts> facts;
 };
 
 /// Whether the buffer is live where the walk is, on this path: accessed
@@ -183,9 +231,9 @@ struct LiveIn {
 /// other op whole.
 class LiveRangeBuilder : public RegionWalkClient<LiveIn> {
 public:
-  LiveRangeBuilder(const ProgramPoints &points, EffectsCache &effects,
+  LiveRangeBuilder(const ProgramPoints &points, UserCache &users,
                    Operation *tile)
-      : points(points), effects(effects), tile(tile) {}
+      : points(points), users(users), tile(tile) {}
 
   /// Records the accesses of `alias`, and the uses that force a
   /// whole-function range.
@@ -211,16 +259,20 @@ private:
   bool liveOutOf(Region &region) const;
   /// Whether the buffer is accessed after `op`, within that scope.
   bool liveAfter(Operation *op) const;
+  /// The block the walk of `body` may start in (see build).
+  Block &startBlock(Region &body) const;
   void add(int64_t lower, int64_t upper) { intervals.insert(lower, upper); }
   /// Accesses whose op lies in [lower, upper), in point order.
   ArrayRef<Access> accessesIn(int64_t lower, int64_t upper) const;
+  /// Whether accessesIn(lower, upper) is not empty, in one search.
+  bool accessedIn(int64_t lower, int64_t upper) const;
   /// The op of `block` that is or contains `op`.
   static Operation *ancestorIn(Block *block, Operation *op) {
     return block->findAncestorOpInBlock(*op);
   }
 
   const ProgramPoints &points;
-  EffectsCache &effects;
+  UserCache &users;
   /// The op that defines the tile (isTileOp).
   Operation *tile;
   SmallVector<Access> accesses;
@@ -232,22 +284,23 @@ private:
 void LiveRangeBuilder::addAccessesOf(Value alias) {
   for (OpOperand &use : alias.getUses()) {
     Operation *user = use.getOwner();
+    UserFacts &facts = users.of(user);
     StringRef userName = user->getName().getStringRef();
-    if (escapesThrough(user)) {
+    if (facts.kind == UserFacts::Kind::Escapes) {
       escapes.push_back({user, ("escapes through '" + userName + "'").str()});
       continue;
     }
-    if (isa<CallOpInterface>(user)) {
+    if (facts.kind == UserFacts::Kind::Call) {
       // The callee runs between the call's points: the tile is read and
       // written there, and nothing of it is left to the callee afterwards.
       accesses.push_back(
           {user, {points.readPoint(user), points.writePoint(user) + 1}});
       continue;
     }
-    if (onlyForwards(user, alias))
+    if (facts.kind == UserFacts::Kind::Forwards ||
+        (facts.viewSource && facts.viewSource == alias))
       continue;
-    auto effectful = dyn_cast<MemoryEffectOpInterface>(user);
-    if (!effectful) {
+    if (!facts.effectful) {
       escapes.push_back({user, ("is used by '" + userName +
                                 "', which has unknown memory effects")
                                    .str()});
@@ -255,7 +308,7 @@ void LiveRangeBuilder::addAccessesOf(Value alias) {
     }
     bool reads = false, writes = false;
     for (const MemoryEffects::EffectInstance &instance :
-         effects.of(effectful)) {
+         users.effectsOf(user, facts)) {
       if (instance.getValue() != alias)
         continue;
       reads |= isa<MemoryEffects::Read>(instance.getEffect());
@@ -263,8 +316,8 @@ void LiveRangeBuilder::addAccessesOf(Value alias) {
     }
     if (!reads && !writes)
       continue;
-    std::optional<InPlaceTiles> pair = getInPlaceTiles(user);
-    bool inPlace = pair && pair->input == use.get();
+    Value inPlaceInput = users.inPlaceInputOf(user, facts);
+    bool inPlace = inPlaceInput && inPlaceInput == use.get();
     int64_t lower = reads ? points.readPoint(user) : points.writePoint(user);
     int64_t upper = (reads && inPlace && !writes) ? points.writePoint(user)
                                                   : points.end(user);
@@ -318,12 +371,48 @@ SmallVector<PointInterval, 2> LiveRangeBuilder::build(Region &body) {
   } else if (!body.empty()) {
     LiveIn state;
     RegionWalker<LiveRangeBuilder, LiveIn>(*this, kLoopIterations)
-        .walkBlock(body.front(), state);
+        .walkBlock(startBlock(body), state);
   }
   SmallVector<PointInterval, 2> range;
   for (auto [lower, upper] : intervals.getIntervals())
     range.push_back({lower, upper});
   return range;
+}
+
+/// The tile's own block when every access lies in it and the walk from
+/// `body` down to it adds nothing: each op around the block is a loop the
+/// tile lives one iteration of (entered with the buffer dead) or an
+/// exclusive op (entered dead, its other regions unaccessed), in a region
+/// of one block, and nothing after it accesses the buffer. Else `body`'s
+/// block. Most tiles of a large kernel live in a nested block, and the walk
+/// down costs a look-up of the accesses and the points per level.
+///
+///   scf.for {          // dead on entry: enter, add nothing
+///     scf.if {         // dead on entry: enter, add nothing
+///       %t = alloc     // the walk starts here, dead
+///       use %t
+///     }
+///   }
+Block &LiveRangeBuilder::startBlock(Region &body) const {
+  Block &whole = body.front();
+  Block *block = tile->getBlock();
+  if (block == &whole || block->empty())
+    return whole;
+  int64_t blockBegin = points.begin(&block->front());
+  int64_t blockEnd = points.end(&block->back());
+  if (accesses.front().points.lower < blockBegin ||
+      accesses.back().points.lower >= blockEnd)
+    return whole;
+  for (Operation *op = block->getParentOp(); op != body.getParentOp();
+       op = op->getParentOp()) {
+    if (!op || !op->getParentRegion()->hasOneBlock() ||
+        !isa<RegionBranchOpInterface>(op))
+      return whole;
+    if (isLoopOp(op) ? carryingLoops.contains(op)
+                     : getControlKind(op) != ControlKind::OneOf)
+      return whole;
+  }
+  return *block;
 }
 
 bool LiveRangeBuilder::liveOutOf(Region &region) const {
@@ -336,9 +425,16 @@ bool LiveRangeBuilder::liveOutOf(Region &region) const {
   return liveAfter(parent);
 }
 
+bool LiveRangeBuilder::accessedIn(int64_t lower, int64_t upper) const {
+  auto first = llvm::partition_point(accesses, [&](const Access &access) {
+    return access.points.lower < lower;
+  });
+  return first != accesses.end() && first->points.lower < upper;
+}
+
 bool LiveRangeBuilder::liveAfter(Operation *op) const {
   Block *block = op->getBlock();
-  return !accessesIn(points.end(op), points.end(&block->back())).empty() ||
+  return accessedIn(points.end(op), points.end(&block->back())) ||
          liveOutOf(*block->getParent());
 }
 
@@ -455,11 +551,11 @@ mlir::dsaplan::resolveAliases(BufferViewFlowAnalysis &aliases, Value root) {
 BufferLifetimes::BufferLifetimes(Operation *function) : points(function) {
   BufferViewFlowAnalysis aliases(function);
   Region &body = function->getRegion(0);
-  EffectsCache effects;
+  UserCache users;
   function->walk([&](Operation *tile) {
     if (!isTileOp(tile))
       return;
-    LiveRangeBuilder builder(points, effects, tile);
+    LiveRangeBuilder builder(points, users, tile);
     for (Value alias : resolveAliases(aliases, tile->getResult(0))) {
       builder.addCarryingLoops(alias);
       builder.addAccessesOf(alias);

@@ -20,14 +20,17 @@ namespace {
 /// Appends the entries of `from` that `into` lacks. Two paths' entries of a
 /// byte usually grew from one history: the prefix they share is in `into`
 /// already, and only the rest is looked up (a byte read by many ops holds
-/// many readers).
+/// many readers), among `into`'s own rest only: `from` holds no repeats,
+/// so none of its rest is in the prefix, nor among those appended here.
 void appendNew(SmallVectorImpl<ShadowEntry> &into, ArrayRef<ShadowEntry> from) {
   size_t shared = 0;
   while (shared < from.size() && shared < into.size() &&
          into[shared] == from[shared])
     ++shared;
+  size_t ownEnd = into.size();
   for (const ShadowEntry &entry : from.drop_front(shared))
-    if (!llvm::is_contained(into, entry))
+    if (std::find(into.begin() + shared, into.begin() + ownEnd, entry) ==
+        into.begin() + ownEnd)
       into.push_back(entry);
 }
 
@@ -108,35 +111,35 @@ Shadow ShadowCells::everywhere(const Shadow &shadow, int64_t begin,
 // ShadowState
 //===----------------------------------------------------------------------===//
 
-std::vector<ShadowState::Entry>::iterator ShadowState::find(unsigned id) {
+std::vector<ShadowState::Entry>::iterator ShadowState::find(ShadowKey key) {
   return std::lower_bound(
-      shadows.begin(), shadows.end(), id,
-      [](const Entry &entry, unsigned at) { return entry.first < at; });
+      shadows.begin(), shadows.end(), key,
+      [](const Entry &entry, ShadowKey at) { return entry.first < at; });
 }
 
-std::shared_ptr<Shadow> &ShadowState::slot(unsigned id) {
-  auto it = find(id);
-  if (it == shadows.end() || it->first != id)
-    it = shadows.insert(it, {id, nullptr});
+std::shared_ptr<Shadow> &ShadowState::slot(ShadowKey key) {
+  auto it = find(key);
+  if (it == shadows.end() || it->first != key)
+    it = shadows.insert(it, {key, nullptr});
   return it->second;
 }
 
-Shadow &ShadowState::edit(unsigned id) {
-  std::shared_ptr<Shadow> &shadow = slot(id);
+Shadow &ShadowState::edit(ShadowKey key) {
+  std::shared_ptr<Shadow> &shadow = slot(key);
   if (!shadow || shadow.use_count() > 1)
     shadow = std::make_shared<Shadow>(shadow ? *shadow : Shadow());
   return *shadow;
 }
 
-void ShadowState::erase(unsigned id) {
-  auto it = find(id);
-  if (it != shadows.end() && it->first == id)
+void ShadowState::erase(ShadowKey key) {
+  auto it = find(key);
+  if (it != shadows.end() && it->first == key)
     shadows.erase(it);
 }
 
 void ShadowState::unite(const ShadowState &other, ShadowCells &cells) {
-  for (const auto &[id, shadow] : other.shadows) {
-    std::shared_ptr<Shadow> &into = slot(id);
+  for (const auto &[key, shadow] : other.shadows) {
+    std::shared_ptr<Shadow> &into = slot(key);
     if (!into)
       into = shadow;
     else if (into != shadow) // one shadow united with itself is itself

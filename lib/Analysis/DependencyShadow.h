@@ -102,30 +102,41 @@ private:
   llvm::BumpPtrAllocator arena;
 };
 
-/// The shadow of every region of a walk, by region id. The walk copies the
-/// whole state at every branch and loop (RegionWalk.h) and a branch or
-/// loop body touches few of its regions: the shadows are shared between
-/// the copies, and a region's shadow is copied only when a copy changes it
+/// Which shadow of a walk: a region's id and a page of its bytes
+/// (shadowKey). Keys in increasing order visit the regions in id order.
+using ShadowKey = uint64_t;
+
+inline ShadowKey shadowKey(unsigned region, uint32_t page = 0) {
+  return (static_cast<ShadowKey>(region) << 32) | page;
+}
+inline unsigned regionOf(ShadowKey key) {
+  return static_cast<unsigned>(key >> 32);
+}
+
+/// The shadow of every region (or page of one) of a walk, by key. The walk
+/// copies the whole state at every branch and loop (RegionWalk.h) and a
+/// branch or loop body touches few of its regions: the shadows are shared
+/// between the copies, and a shadow is copied only when a copy changes it
 /// (edit). A shadow a path did not change is the very one the other path
 /// holds, which makes uniting them a no-op.
 class ShadowState {
 public:
-  using Entry = std::pair<unsigned, std::shared_ptr<Shadow>>;
+  using Entry = std::pair<ShadowKey, std::shared_ptr<Shadow>>;
 
-  /// The regions that have a shadow, by increasing id.
+  /// The shadows, by increasing key.
   ArrayRef<Entry> entries() const { return shadows; }
 
-  /// The slot of region `id`, null when it has no shadow yet.
-  std::shared_ptr<Shadow> &slot(unsigned id);
-  /// The shadow of region `id` (created empty), to change: shared with
-  /// another state, it is copied first.
-  Shadow &edit(unsigned id);
-  void erase(unsigned id);
-  /// Each region's history on either path (`this` or `other`).
+  /// The slot of `key`, null when it has no shadow yet.
+  std::shared_ptr<Shadow> &slot(ShadowKey key);
+  /// The shadow of `key` (created empty), to change: shared with another
+  /// state, it is copied first.
+  Shadow &edit(ShadowKey key);
+  void erase(ShadowKey key);
+  /// Each shadow's history on either path (`this` or `other`).
   void unite(const ShadowState &other, ShadowCells &cells);
 
 private:
-  std::vector<Entry>::iterator find(unsigned id);
+  std::vector<Entry>::iterator find(ShadowKey key);
 
   std::vector<Entry> shadows;
 };

@@ -588,20 +588,40 @@ bool mlir::dsaplan::mayAliasGlobalRoots(Value a, Value b) {
          kindB == GlobalRootKind::Argument;
 }
 
-bool mlir::dsaplan::isAccessCandidate(Operation *op) {
-  // Asked first: most ops of a kernel (constants, yields) have no memref
-  // operand, and the look-ups below cost more.
-  if (!touchesSyncedMemory(op))
-    return false;
-  // A settled call's callee is synchronised on its own, between the
-  // barrier_all ops around the call (dsaplan-settle-calls).
-  if (op->hasAttr(DsaPlanDialect::getSettledAttrName()))
-    return false;
+namespace {
+/// What isAccessCandidate asks of the op's name: not a sync, a placement
+/// hint, an allocation, nor an op that only forwards memrefs.
+bool isCandidateName(Operation *op) {
   return !isa<RegionBranchOpInterface, RegionBranchTerminatorOpInterface,
               SetFlagOp, WaitFlagOp, PipeBarrierOp, BarrierAllOp,
               CrossCoreSetOp, CrossCoreWaitOp, SeparateOp, ColocateOp, AllocOp,
               ArenaOp>(op) &&
          !op->hasTrait<OpTrait::IsTerminator>();
+}
+
+/// A settled call's callee is synchronised on its own, between the
+/// barrier_all ops around the call (dsaplan-settle-calls).
+bool isSettled(Operation *op) {
+  return op->hasAttr(DsaPlanDialect::getSettledAttrName());
+}
+} // namespace
+
+bool mlir::dsaplan::isAccessCandidate(Operation *op) {
+  // Asked first: most ops of a kernel (constants, yields) have no memref
+  // operand, and the look-ups below cost more.
+  return touchesSyncedMemory(op) && !isSettled(op) && isCandidateName(op);
+}
+
+bool mlir::dsaplan::MemoryAccessCache::isAccessCandidate(Operation *op) {
+  if (!touchesSyncedMemory(op) || isSettled(op))
+    return false;
+  // An unregistered op's traits and interfaces are not its name's.
+  if (!op->isRegistered())
+    return isCandidateName(op);
+  auto [it, inserted] = candidateNames.try_emplace(op->getName(), false);
+  if (inserted)
+    it->second = isCandidateName(op);
+  return it->second;
 }
 
 SmallVector<Value, 1> mlir::dsaplan::getAliasSources(Value value) {
@@ -639,12 +659,10 @@ std::optional<MemorySpace> mlir::dsaplan::getRootMemorySpace(Value value) {
 void mlir::dsaplan::MemoryAccessCache::append(
     Value value, std::optional<MemorySpace> space, bool isWrite, Operation *op,
     SmallVectorImpl<MemoryAccess> &out) {
-  // An op with a target of its own measures a whole space by it.
-  if (op->getDiscardableAttr(DsaPlanDialect::getTargetAttrName())) {
-    appendAccesses(value, space, isWrite, op, out);
-    return;
-  }
-  auto [known, first] = runs.try_emplace({value, op->getParentOp()});
+  // Only a whole space is measured by the op's target: the bytes of a GM
+  // value are the same in every block.
+  Operation *scope = space ? op->getParentOp() : nullptr;
+  auto [known, first] = runs.try_emplace({value, scope});
   if (first)
     appendAccesses(value, space, /*isWrite=*/false, op, known->second);
   for (const MemoryAccess &access : known->second) {
@@ -655,10 +673,14 @@ void mlir::dsaplan::MemoryAccessCache::append(
 
 namespace {
 
-/// getMemoryAccesses, through `cache` when given.
-SmallVector<MemoryAccess, 4> memoryAccesses(Operation *op,
-                                            bool &unknownEffects,
-                                            MemoryAccessCache *cache) {
+/// getMemoryAccesses into `accesses`, through `cache` when given.
+void memoryAccesses(Operation *op, bool &unknownEffects,
+                    MemoryAccessCache *cache,
+                    SmallVectorImpl<MemoryAccess> &accesses) {
+  // An op with a target of its own measures a whole space by it: not
+  // through the cache, whose runs are the block's.
+  if (cache && op->getDiscardableAttr(DsaPlanDialect::getTargetAttrName()))
+    cache = nullptr;
   auto append = [&](Value value, std::optional<MemorySpace> space,
                     bool isWrite, SmallVectorImpl<MemoryAccess> &out) {
     if (cache)
@@ -666,20 +688,19 @@ SmallVector<MemoryAccess, 4> memoryAccesses(Operation *op,
     else
       appendAccesses(value, space, isWrite, op, out);
   };
-  SmallVector<MemoryAccess, 4> accesses;
   unknownEffects = false;
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effects) {
     // A view without the effect interface still only names bytes.
     if (isa<ViewLikeOpInterface>(op))
-      return accesses;
+      return;
     unknownEffects = touchesSyncedMemory(op);
     for (Value operand : op->getOperands())
       if (std::optional<std::optional<MemorySpace>> memory =
               accessedMemory(operand))
         for (bool isWrite : {false, true})
           append(operand, *memory, isWrite, accesses);
-    return accesses;
+    return;
   }
   SmallVector<MemoryEffects::EffectInstance> instances;
   effects.getEffects(instances);
@@ -695,20 +716,21 @@ SmallVector<MemoryAccess, 4> memoryAccesses(Operation *op,
     if (isRead || isWrite)
       append(value, *memory, isWrite, accesses);
   }
-  return accesses;
 }
 
 } // namespace
 
 SmallVector<MemoryAccess, 4>
 mlir::dsaplan::getMemoryAccesses(Operation *op, bool &unknownEffects) {
-  return memoryAccesses(op, unknownEffects, nullptr);
+  SmallVector<MemoryAccess, 4> accesses;
+  memoryAccesses(op, unknownEffects, nullptr, accesses);
+  return accesses;
 }
 
-SmallVector<MemoryAccess, 4>
-mlir::dsaplan::getMemoryAccesses(Operation *op, bool &unknownEffects,
-                                 MemoryAccessCache &cache) {
-  return memoryAccesses(op, unknownEffects, &cache);
+void mlir::dsaplan::getMemoryAccesses(Operation *op, bool &unknownEffects,
+                                      MemoryAccessCache &cache,
+                                      SmallVectorImpl<MemoryAccess> &out) {
+  memoryAccesses(op, unknownEffects, &cache, out);
 }
 
 MemoryAccess mlir::dsaplan::getTileBytes(Operation *tile) {

@@ -89,16 +89,19 @@ FailureOr<std::vector<SyncDependency>> mlir::dsaplan::splitCrossCore(
   }
   if (!ok)
     return failure();
-  std::vector<SyncDependency> crossCore, sameCore;
+  // The same-core ones are kept in place, in order (a large kernel has
+  // hundreds of thousands of them and a few cross-core ones, if any).
+  std::vector<SyncDependency> crossCore;
+  auto kept = dependencies.begin();
   for (const SyncDependency &dep : dependencies) {
     unsigned from = cores[dep.earlier], to = cores[dep.later];
     // An op whose core is not decided (GM only, on a pipe of both cores, in
     // a function of one core) runs where its partner runs.
     if ((from & to) != 0 || from == kNoCore || to == kNoCore)
-      sameCore.push_back(dep);
+      *kept++ = dep;
     else
       crossCore.push_back(dep);
   }
-  dependencies = std::move(sameCore);
+  dependencies.erase(kept, dependencies.end());
   return crossCore;
 }

@@ -167,6 +167,7 @@ public:
     return std::lower_bound(keys.begin(), keys.end(), key) - keys.begin();
   }
   const RegionKey &key(unsigned id) const { return keys[id]; }
+  size_t size() const { return keys.size(); }
   unsigned plainId(unsigned id) const { return plain[id]; }
   /// The ids of the other keys `id` may share bytes with whatever the
   /// positions, increasing.
@@ -277,6 +278,7 @@ public:
         parts.push_back({regions.idOf(regionKeyOf(access, scope, tiles)),
                          tiles.of(access.tile)});
     }
+    findPagedRegions();
   }
 
   std::vector<SyncDependency> run(func::FuncOp func) {
@@ -300,7 +302,11 @@ private:
   void endLoop(Operation &loop);
   void shiftToNextIteration(scf::ForOp loop, ShadowState &state);
   void forgetInductionVariable(scf::ForOp loop, ShadowState &state);
+  void findPagedRegions();
   void recordAccess(unsigned op, unsigned part, ShadowState &state);
+  void recordIn(ShadowKey key, int64_t begin, int64_t end, unsigned op,
+                const MemoryAccess &access, CellRef written, ShadowEntry self,
+                ShadowState &state);
   void dependOnOtherGlobalKeys(unsigned op, const MemoryAccess &access,
                                unsigned own, const ShadowState &state);
   void forgetPositions(ShadowState &state, unsigned id);
@@ -323,6 +329,10 @@ private:
   };
   std::vector<Part> parts;
   std::vector<unsigned> firstPart;
+  /// Per region: whether its shadow is kept a page of kPageBytes at a time
+  /// (on-chip memory, whose positions are fixed), rather than whole (GM,
+  /// whose shadows move with loops and merge across roots).
+  std::vector<bool> paged;
   /// The tile of the access being recorded.
   Operation *laterTile = nullptr;
   /// The current epoch and, for each loop being walked, the epochs of its
@@ -421,17 +431,59 @@ void DependencyFinder::dependOnOtherGlobalKeys(unsigned op,
   // Both lists increase: one pass over the two.
   ArrayRef<ShadowState::Entry> present = state.entries();
   for (unsigned other : regions.meetingAnywhere(own)) {
-    while (!present.empty() && present.front().first < other)
+    while (!present.empty() && present.front().first < shadowKey(other))
       present = present.drop_front();
     if (present.empty())
       return;
-    if (present.front().first != other)
+    if (present.front().first != shadowKey(other))
       continue;
     present.front().second->visit(
         kFirstByte, kEndByte, [&](int64_t, int64_t, const CellRef &cell) {
           dependOnCell(cell, op, access);
         });
   }
+}
+
+namespace {
+/// The bytes of a page of an on-chip shadow. A space's shadow holds a
+/// segment per stretch of distinct history, thousands in a large kernel:
+/// kept whole, every access searched them, and every write split or merged
+/// them in one vector, and a branch or loop body that wrote a byte copied
+/// them all (and united them all after). By pages, it does so in the pages
+/// it touches only; the rest stay shared between the paths.
+constexpr int64_t kPageBytes = 8192;
+/// Paged regions' bytes lie in [0, kPagedEnd): page numbers fit 32 bits.
+constexpr int64_t kPagedEnd = int64_t(1) << 40;
+
+bool isEmptyCell(const CellRef &cell) { return cell.empty(); }
+} // namespace
+
+void DependencyFinder::findPagedRegions() {
+  paged.assign(regions.size(), true);
+  for (unsigned i = 0; i < accesses.size(); ++i)
+    for (unsigned j = 0; j < accesses[i].accesses.size(); ++j) {
+      const MemoryAccess &access = accesses[i].accesses[j];
+      if (access.region.isGlobal() || access.begin < 0 ||
+          access.end > kPagedEnd)
+        paged[parts[firstPart[i] + j].region] = false;
+    }
+}
+
+/// Records the access in the shadow `key`, over [begin, end): it depends on
+/// the history of those bytes, which it then replaces (a write: `written`
+/// is now the only history) or joins (a read). One pass over the pieces of
+/// the bytes does both: the pieces update() meets are the segments visit()
+/// would, in the same order, and those no access touched have no history.
+void DependencyFinder::recordIn(ShadowKey key, int64_t begin, int64_t end,
+                                unsigned op, const MemoryAccess &access,
+                                CellRef written, ShadowEntry self,
+                                ShadowState &state) {
+  Shadow &shadow = state.edit(key);
+  shadow.update(begin, end, [&](CellRef &cell) {
+    dependOnCell(cell, op, access);
+    cell = access.isWrite ? written : cells.read(cell, self);
+  });
+  shadow.coalesce(begin, end, isEmptyCell);
 }
 
 void DependencyFinder::recordAccess(unsigned op, unsigned part,
@@ -441,23 +493,23 @@ void DependencyFinder::recordAccess(unsigned op, unsigned part,
   laterTile = parts[part].tile;
   if (access.region.isGlobal())
     dependOnOtherGlobalKeys(op, access, own, state);
-  Shadow &shadow = state.edit(own);
-  shadow.visit(access.begin, access.end,
-               [&](int64_t, int64_t, const CellRef &cell) {
-                 dependOnCell(cell, op, access);
-               });
   ShadowEntry self{op, epoch, parts[part].tile};
-  // A write is now the only history of its bytes; a read joins theirs.
-  if (access.isWrite) {
-    CellRef written = cells.written(self);
-    shadow.update(access.begin, access.end,
-                  [&](CellRef &cell) { cell = written; });
-  } else {
-    shadow.update(access.begin, access.end,
-                  [&](CellRef &cell) { cell = cells.read(cell, self); });
+  CellRef written = access.isWrite ? cells.written(self) : CellRef();
+  if (!paged[own]) {
+    recordIn(shadowKey(own), access.begin, access.end, op, access, written,
+             self, state);
+    return;
   }
-  shadow.coalesce(access.begin, access.end,
-                  [](const CellRef &cell) { return cell.empty(); });
+  // Page by page, in increasing order: the bytes in the order a whole
+  // shadow visits them (a segment cut by a page's end is met again at the
+  // next page's start, and its entries again, which are dropped as repeats
+  // within the step).
+  for (int64_t page = access.begin / kPageBytes;
+       page * kPageBytes < access.end; ++page)
+    recordIn(shadowKey(own, static_cast<uint32_t>(page)),
+             std::max(access.begin, page * kPageBytes),
+             std::min(access.end, (page + 1) * kPageBytes), op, access,
+             written, self, state);
 }
 
 //===----------------------------------------------------------------------===//
@@ -486,10 +538,10 @@ int64_t coefficientOf(const RegionKey &key, Value iv) {
 /// Moves the history of region `id` to its root's plain shadow (no terms),
 /// as if it had touched every byte: where it lies is no longer known.
 void DependencyFinder::forgetPositions(ShadowState &state, unsigned id) {
-  Shadow smeared =
-      cells.everywhere(*state.slot(id), kAnywhereBegin, kAnywhereEnd);
-  state.erase(id);
-  Shadow &into = state.edit(regions.plainId(id));
+  Shadow smeared = cells.everywhere(*state.slot(shadowKey(id)),
+                                    kAnywhereBegin, kAnywhereEnd);
+  state.erase(shadowKey(id));
+  Shadow &into = state.edit(shadowKey(regions.plainId(id)));
   into = cells.united(into, smeared);
 }
 
@@ -514,12 +566,13 @@ void DependencyFinder::shiftToNextIteration(scf::ForOp loop,
   int64_t step = *getConstantIntValue(loop.getStep());
   // The regions moved, by id: forgetPositions changes the state's entries.
   SmallVector<unsigned> moving;
-  for (const auto &[id, shadow] : state.entries())
-    if (regions.key(id).kind == kGlobalRegion &&
-        coefficientOf(regions.key(id), iv) * step != 0 && !shadow->empty())
-      moving.push_back(id);
+  for (const auto &[key, shadow] : state.entries())
+    if (regions.key(regionOf(key)).kind == kGlobalRegion &&
+        coefficientOf(regions.key(regionOf(key)), iv) * step != 0 &&
+        !shadow->empty())
+      moving.push_back(regionOf(key));
   for (unsigned id : moving) {
-    std::shared_ptr<Shadow> &shadow = state.slot(id);
+    std::shared_ptr<Shadow> &shadow = state.slot(shadowKey(id));
     int64_t delta = coefficientOf(regions.key(id), iv) * step;
     int64_t span = shadow->endByte() - shadow->firstByte();
     int64_t shifts = span / std::abs(delta) + 1;
@@ -540,10 +593,10 @@ void DependencyFinder::forgetInductionVariable(scf::ForOp loop,
                                                ShadowState &state) {
   Value iv = loop.getInductionVar();
   SmallVector<unsigned> moving;
-  for (const auto &[id, shadow] : state.entries())
-    if (regions.key(id).kind == kGlobalRegion &&
-        coefficientOf(regions.key(id), iv) != 0)
-      moving.push_back(id);
+  for (const auto &[key, shadow] : state.entries())
+    if (regions.key(regionOf(key)).kind == kGlobalRegion &&
+        coefficientOf(regions.key(regionOf(key)), iv) != 0)
+      moving.push_back(regionOf(key));
   for (unsigned id : moving)
     forgetPositions(state, id);
 }
@@ -565,11 +618,14 @@ void DependencyFinder::addDependency(const ShadowEntry &earlier,
   if (scope != DependencyScope::All && // every dependency counts
       !inScope(scope, earlier.tile, laterTile, laterAccess.region.isGlobal()))
     return;
+  // The innermost loop whose first walk ran the earlier access.
   Operation *loop = nullptr;
-  for (const LoopWalk &walk : loopWalks)
+  for (const LoopWalk &walk : llvm::reverse(loopWalks))
     if (walk.second && earlier.epoch >= walk.firstBegin &&
-        earlier.epoch < walk.firstEnd)
+        earlier.epoch < walk.firstEnd) {
       loop = walk.loop;
+      break;
+    }
   if (!loop && earlier.op == later)
     return;
   // A step meets one earlier access in every cell of its bytes that holds

@@ -101,3 +101,34 @@ func.func @while(%gm: memref<64xf32>, %out: memref<64xf32>, %c: i1) {
   linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>, test.name = "use"} ins(%a : memref<64xf32, #dsaplan.space<ub>>) outs(%out : memref<64xf32>)
   return
 }
+
+// -----
+
+// The shadow of an on-chip space is kept a page of 8 KiB at a time, and an
+// access across a page's end ([8000, 8512) spans two) depends on the
+// history of all its bytes, each earlier access once, in the order of the
+// bytes: [8000, 8160) holds the load, [8160, 8192) the low patch, [8192,
+// 8224) the load or the high patch (written on one path of the branch, the
+// other page left as it was) and the rest the load.
+func.func @across_pages(%gm: memref<128xf32>, %g8: memref<8xf32>, %c: i1) {
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c8000 = arith.constant 8000 : index
+  %c8160 = arith.constant 8160 : index
+  %c8192 = arith.constant 8192 : index
+  %wide = memref.view %ub[%c8000][] : memref<196608xi8, #dsaplan.space<ub>> to memref<128xf32, #dsaplan.space<ub>>  // [8000, 8512)
+  %low = memref.view %ub[%c8160][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xf32, #dsaplan.space<ub>>     // [8160, 8192)
+  %high = memref.view %ub[%c8192][] : memref<196608xi8, #dsaplan.space<ub>> to memref<8xf32, #dsaplan.space<ub>>    // [8192, 8224)
+  %res = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<128xf32, #dsaplan.space<ub>>      // [0, 512)
+  // expected-remark @below {{load depends on nothing}}
+  memref.copy %gm, %wide {dsaplan.pipe = #dsaplan.pipe<mte2>, test.name = "load"} : memref<128xf32> to memref<128xf32, #dsaplan.space<ub>>
+  // expected-remark @below {{low depends on load}}
+  memref.copy %g8, %low {dsaplan.pipe = #dsaplan.pipe<mte2>, test.name = "low"} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
+  scf.if %c {
+    // expected-remark @below {{high depends on load}}
+    memref.copy %g8, %high {dsaplan.pipe = #dsaplan.pipe<mte2>, test.name = "high"} : memref<8xf32> to memref<8xf32, #dsaplan.space<ub>>
+  }
+  // expected-remark @below {{use depends on load, low, high}}
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>, test.name = "use"} ins(%wide : memref<128xf32, #dsaplan.space<ub>>) outs(%res : memref<128xf32, #dsaplan.space<ub>>)
+  return
+}

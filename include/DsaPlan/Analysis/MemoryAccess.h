@@ -139,26 +139,33 @@ SmallVector<MemoryAccess, 4> getMemoryAccesses(Operation *op,
 /// The byte runs of each memref value met by getMemoryAccesses, kept for
 /// the other ops of one function that use the value (a tile is written by
 /// one op and read by one or more): the chain of views, the box and its
-/// runs are measured once. Keyed by the value and the block's parent op of
-/// the op asking, whose target (the capacity of a whole space) is the same
-/// for every op of that block without a target of its own. Valid while the
-/// IR does not change.
+/// runs are measured once. Keyed by the value and, for an on-chip value, the
+/// block's parent op of the op asking, whose target (the capacity of a
+/// whole space) is the same for every op of that block without a target of
+/// its own; a GM value's bytes are the same everywhere. Valid while the IR
+/// does not change.
 class MemoryAccessCache {
 public:
   /// `op`'s accesses through `value`, a memref of `space` (none: global
-  /// memory), as getMemoryAccesses appends them.
+  /// memory), as getMemoryAccesses appends them; `op` has no target of its
+  /// own (which would measure a whole space by it).
   void append(Value value, std::optional<MemorySpace> space, bool isWrite,
               Operation *op, SmallVectorImpl<MemoryAccess> &out);
+
+  /// isAccessCandidate(op), what it asks of the op's name (interfaces and
+  /// traits, a look-up each) asked once per name.
+  bool isAccessCandidate(Operation *op);
 
 private:
   llvm::DenseMap<std::pair<Value, Operation *>, SmallVector<MemoryAccess, 1>>
       runs;
+  llvm::DenseMap<OperationName, bool> candidateNames;
 };
 
-/// getMemoryAccesses, the runs of each value taken from `cache`.
-SmallVector<MemoryAccess, 4> getMemoryAccesses(Operation *op,
-                                               bool &unknownEffects,
-                                               MemoryAccessCache &cache);
+/// getMemoryAccesses into `out`, the runs of each value taken from `cache`.
+void getMemoryAccesses(Operation *op, bool &unknownEffects,
+                       MemoryAccessCache &cache,
+                       SmallVectorImpl<MemoryAccess> &out);
 
 /// Whether `op` has a memref operand at all: a dsaplan tile or global
 /// memory, both of which the sync orders.

@@ -46,14 +46,18 @@ std::string calleeName(CallOpInterface call) {
   return "an indirect callee";
 }
 
-/// The accesses of `op` on its pipe, or an error when it has none.
-FailureOr<std::optional<PipeAccess>> accessOf(Operation *op,
-                                              MemoryAccessCache &cache) {
+/// Appends the accesses of `op` on its pipe to `out`, built in place (a
+/// PipeAccess moved is its accesses moved one by one), or nothing when it
+/// has none; an error when it has no pipe.
+LogicalResult appendAccessOf(Operation *op, MemoryAccessCache &cache,
+                             SmallVectorImpl<PipeAccess> &out) {
+  PipeAccess &access = out.emplace_back();
   bool unknownEffects = false;
-  SmallVector<MemoryAccess, 4> accesses =
-      getMemoryAccesses(op, unknownEffects, cache);
-  if (accesses.empty())
-    return std::optional<PipeAccess>(); // views, casts: no access of their own
+  getMemoryAccesses(op, unknownEffects, cache, access.accesses);
+  if (access.accesses.empty()) {
+    out.pop_back(); // views, casts: no access of their own
+    return success();
+  }
   std::optional<Pipe> pipe = getOpPipe(op);
   auto call = dyn_cast<CallOpInterface>(op);
   if (!pipe && call) {
@@ -62,6 +66,7 @@ FailureOr<std::optional<PipeAccess>> accessOf(Operation *op,
     op->emitError() << "call to " << calleeName(call)
                     << " passes a dsaplan tile or GM buffer but has no pipe "
                        "(give the call the dsaplan.pipe its accesses run on)";
+    out.pop_back();
     return failure();
   }
   if (!pipe) {
@@ -69,6 +74,7 @@ FailureOr<std::optional<PipeAccess>> accessOf(Operation *op,
                     << "' touches a dsaplan memory space or global memory "
                        "but has no pipe (a dsaplan.pipe attribute or "
                        "PipeOpInterface)";
+    out.pop_back();
     return failure();
   }
   if (unknownEffects && call)
@@ -80,7 +86,9 @@ FailureOr<std::optional<PipeAccess>> accessOf(Operation *op,
     op->emitWarning() << "'" << op->getName()
                       << "' has unknown memory effects: taken to read and "
                          "write all its dsaplan memrefs";
-  return std::optional<PipeAccess>(PipeAccess{op, *pipe, std::move(accesses)});
+  access.op = op;
+  access.pipe = *pipe;
+  return success();
 }
 
 /// Files `req` in `scope`. The dependencies come grouped by their later
@@ -167,12 +175,15 @@ void requireAcrossIterations(const ProgramOrder &order,
 /// of a large kernel files hundreds of thousands of requirements, which a
 /// comparison sort spends ~50 instructions apiece on: those are ordered by
 /// three stable counting sorts, least significant key first (the pipe
-/// pair, the latest `after` first, then `before`); a scope of a few by
-/// one comparison sort.
+/// pair, the latest `after` first, then `before`); a scope of a few by one
+/// comparison sort, with a comparator (llvm::sort without one hands
+/// trivially copyable elements to qsort, a call per comparison).
 void sortAndUnique(SmallVector<Requirement> &reqs) {
   constexpr size_t kFewRequirements = 64;
   if (reqs.size() <= kFewRequirements) {
-    llvm::sort(reqs);
+    llvm::sort(reqs, [](const Requirement &a, const Requirement &b) {
+      return a < b;
+    });
   } else {
     unsigned numGaps = 0;
     for (const Requirement &req : reqs)
@@ -278,23 +289,24 @@ LogicalResult mlir::dsaplan::sync::collectSyncRequirements(
   // A tile is written by one op and read by others: its runs once.
   MemoryAccessCache cache;
   func.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (op == func || !isAccessCandidate(op))
+    if (op == func || !cache.isAccessCandidate(op))
       return WalkResult::advance();
-    FailureOr<std::optional<PipeAccess>> access = accessOf(op, cache);
-    if (failed(access)) {
+    size_t index = result.accesses.size();
+    if (failed(appendAccessOf(op, cache, result.accesses))) {
       ok = false;
       return WalkResult::skip();
     }
-    if (!*access)
+    if (result.accesses.size() == index)
       return WalkResult::advance();
-    if (failed(verifyPipeReach(**access, target))) {
+    if (failed(verifyPipeReach(result.accesses.back(), target))) {
+      result.accesses.pop_back();
       ok = false;
       return WalkResult::skip();
     }
-    result.accessIndex[op] = result.accesses.size();
+    result.accessIndex[op] = index;
+    unsigned pipeBit = 1u << pipeIndex(result.accesses.back().pipe);
     for (Operation *at = op; at && at != func; at = at->getParentOp())
-      result.pipesOf[at] |= 1u << pipeIndex((*access)->pipe);
-    result.accesses.push_back(std::move(**access));
+      result.pipesOf[at] |= pipeBit;
     // The regions of an access (a linalg body) belong to the access.
     return WalkResult::skip();
   });
