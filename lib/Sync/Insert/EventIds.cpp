@@ -349,15 +349,6 @@ struct SurveyCall {
   bool movedAhead = false;
 };
 
-/// The last checkpoint at or before body op `at` that holds a state (the
-/// first body op always has one).
-size_t lastWithState(OrderChecker::Checkpoints &checkpoints, size_t at) {
-  size_t place = checkpoints.lastAtOrBefore(at);
-  while (place > 0 && !checkpoints[place])
-    place = checkpoints.lastAtOrBefore(place - 1);
-  return place;
-}
-
 /// `stretches`, sorted, with those that meet or overlap made one.
 std::vector<std::pair<size_t, size_t>>
 mergeStretches(ArrayRef<std::pair<size_t, size_t>> stretches) {
@@ -643,7 +634,7 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
       start = llvm::min_element(lastStale)->first;
     }
     if (mayJump)
-      start = lastWithState(checkpoints, start);
+      start = checkpoints.lastHeldAtOrBefore(start);
     addedOps.clear();
     llvm::sort(lastStale);
     lastStale = mergeStretches(lastStale);
@@ -681,7 +672,7 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
       // Met the last round's state before `end`: on to the checkpoint
       // before the next body op where the last round went stale.
       next = nextStretch(lastStale, end);
-      from = next ? lastWithState(checkpoints, *next) : body.size();
+      from = next ? checkpoints.lastHeldAtOrBefore(*next) : body.size();
       replayUpTo(from);
       if (from >= body.size()) {
         reachedEnd = true;

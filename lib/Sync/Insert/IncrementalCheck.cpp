@@ -66,9 +66,7 @@ IncrementalCheck::spanOf(ArrayRef<Operation *> ops) const {
 bool IncrementalCheck::walkFrom(State &at, size_t first, size_t lastChanged,
                                 const llvm::DenseSet<Operation *> &disabled) {
   const OrderChecker::Checkpoints &from = at.checkpoints;
-  size_t start = from.lastAtOrBefore(first);
-  while (start > 0 && !from[start])
-    start = from.lastAtOrBefore(start - 1);
+  size_t start = from.lastHeldAtOrBefore(first);
   at.checker.steps = walked;
   at.checker.stepBudget = stepBudget;
   bool ordered = at.checker.ordered(at.body(), disabled, from, start,

@@ -439,6 +439,15 @@ public:
     size_t lastAtOrBefore(size_t i) const {
       return *std::prev(llvm::upper_bound(places, i));
     }
+    /// The last body op at or before `i` whose checkpoint holds a state (a
+    /// change of the body can leave checkpoints without one; the first
+    /// body op's always holds one, or a walk from the top needs none).
+    size_t lastHeldAtOrBefore(size_t i) const {
+      size_t place = lastAtOrBefore(i);
+      while (place > 0 && !states[slotOf[place]])
+        place = lastAtOrBefore(place - 1);
+      return place;
+    }
     /// The body ops in [begin, end) with a checkpoint before them.
     ArrayRef<size_t> placesIn(size_t begin, size_t end) const {
       ArrayRef<size_t> all(places);
