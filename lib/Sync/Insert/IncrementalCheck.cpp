@@ -5,7 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // IncrementalCheck (Pruning.h) over OrderChecker: the checkpoints of one
-// function body, kept in step with the body as changes are kept.
+// function body, kept in step with the body as changes are kept, and the
+// test that refuses a change without a walk where a dependency is left
+// unordered on its face.
 //
 //===----------------------------------------------------------------------===//
 
@@ -169,4 +171,87 @@ void IncrementalCheck::forgetErased() {
   }
   assert(j == body.size() && "ops were added, not only erased");
   current = std::move(after);
+}
+
+namespace {
+
+/// Ops looked at on each side of a group by leavesUnordered: the syncs the
+/// inserter makes sit next to the accesses they order.
+constexpr unsigned kFaceWindow = 16;
+
+/// Whether `op` is, or holds, an op that may tell a pipe what another one
+/// finished (a sync not left out), or that the check may not see through
+/// (a call, a cross-core sync).
+bool holdsLiveSync(Operation *op, ArrayRef<Operation *> group,
+                   const llvm::DenseSet<Operation *> &disabled) {
+  auto isLive = [&](Operation *inner) {
+    if (isa<func::CallOp, CrossCoreSetOp, CrossCoreWaitOp>(inner))
+      return true;
+    return isa<SetFlagOp, WaitFlagOp, PipeBarrierOp, BarrierAllOp>(inner) &&
+           !disabled.contains(inner) && !llvm::is_contained(group, inner);
+  };
+  if (op->getNumRegions() == 0)
+    return isLive(op);
+  return op->walk([&](Operation *inner) {
+             return isLive(inner) ? WalkResult::interrupt()
+                                  : WalkResult::advance();
+           })
+      .wasInterrupted();
+}
+
+} // namespace
+
+bool IncrementalCheck::leavesUnordered(
+    ArrayRef<Operation *> group,
+    const llvm::DenseSet<Operation *> &disabled) const {
+  if (group.empty())
+    return false;
+  Block *block = group.front()->getBlock();
+  Operation *first = group.front(), *last = group.front();
+  for (Operation *op : group) {
+    if (op->getBlock() != block)
+      return false;
+    if (op->isBeforeInBlock(first))
+      first = op;
+    if (last->isBeforeInBlock(op))
+      last = op;
+  }
+  const auto &accesses = dependencies.getTables().accesses;
+  // The sources run since the last live sync before the group, up to its
+  // last op.
+  llvm::SmallDenseSet<SourceId, 8> sources;
+  auto addSource = [&](Operation *op) {
+    auto it = accesses.find(op);
+    if (it != accesses.end() && it->second.isSource)
+      sources.insert(it->second.source);
+  };
+  for (Operation *op = first; op != last; op = op->getNextNode()) {
+    if (holdsLiveSync(op, group, disabled))
+      return false;
+    addSource(op);
+  }
+  unsigned seen = 0;
+  for (Operation *op = first->getPrevNode(); op && seen < kFaceWindow;
+       op = op->getPrevNode(), ++seen) {
+    if (holdsLiveSync(op, group, disabled))
+      break;
+    addSource(op);
+  }
+  if (sources.empty())
+    return false;
+  // An access after the group, before the next live sync, that must follow
+  // one of them.
+  seen = 0;
+  for (Operation *op = last->getNextNode(); op && seen < kFaceWindow;
+       op = op->getNextNode(), ++seen) {
+    if (holdsLiveSync(op, group, disabled))
+      return false;
+    auto it = accesses.find(op);
+    if (it != accesses.end() &&
+        llvm::any_of(it->second.sources, [&](const DependencySource &source) {
+          return sources.contains(source.id);
+        }))
+      return true;
+  }
+  return false;
 }

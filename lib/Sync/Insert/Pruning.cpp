@@ -10,7 +10,8 @@
 // at a time, then two that go only together, while the path-wise check
 // (OrderChecker.h) still finds every dependency ordered, each check resumed
 // from a checkpoint before the groups it leaves out (IncrementalCheck,
-// Pruning.h).
+// Pruning.h). A group that a dependency next to it plainly needs is kept
+// without a walk (IncrementalCheck::leavesUnordered).
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,6 +75,14 @@ private:
       for (size_t i = 0; i < groups.size(); ++i) {
         if (erased[i] || settled[i])
           continue;
+        // Refused without a walk: the walk would find that dependency
+        // unordered (or fail on a flag before it), now and in every later
+        // round.
+        if (check.leavesUnordered(groups[i], disabled)) {
+          settled[i] = true;
+          partner[i] = std::nullopt;
+          continue;
+        }
         if (tryDropping(i, i)) {
           droppedAny = true;
           continue;

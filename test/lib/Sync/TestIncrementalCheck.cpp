@@ -18,7 +18,8 @@
 //     passes (forgetErased);
 //   - each flag pair (a set and the next wait of its flag in its block)
 //     left out, as pruning leaves out a group: what a kept try left out
-//     stays out.
+//     stays out. Where IncrementalCheck::leavesUnordered refuses the pair
+//     without a walk, the walk of the whole function must fail too.
 //
 // Every other passing change is kept, so that later tries compare with
 // checkpoints that kept changes moved, recorded or shifted. A remark counts
@@ -68,7 +69,7 @@ private:
   /// Of the function being checked.
   const TargetDescription *target = nullptr;
   const DependencyIndex *dependencies = nullptr;
-  unsigned tries = 0, passed = 0, kept = 0, atTop = 0;
+  unsigned tries = 0, passed = 0, kept = 0, atTop = 0, refused = 0;
 };
 
 bool TestIncrementalCheckPass::wholeWalk(
@@ -160,11 +161,19 @@ void TestIncrementalCheckPass::tryPairs(IncrementalCheck &check) {
   });
   llvm::DenseSet<Operation *> disabled;
   for (auto [set, wait] : pairs) {
+    bool onItsFace = check.leavesUnordered({set, wait}, disabled);
     disabled.insert(set);
     disabled.insert(wait);
     bool incremental = check.tryChange(check.spanOf({set, wait}), disabled);
-    if (!agree(set, incremental, wholeWalk(disabled)))
+    bool whole = wholeWalk(disabled);
+    if (!agree(set, incremental, whole))
       return;
+    refused += onItsFace;
+    if (onItsFace && whole) {
+      set->emitError() << "leavesUnordered refuses leaving out this pair, "
+                          "a walk of the whole function finds it ordered";
+      return signalPassFailure();
+    }
     if (incremental && passed % 2) {
       check.keep();
       ++kept;
@@ -203,7 +212,8 @@ void TestIncrementalCheckPass::runOnOperation() {
   func.emitRemark() << tries << " changes tried (" << atTop
                     << " moves within the body's top level), " << passed << " passed, "
                     << kept << " kept; the incremental check agreed with a "
-                    << "walk of the whole function on each";
+                    << "walk of the whole function on each, and so did the "
+                    << refused << " pairs refused on their face";
 }
 
 } // namespace

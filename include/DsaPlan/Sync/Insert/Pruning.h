@@ -95,6 +95,24 @@ public:
   /// has disabled, body ops among them.
   void forgetErased();
 
+  /// Whether leaving out `group` as well as `disabled` leaves a dependency
+  /// unordered on its face, so that no walk is needed to refuse it: an
+  /// access and one of its sources in the group's block, the source before
+  /// the group and the access after it, with no sync between them but
+  /// those left out. Nothing else can tell the access's pipe that the
+  /// source finished, so a walk would fail (unordered at the access, or
+  /// before it on a flag), and fail again with more left out:
+  ///
+  ///   memref.copy %gm, %a {dsaplan.pipe = #dsaplan.pipe<mte2>}  // source
+  ///   dsaplan.set_flag <mte2 -> v>, 0                           // group
+  ///   dsaplan.wait_flag <mte2 -> v>, 0                          // group
+  ///   linalg.add ins(%a, ...) {dsaplan.pipe = #dsaplan.pipe<v>} // access
+  ///
+  /// Only the ops of one block are looked at, a few on each side of the
+  /// group: where it says no, the walk decides.
+  bool leavesUnordered(ArrayRef<Operation *> group,
+                       const llvm::DenseSet<Operation *> &disabled) const;
+
   /// Whether the last try failed on a dependency left unordered (not on a
   /// flag, nor for the budget). Leaving out more syncs only takes order
   /// away, so such a try fails again with more left out.
