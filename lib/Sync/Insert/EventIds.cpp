@@ -567,21 +567,19 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
     calls.back().movedAhead = movedAhead;
   };
   survey.repair = logAndRepair;
-  // The last round's calls in [from, to) of the body, made again.
+  // The last round's calls up to body op `to` (exclusive) from where the
+  // last of these left off: made again where this round jumps over them,
+  // passed over where this round's walk makes its own.
   size_t nextCall = 0;
-  auto replayUpTo = [&](size_t to) {
-    replaying = true;
+  auto lastCallsUpTo = [&](size_t to, bool makeAgain) {
+    replaying = makeAgain;
     for (; nextCall < lastCalls.size() && lastCalls[nextCall].bodyIndex < to;
          ++nextCall) {
       const SurveyCall &call = lastCalls[nextCall];
-      if (!call.movedAhead)
+      if (makeAgain && !call.movedAhead)
         survey.repair(call.set, call.free, call.pending);
     }
     replaying = false;
-  };
-  auto skipCallsBefore = [&](size_t to) {
-    while (nextCall < lastCalls.size() && lastCalls[nextCall].bodyIndex < to)
-      ++nextCall;
   };
   OrderChecker::Checkpoints checkpoints;
   DependencyIndex noDependencies(func, target, {});
@@ -642,7 +640,7 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
     survey.walkAtLeastTo = 0;
     erasedOps = false;
     nextCall = 0;
-    replayUpTo(start);
+    lastCallsUpTo(start, /*makeAgain=*/true);
     if (!mayJump) {
       // The body changed from `start` on: the checkpoints up to there stay.
       OrderChecker::Checkpoints placed(body, kCheckpointOps);
@@ -662,7 +660,7 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
       bool ordered = checker.ordered(body, none, checkpoints, from,
                                      lastChanged, &checkpoints);
       size_t end = checker.recordedEnd;
-      skipCallsBefore(end);
+      lastCallsUpTo(end, /*makeAgain=*/false);
       if (!ordered || end >= body.size()) {
         reachedEnd = end >= body.size();
         if (!reachedEnd)
@@ -673,7 +671,7 @@ void mlir::dsaplan::assignSafeEventIds(func::FuncOp func,
       // before the next body op where the last round went stale.
       next = nextStretch(lastStale, end);
       from = next ? checkpoints.lastHeldAtOrBefore(*next) : body.size();
-      replayUpTo(from);
+      lastCallsUpTo(from, /*makeAgain=*/true);
       if (from >= body.size()) {
         reachedEnd = true;
         break;
