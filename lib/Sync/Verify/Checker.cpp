@@ -205,7 +205,8 @@ void SyncChecker::settledCall(CallOpInterface call, PathState &state) {
     // The callee runs on its caller's core: only that core's pipes.
     if ((target.getPipe(pipe).cores & cores) == 0)
       continue;
-    touches[p] = settledCallTouches(call, pipe, target);
+    touches[p] = settledCallTouches(call, pipe, target,
+                                    touchCache.unknownTerms());
     callSites[p] = siteOf(call, pipe, touches[p]);
     seqs[p] = checkAccess(call, pipe, callSites[p], touches[p], state);
   }

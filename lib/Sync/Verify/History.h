@@ -35,6 +35,7 @@
 
 #include <memory>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace mlir {
@@ -62,6 +63,9 @@ struct Access {
   }
   bool operator==(const Access &o) const { return key() == o.key(); }
 };
+/// Pages are copied, trimmed and merged by the thousand: as plain data
+/// they move as bytes.
+static_assert(std::is_trivially_copyable_v<Access>);
 
 /// The accesses a later one may conflict with, filed by 4 KiB page of
 /// memory: each page holds the part of each access inside it, so that an
