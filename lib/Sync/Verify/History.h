@@ -206,7 +206,7 @@ private:
   static int64_t firstPage(const Bytes &b) { return b.begin >> kPageShift; }
   static int64_t lastPage(const Bytes &b) { return (b.end - 1) >> kPageShift; }
   /// The ranges first: they mostly decide, and cost less than comparing
-  /// the memories (GM's unknown terms are a vector).
+  /// the memories.
   static bool overlap(const Bytes &a, const Bytes &b) {
     return a.begin < b.end && b.begin < a.end && a.sameMemory(b);
   }
