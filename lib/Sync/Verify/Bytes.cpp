@@ -38,14 +38,18 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 
-/// The op a byte range is computed at (its data layout and target), and
-/// the element sizes already looked up there, when the caller keeps them.
+/// The op a byte range is computed at (its data layout and target), the
+/// element sizes already looked up there, when the caller keeps them, and
+/// the table GM ranges number their unknown terms in.
 struct Anchor {
-  Anchor(Operation *op, ElementSizes *sizes = nullptr) : op(op), sizes(sizes) {}
+  Anchor(Operation *op, ElementSizes *sizes = nullptr,
+         UnknownTermsTable *terms = nullptr)
+      : op(op), sizes(sizes), terms(terms) {}
   /// Another op of the same computation.
-  Anchor at(Operation *other) const { return {other, sizes}; }
+  Anchor at(Operation *other) const { return {other, sizes, terms}; }
   Operation *op;
   ElementSizes *sizes;
+  UnknownTermsTable *terms;
 };
 
 /// Bytes of one element, as the data layout sizes it (index: 64 bits by
@@ -402,6 +406,23 @@ bool verify::mayBeSameGm(Value a, Value b) {
          !promisesNoAlias(a) && !promisesNoAlias(b);
 }
 
+bool UnknownTermsTable::Less::operator()(const UnknownTerms &a,
+                                         const UnknownTerms &b) const {
+  auto key = [](const std::pair<Value, int64_t> &term) {
+    return std::make_pair(term.first.getAsOpaquePointer(), term.second);
+  };
+  return std::lexicographical_compare(
+      a.begin(), a.end(), b.begin(), b.end(),
+      [&](const auto &x, const auto &y) { return key(x) < key(y); });
+}
+
+unsigned UnknownTermsTable::numberOf(const UnknownTerms &terms) {
+  if (terms.empty())
+    return 0;
+  // Numbers only tell lists apart: the map's order never reaches the output.
+  return numbers.try_emplace(terms, numbers.size() + 1).first->second;
+}
+
 namespace {
 
 /// An index the walk computed: a constant plus unknown terms (UnknownTerms,
@@ -552,11 +573,13 @@ SmallVector<Bytes, 1> gmRunsOfValue(Value value, Anchor anchor,
         return {whole};
       Bytes moved = whole;
       int64_t element = elementBytesOf(rootType, anchor);
-      for (auto [unknown, times] : offset->unknown)
-        moved.unknown.push_back({unknown, times * element});
-      llvm::sort(moved.unknown, [](auto &a, auto &b) {
+      UnknownTerms unknown;
+      for (auto [term, times] : offset->unknown)
+        unknown.push_back({term, times * element});
+      llvm::sort(unknown, [](auto &a, auto &b) {
         return a.first.getAsOpaquePointer() < b.first.getAsOpaquePointer();
       });
+      moved.unknown = anchor.terms->numberOf(unknown);
       return bytesOfSubview(sub, moved, anchor, offset->constant);
     }
   }
@@ -604,9 +627,12 @@ void verify::countIteration(Operation &op, LoopIterations &iterations) {
 
 Touches verify::touchesOf(Operation *op, const LoopIterations &iterations,
                           ElementSizes *sizes, OnChipRuns *known,
-                          const EffectList *effectsOfOp) {
+                          const EffectList *effectsOfOp,
+                          UnknownTermsTable *terms) {
   Touches touches;
-  Anchor anchor(op, sizes);
+  // Without a table of the caller's, the numbers compare within this call.
+  UnknownTermsTable local;
+  Anchor anchor(op, sizes, terms ? terms : &local);
   // The runs of an on-chip value depend on the value alone (and the
   // target of the function, which all its ops share).
   auto onChipRuns = [&](Value value) -> std::optional<SmallVector<Bytes, 1>> {
@@ -712,11 +738,13 @@ std::optional<Bytes> verify::exactTileBytes(Value value) {
 }
 
 SmallVector<Touch> verify::settledCallTouches(Operation *call, Pipe pipe,
-                                              const TargetDescription &target) {
+                                              const TargetDescription &target,
+                                              UnknownTermsTable &terms) {
   SmallVector<Touch> touches;
   for (Value operand : call->getOperands())
     if (isa<BaseMemRefType>(operand.getType()) && !dsaplanSpaceOf(operand))
-      for (const Bytes &run : gmRunsOfValue(operand, call, LoopIterations()))
+      for (const Bytes &run : gmRunsOfValue(operand, {call, nullptr, &terms},
+                                            LoopIterations()))
         for (bool write : {false, true})
           touches.push_back({run, write});
   for (MemorySpace space : allMemorySpaces())

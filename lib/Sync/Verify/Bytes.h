@@ -24,6 +24,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <deque>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -43,6 +44,21 @@ constexpr int kGlobalSpace = -2;
 /// loop of `%i` from 0 by 1 is 32 bytes plus 4 per unit of `%base`.
 using UnknownTerms = std::vector<std::pair<Value, int64_t>>;
 
+/// Numbers the unknown terms of one walk's byte ranges (sorted by value),
+/// so that a range holds a number rather than a list: equal lists, equal
+/// numbers, and none is 0. A range is then plain data, which the walk's
+/// histories copy, trim and compare by the thousand.
+class UnknownTermsTable {
+public:
+  unsigned numberOf(const UnknownTerms &terms);
+
+private:
+  struct Less {
+    bool operator()(const UnknownTerms &a, const UnknownTerms &b) const;
+  };
+  std::map<UnknownTerms, unsigned, Less> numbers;
+};
+
 /// A place in memory: a space (or an unplaced alloc, or a GM buffer) and a
 /// byte range.
 struct Bytes {
@@ -50,7 +66,9 @@ struct Bytes {
   Operation *alloc = nullptr;    // the unplaced alloc
   int64_t begin = 0, end = 0;
   Value gm;                      // the GM buffer the range is of
-  UnknownTerms unknown;          // GM: added to begin and end
+  /// GM: the number of the unknown terms added to begin and end, in the
+  /// table of the walk that measured the range (0: none).
+  unsigned unknown = 0;
   /// The same memory, where begin and end compare: GM ranges with
   /// different unknown terms do not.
   bool sameMemory(const Bytes &o) const {
@@ -111,10 +129,12 @@ using OnChipRuns =
 /// loop iterations `iterations` (GM offsets that move with a loop); element
 /// sizes are taken from `sizes` and on-chip runs from `known` (the ops of
 /// one function) when given, and its effects from `effectsOfOp` (what
-/// isMemoryOp kept) when given.
+/// isMemoryOp kept) when given. Unknown terms are numbered in `terms`: the
+/// ranges of two calls compare only when both gave the same table.
 Touches touchesOf(Operation *op, const LoopIterations &iterations,
                   ElementSizes *sizes = nullptr, OnChipRuns *known = nullptr,
-                  const EffectList *effectsOfOp = nullptr);
+                  const EffectList *effectsOfOp = nullptr,
+                  UnknownTermsTable *terms = nullptr);
 
 /// touchesOf, computed once per op and per iteration of each scf.for whose
 /// induction variable its operands are computed from: the walk meets an op
@@ -133,6 +153,8 @@ public:
   /// isMemoryOp, keeping the effects of an op that touches memory for its
   /// touches (a linalg op builds its effects anew at each call).
   bool isMemoryOp(Operation *op);
+  /// The table the cached touches number their unknown terms in.
+  UnknownTermsTable &unknownTerms() { return terms; }
 
 private:
   struct Entry {
@@ -151,6 +173,7 @@ private:
   llvm::DenseMap<Operation *, EffectList> effects;
   ElementSizes sizes;
   OnChipRuns onChipRuns;
+  UnknownTermsTable terms;
 };
 
 /// Whether `op` reads or writes memory the pipes share (a dsaplan space or
@@ -192,9 +215,11 @@ private:
 std::optional<Bytes> exactTileBytes(Value value);
 
 /// What a settled call may touch on `pipe`: every byte of every space the
-/// target lets the pipe reach, and all of each GM operand, read and written.
+/// target lets the pipe reach, and all of each GM operand, read and written
+/// (its unknown terms numbered in `terms`).
 SmallVector<Touch> settledCallTouches(Operation *call, Pipe pipe,
-                                      const TargetDescription &target);
+                                      const TargetDescription &target,
+                                      UnknownTermsTable &terms);
 
 /// How a diagnostic names the memory of `bytes`.
 std::string memoryName(const Bytes &bytes);

@@ -134,10 +134,12 @@ int64_t SyncChecker::checkAccess(Operation *op, Pipe pipe, Site site,
   unsigned q = site.unit;
   int64_t seq = ++counters[q];
   auto orderedBefore = orderedBeforeUnit(state, q, pipe);
+  // One report per earlier op, over the bytes of all its pages (one map for
+  // every touch: most find nothing to file).
+  Races races;
   for (const Touch &touch : touches) {
     ++checked;
-    // One report per earlier op, over the bytes of all its pages.
-    Races races;
+    races.clear();
     // Reads conflict with earlier writes only. Most earlier accesses are
     // ordered: that test stays inline, the filing of a race does not.
     state.history.forEachOverlapping(
@@ -172,11 +174,18 @@ void SyncChecker::recordAccess(Operation *op, Pipe pipe, Site site,
   // A quick walk forgets what no later access can race (FixedPoint.cpp): it
   // reports nothing, and what it keeps decides as all would. The full walk
   // keeps all, as it always did.
-  if (quick)
-    for (const Touch &touch : touches)
-      state.history.forgetSettled(touch.bytes, [&](const Access &earlier) {
-        return settledForAll(state, earlier.unit, earlier.seq);
-      });
+  if (!quick)
+    return;
+  // Found at the first sweep (most filings sweep nothing): the numbers
+  // below a prefix need no look at each unit's knowledge.
+  std::optional<std::array<int64_t, kNumUnits>> prefixes;
+  for (const Touch &touch : touches)
+    state.history.forgetSettled(touch.bytes, [&](const Access &earlier) {
+      if (!prefixes)
+        prefixes = settledPrefixes(state);
+      return earlier.seq < (*prefixes)[earlier.unit] ||
+             settledForAll(state, earlier.unit, earlier.seq);
+    });
 }
 
 /// A call that dsaplan-settle-calls drained: its callee is synchronised on
@@ -205,7 +214,8 @@ void SyncChecker::settledCall(CallOpInterface call, PathState &state) {
     // The callee runs on its caller's core: only that core's pipes.
     if ((target.getPipe(pipe).cores & cores) == 0)
       continue;
-    touches[p] = settledCallTouches(call, pipe, target);
+    touches[p] = settledCallTouches(call, pipe, target,
+                                    touchCache.unknownTerms());
     callSites[p] = siteOf(call, pipe, touches[p]);
     seqs[p] = checkAccess(call, pipe, callSites[p], touches[p], state);
   }

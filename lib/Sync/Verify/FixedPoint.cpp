@@ -75,6 +75,8 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::dsaplan;
 using namespace mlir::dsaplan::verify;
@@ -173,6 +175,28 @@ bool SyncChecker::settledForAll(const PathState &state, unsigned unit,
       return false;
   }
   return true;
+}
+
+std::array<int64_t, kNumUnits>
+SyncChecker::settledPrefixes(const PathState &state) {
+  if (!accessUnits)
+    holdsBothCores();
+  std::array<int64_t, kNumUnits> prefixes{};
+  for (unsigned p = 0, e = liveUnits(); p < e; ++p) {
+    // Numbers start at 1: a first interval that begins there or before
+    // holds them up to its end.
+    int64_t prefix = std::numeric_limits<int64_t>::max();
+    for (unsigned q : *accessUnits) {
+      if (q == p && !needsBarrier(static_cast<Pipe>(q % kNumPipes)))
+        continue;
+      ArrayRef<IntervalSet::Interval> known = state.known[q][p].getIntervals();
+      prefix = std::min(prefix, !known.empty() && known.front().first <= 1
+                                    ? known.front().second
+                                    : int64_t(1));
+    }
+    prefixes[p] = prefix;
+  }
+  return prefixes;
 }
 
 bool SyncChecker::historyNoRiskier(const PathState &later,

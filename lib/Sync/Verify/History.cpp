@@ -42,11 +42,11 @@ void History::cut(const Bytes &bytes,
   }
   for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
     // Looked up in the maps as they are now: owning them may copy them.
-    auto it = view().pages.find({bytes.space, page});
-    if (it == view().pages.end())
+    const Page *found = view().pages.find({bytes.space, page});
+    if (!found)
       continue;
-    size_t first = firstHit(it->second->accesses);
-    if (first != it->second->accesses.size())
+    size_t first = firstHit((*found)->accesses);
+    if (first != (*found)->accesses.size())
       cutPage(ownPage({bytes.space, page}), first, bytes, hit);
   }
 }
@@ -67,15 +67,16 @@ void History::add(const Access &access) {
   }
 }
 
-template <typename Map, typename Key, typename Own>
-void History::uniteInto(Map &united, const Key &key, const Page &accesses,
-                        Own own) {
-  auto [it, inserted] = united.try_emplace(key, accesses);
-  if (inserted || it->second == accesses)
+void History::uniteInto(Page &slot, const Page &accesses) {
+  if (!slot) {
+    slot = accesses;
+    return;
+  }
+  if (slot == accesses)
     return;
   // The paths mostly share what ran before they parted: the accesses of
   // that common start are the page's already.
-  const std::vector<Access> &before = it->second->accesses;
+  const std::vector<Access> &before = slot->accesses;
   ArrayRef<Access> mine = accesses->accesses;
   size_t common =
       std::mismatch(before.begin(), before.end(), mine.begin(), mine.end())
@@ -84,7 +85,7 @@ void History::uniteInto(Map &united, const Key &key, const Page &accesses,
   if (common == mine.size())
     return;
   ArrayRef<Access> fresh = mine.drop_front(common);
-  std::vector<Access> &page = *own();
+  std::vector<Access> &page = unshare(slot);
   SmallVector<bool> present = presentAfter(page, common, fresh);
   for (auto [i, access] : llvm::enumerate(fresh))
     if (!present[i])
@@ -176,13 +177,11 @@ History History::unite(ArrayRef<const History *> histories) {
     if (history->maps == united.maps)
       continue;
     Maps &maps = united.own();
-    for (const auto &[key, accesses] : history->view().pages)
-      uniteInto(maps.pages, key, accesses,
-                [&, k = key] { return &united.ownPage(k); });
+    history->view().pages.forEach([&](PageKey key, const Page &accesses) {
+      uniteInto(maps.pages[key], accesses);
+    });
     for (const auto &[key, accesses] : history->view().gmPages)
-      uniteInto(maps.gmPages, key, accesses, [&, k = key] {
-        return &united.ownGmPage(Value::getFromOpaquePointer(k));
-      });
+      uniteInto(maps.gmPages[key], accesses);
   }
   return united;
 }
@@ -229,23 +228,30 @@ bool pageCovered(
 bool History::coveredBy(
     const History &earlier, llvm::function_ref<bool(const Access &)> live,
     llvm::function_ref<bool(const Access &, const Access &)> covers) const {
-  auto covered = [&](const auto &mine, const auto &theirs) {
-    for (const auto &[key, page] : mine) {
-      auto it = theirs.find(key);
-      if (it != theirs.end() && it->second == page)
-        continue;
-      ArrayRef<Access> before;
-      if (it != theirs.end())
-        before = it->second->accesses;
-      if (!pageCovered(page->accesses, before, live, covers))
-        return false;
-    }
-    return true;
+  // Whether `page` is covered by `theirs` (null: no page there).
+  auto pageCoveredBy = [&](const Page &page, const Page *theirs) {
+    if (theirs && *theirs == page)
+      return true;
+    ArrayRef<Access> before;
+    if (theirs)
+      before = (*theirs)->accesses;
+    return pageCovered(page->accesses, before, live, covers);
   };
   if (maps == earlier.maps)
     return true;
-  return covered(view().pages, earlier.view().pages) &&
-         covered(view().gmPages, earlier.view().gmPages);
+  bool covered = true;
+  view().pages.forEach([&](PageKey key, const Page &page) {
+    covered = covered && pageCoveredBy(page, earlier.view().pages.find(key));
+  });
+  if (!covered)
+    return false;
+  const auto &theirs = earlier.view().gmPages;
+  for (const auto &[key, page] : view().gmPages) {
+    auto it = theirs.find(key);
+    if (!pageCoveredBy(page, it == theirs.end() ? nullptr : &it->second))
+      return false;
+  }
+  return true;
 }
 
 void History::cutPage(std::vector<Access> &accesses, size_t first,
@@ -309,9 +315,9 @@ void History::forgetSettled(
     return;
   }
   for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
-    auto it = view().pages.find({bytes.space, page});
-    if (it != view().pages.end() && due(it->second))
-      sweep(own().pages.find({bytes.space, page})->second, settled);
+    const Page *found = view().pages.find({bytes.space, page});
+    if (found && due(*found))
+      sweep(own().pages[{bytes.space, page}], settled);
   }
 }
 

@@ -33,8 +33,10 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <array>
 #include <memory>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace mlir {
@@ -62,6 +64,9 @@ struct Access {
   }
   bool operator==(const Access &o) const { return key() == o.key(); }
 };
+/// Pages are copied, trimmed and merged by the thousand: as plain data
+/// they move as bytes.
+static_assert(std::is_trivially_copyable_v<Access>);
 
 /// The accesses a later one may conflict with, filed by 4 KiB page of
 /// memory: each page holds the part of each access inside it, so that an
@@ -113,6 +118,56 @@ private:
     size_t sweepAt = kFirstSweep;
   };
   using Page = std::shared_ptr<PageData>;
+  /// The on-chip pages: per placed space a vector indexed by page number
+  /// (a look-up is an index, where a hash map hashed the pair at every
+  /// one, several times per access), and a map for the rest (unplaced
+  /// allocs, numbers beyond kDirectPages). Which pages there are is all
+  /// that is asked of it: no order of its pages reaches a diagnostic.
+  class PageTable {
+  public:
+    /// The page, or null when there is none.
+    const Page *find(PageKey key) const {
+      if (const std::vector<Page> *row = direct(key))
+        return key.second < static_cast<int64_t>(row->size()) &&
+                       (*row)[key.second]
+                   ? &(*row)[key.second]
+                   : nullptr;
+      auto it = others.find(key);
+      return it == others.end() ? nullptr : &it->second;
+    }
+    /// The page's slot, null when new; valid until the next call.
+    Page &operator[](PageKey key) {
+      if (direct(key)) {
+        std::vector<Page> &row = placed[key.first];
+        if (key.second >= static_cast<int64_t>(row.size()))
+          row.resize(key.second + 1);
+        return row[key.second];
+      }
+      return others[key];
+    }
+    /// Calls `fn(key, page)` on every page.
+    template <typename Fn> void forEach(Fn fn) const {
+      for (auto [space, row] : llvm::enumerate(placed))
+        for (auto [number, page] : llvm::enumerate(row))
+          if (page)
+            fn(PageKey(space, number), page);
+      for (const auto &[key, page] : others)
+        fn(key, page);
+    }
+
+  private:
+    /// Page numbers a space's vector holds at most (16 MiB).
+    static constexpr int64_t kDirectPages = 4096;
+    /// The vector of `key`'s space when it holds the page number.
+    const std::vector<Page> *direct(PageKey key) const {
+      if (key.first < 0 || key.first >= static_cast<int>(kNumMemorySpaces) ||
+          key.second < 0 || key.second >= kDirectPages)
+        return nullptr;
+      return &placed[key.first];
+    }
+    std::array<std::vector<Page>, kNumMemorySpaces> placed;
+    llvm::DenseMap<PageKey, Page> others;
+  };
 
   /// Global memory: one page per buffer, in the order first touched (the
   /// order diagnostics come in), since GM ranges may be unbounded and
@@ -120,11 +175,9 @@ private:
   template <typename Fn>
   void forEachOverlappingGm(const Bytes &bytes, bool writesOnly,
                             GmAliasing &aliasing, Fn fn) const;
-  /// Adds to `united`'s page `key` the accesses of `accesses` it lacks;
-  /// `own` gives that page unshared.
-  template <typename Map, typename Key, typename Own>
-  static void uniteInto(Map &united, const Key &key, const Page &accesses,
-                        Own own);
+  /// Adds to the page in `slot` (of maps owned) the accesses of `accesses`
+  /// it lacks; an empty slot takes `accesses`.
+  static void uniteInto(Page &slot, const Page &accesses);
   /// Which of `fresh` are in `page` after its first `common` accesses, or
   /// repeat an earlier one of `fresh`.
   static SmallVector<bool> presentAfter(ArrayRef<Access> page, size_t common,
@@ -153,12 +206,12 @@ private:
   static int64_t firstPage(const Bytes &b) { return b.begin >> kPageShift; }
   static int64_t lastPage(const Bytes &b) { return (b.end - 1) >> kPageShift; }
   /// The ranges first: they mostly decide, and cost less than comparing
-  /// the memories (GM's unknown terms are a vector).
+  /// the memories.
   static bool overlap(const Bytes &a, const Bytes &b) {
     return a.begin < b.end && b.begin < a.end && a.sameMemory(b);
   }
   struct Maps {
-    llvm::DenseMap<PageKey, Page> pages;
+    PageTable pages;
     llvm::MapVector<const void *, Page> gmPages;
   };
   /// The maps, to be read (none yet: empty).
@@ -178,12 +231,12 @@ void History::forEachOverlapping(const Bytes &bytes, bool writesOnly,
                                  GmAliasing &aliasing, Fn fn) const {
   if (bytes.space == kGlobalSpace)
     return forEachOverlappingGm(bytes, writesOnly, aliasing, fn);
-  const auto &pages = view().pages;
+  const PageTable &pages = view().pages;
   for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
-    auto it = pages.find({bytes.space, page});
-    if (it == pages.end())
+    const Page *found = pages.find({bytes.space, page});
+    if (!found)
       continue;
-    for (const Access &earlier : it->second->accesses) {
+    for (const Access &earlier : (*found)->accesses) {
       if (writesOnly && !earlier.touch.write)
         continue;
       const Bytes &a = earlier.touch.bytes;

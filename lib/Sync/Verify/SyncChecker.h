@@ -182,6 +182,10 @@ private:
   /// Whether every unit that accesses memory in the function knows the
   /// access finished, or keeps its order after it: nothing can race it.
   bool settledForAll(const PathState &state, unsigned unit, int64_t seq);
+  /// Per unit p, a number below which every number of p is settledForAll
+  /// in `state` (0 for a unit no access runs on): the start of p's numbers
+  /// every unit asked knows, one test for the many accesses of a sweep.
+  std::array<int64_t, kNumUnits> settledPrefixes(const PathState &state);
 
   /// Control flow the walker follows (checkStructure refuses the loops other
   /// than scf.for and scf.while); any other op with regions (a linalg op)

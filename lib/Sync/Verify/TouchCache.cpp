@@ -136,7 +136,7 @@ ArrayRef<Touch> TouchCache::get(Operation *op,
   entries.push_back(
       {std::move(key),
        touchesOf(op, iterations, &sizes, &onChipRuns,
-                 kept == effects.end() ? nullptr : &kept->second)});
+                 kept == effects.end() ? nullptr : &kept->second, &terms)});
   known.entries.push_back(&entries.back());
   return entries.back().touches;
 }
