@@ -41,6 +41,7 @@
 //   bool repeatsIteration(Operation &loop, unsigned iteration,
 //                         const State &);   // opt-in: end the loop early
 //   void endLoop(Operation &loop);          // before the loop's merge
+//   static constexpr bool kMovesLastExit;   // opt-in: see below
 //
 // A Stop (or a failed merge or leaf) ends the walk: walkBlock and walkOp
 // return false. OneOf and Loop run a region's entry block (the project
@@ -54,6 +55,10 @@
 // lib/Sync/Verify/FixedPoint.cpp) answers repeatsIteration: asked before
 // each iteration after the first, true leaves the loop there, as if that
 // were its last. The default (false) unrolls every iteration.
+// A client that never reads its state after a walk that stopped sets
+// kMovesLastExit: the state itself becomes an op's last exit (the merge
+// replaces it) instead of a copy of it; a walk that stops may leave it
+// moved from.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,6 +108,7 @@ template <typename State> struct RegionWalkClient {
   void beginIteration(Operation &, unsigned, State &) {}
   bool repeatsIteration(Operation &, unsigned, const State &) { return false; }
   void endLoop(Operation &) {}
+  static constexpr bool kMovesLastExit = false;
 };
 
 template <typename Client, typename State> class RegionWalker {
@@ -172,13 +178,23 @@ private:
   /// are in region order.
   bool walkOneOf(Operation &op, State &state) {
     std::vector<State> exits;
-    exits.reserve(op.getNumRegions());
+    unsigned count = op.getNumRegions();
+    exits.reserve(count);
     for (Region &region : op.getRegions()) {
-      exits.push_back(state);
+      addExit(exits, state, exits.size() + 1 == count);
       if (!walkEntryBlock(region, exits.back()))
         return false;
     }
     return mergeInto(exits, op, state);
+  }
+
+  /// Adds `state` as an exit: moved when it is the last and the client
+  /// allows it, copied otherwise.
+  void addExit(std::vector<State> &exits, State &state, bool last) {
+    if (last && Client::kMovesLastExit)
+      exits.push_back(std::move(state));
+    else
+      exits.push_back(state);
   }
 
   /// Follows control from region to region as the interface says, until the
@@ -200,8 +216,10 @@ private:
       if (!branch) {
         // A LoopLikeOpInterface that does not say how: all its regions in
         // order, left before any iteration or after one.
-        exits.push_back(state);
-        if (iteration == loopIterations || lastIteration(op, iteration, state))
+        bool last =
+            iteration == loopIterations || lastIteration(op, iteration, state);
+        addExit(exits, state, last);
+        if (last)
           break;
         client.beginIteration(op, iteration++, state);
         for (Region &r : op.getRegions())
@@ -209,21 +227,25 @@ private:
             return false;
         continue;
       }
+      unsigned parentExits = 0;
       for (const RegionSuccessor &successor : next) {
         if (successor.isParent())
-          exits.push_back(state);
+          ++parentExits;
         else if (!region)
           region = successor.getSuccessor();
       }
-      if (!region)
-        break;
-      if (!header)
+      if (region && !header)
         header = region;
-      if (region == header) {
-        if (iteration == loopIterations || lastIteration(op, iteration, state))
-          break;
+      // Whether control leaves here for good: then these exits are the last.
+      bool last = !region || (region == header &&
+                              (iteration == loopIterations ||
+                               lastIteration(op, iteration, state)));
+      for (unsigned i = 0; i < parentExits; ++i)
+        addExit(exits, state, last && i + 1 == parentExits);
+      if (last)
+        break;
+      if (region == header)
         client.beginIteration(op, iteration++, state);
-      }
       if (!walkEntryBlock(*region, state))
         return false;
       next.clear();

@@ -559,6 +559,8 @@ public:
 
 private:
   friend class RegionWalker<OrderChecker, Path>;
+  /// A walk that stopped fails: its state is never read again.
+  static constexpr bool kMovesLastExit = true;
   /// Iterations a loop is unrolled to.
   static constexpr unsigned kLoopIterations = 3;
   /// Every op with regions is walked into (the regions of a linalg op that
