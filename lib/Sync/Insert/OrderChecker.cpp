@@ -549,18 +549,6 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
   for (const Path &path : paths)
     for (unsigned p = 0; p < kNumPipes; ++p)
       merged.executed[p].unite(path.executed[p]);
-  // What each path did not run of what some path ran: known there for the
-  // merge's purposes. Needed only for a pipe some path knows of otherwise
-  // than the others, so computed for such a pipe when first met (bit p).
-  SmallVector<PipeSets, 4> notRun(paths.size());
-  unsigned notRunOf = 0;
-  auto needNotRun = [&](unsigned p) {
-    if (notRunOf & (1u << p))
-      return;
-    notRunOf |= 1u << p;
-    for (size_t i = 0; i < paths.size(); ++i)
-      notRun[i][p] = merged.executed[p].minus(paths[i].executed[p]);
-  };
   // A set alike on every path is the merge's: what one path did not run,
   // another did, so no number is added to it. The pipes whose sets are
   // alike (bit p), where `sharedWithFirst(i)` says path i holds the same
@@ -578,29 +566,24 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
     }
     return alike;
   };
-  // Otherwise, copies only where a path's set must grow by what it did not
-  // run, and intersects only where the result is not already within a
-  // path's set.
+  // Otherwise a number is known at the merge where some path ran it and
+  // every path that ran it knew it: what some path ran, less what a path
+  // ran and did not know. (A path knows only numbers it ran, so this is
+  // the intersection over the paths of what each knew or did not run.)
   auto onEveryPath = [&](auto setsOf, unsigned alike, PipeSets &result) {
     for (unsigned p = 0; p < kNumPipes; ++p) {
-      const IntervalSet &first = setsOf(paths[0])[p];
-      result[p] = first;
-      if (alike & (1u << p))
+      if (alike & (1u << p)) {
+        result[p] = setsOf(paths[0])[p];
         continue;
-      needNotRun(p);
-      result[p].unite(notRun[0][p]);
-      for (size_t i = 1; i < paths.size(); ++i) {
-        const IntervalSet &known = setsOf(paths[i])[p];
-        if (notRun[i][p].empty()) {
-          if (!known.includes(result[p]))
-            result[p] = result[p].intersect(known);
-          continue;
-        }
-        IntervalSet onPath = known;
-        onPath.unite(notRun[i][p]);
-        if (!onPath.includes(result[p]))
-          result[p] = result[p].intersect(onPath);
       }
+      IntervalSet unknown;
+      for (const Path &path : paths) {
+        assert(path.executed[p].includes(setsOf(path)[p]) &&
+               "a path knows a number it did not run");
+        unknown.unite(path.executed[p].minus(setsOf(path)[p]));
+      }
+      result[p] = unknown.empty() ? merged.executed[p]
+                                  : merged.executed[p].minus(unknown);
     }
   };
   for (unsigned q = 0; q < kNumPipes; ++q) {
