@@ -74,6 +74,7 @@ DependencyIndex::DependencyIndex(func::FuncOp func,
         earlier.isSource = true;
         earlier.source = tables->sourcePipes.size();
         tables->sourcePipes.push_back(earlier.pipe);
+        tables->highestRun.push_back(0);
         tables->lastDependentOp.push_back(body.body()[laterAt]);
         lastDependent.push_back(laterAt);
       } else if (laterAt > lastDependent[earlier.source]) {
@@ -332,6 +333,12 @@ bool OrderChecker::access(const DependencyAccess &info, Path &path) {
       continue;
     for (const DependencySource &source :
          ArrayRef(info.sources).slice(first, end - first)) {
+      // No run of the source lies past what q knows from the start: no
+      // look-up either.
+      int64_t highest = dependencies.highestRun[source.id];
+      if (!intervals.empty() && intervals.front().first <= 1 &&
+          intervals.front().second > highest)
+        continue;
       const LatestRuns::Seqs *latest = path.latest.find(source.id);
       if (!latest)
         continue;
@@ -343,8 +350,11 @@ bool OrderChecker::access(const DependencyAccess &info, Path &path) {
     }
   }
   // Only a source's runs are looked up again (a fold would drop the others).
-  if (info.isSource)
+  if (info.isSource) {
     path.latest.assign(info.source, seq);
+    int64_t &highest = dependencies.highestRun[info.source];
+    highest = std::max(highest, seq);
+  }
   path.executed[q].insert(seq, seq + 1);
   return true;
 }

@@ -389,6 +389,12 @@ struct DependencyIndex::Tables {
   /// syncs leave it the last, wherever its index goes.
   SmallVector<unsigned> sourcePipes;
   SmallVector<Operation *> lastDependentOp;
+  /// By source: the highest sequence number any walk over these tables
+  /// gave one of its runs. Every walk's states (and the checkpoints one
+  /// walk hands the next) hold only numbers these walks gave, so no latest
+  /// run of the source is higher: an access needs no look-up of a source
+  /// whose every number up to this one its pipe knows.
+  mutable SmallVector<int64_t> highestRun;
 };
 
 namespace sync {
