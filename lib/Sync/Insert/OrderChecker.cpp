@@ -42,6 +42,24 @@ void setSourcesByPipe(DependencyAccess &access,
     access.sources[firstOf[source.pipe]++] = source;
 }
 
+/// Adds to `into` the numbers of `from` that `less` lacks, as
+/// IntervalSet::minus finds them, without a set of its own between.
+void insertMinus(IntervalSet &into, const IntervalSet &from,
+                 const IntervalSet &less) {
+  ArrayRef<IntervalSet::Interval> cut = less.getIntervals();
+  const IntervalSet::Interval *next = cut.begin();
+  for (auto [lo, hi] : from.getIntervals()) {
+    int64_t cursor = lo;
+    while (next != cut.end() && next->second <= cursor)
+      ++next;
+    for (auto it = next; it != cut.end() && it->first < hi; ++it) {
+      into.insert(cursor, it->first); // nothing where it->first <= cursor
+      cursor = std::max(cursor, it->second);
+    }
+    into.insert(cursor, hi);
+  }
+}
+
 } // namespace
 
 DependencyIndex::DependencyIndex(func::FuncOp func,
@@ -590,10 +608,10 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
       for (const Path &path : paths) {
         assert(path.executed[p].includes(setsOf(path)[p]) &&
                "a path knows a number it did not run");
-        unknown.unite(path.executed[p].minus(setsOf(path)[p]));
+        insertMinus(unknown, path.executed[p], setsOf(path)[p]);
       }
-      result[p] = unknown.empty() ? merged.executed[p]
-                                  : merged.executed[p].minus(unknown);
+      assert(result[p].empty() && "the merge's row is new");
+      insertMinus(result[p], merged.executed[p], unknown);
     }
   };
   for (unsigned q = 0; q < kNumPipes; ++q) {
