@@ -42,21 +42,27 @@ void setSourcesByPipe(DependencyAccess &access,
     access.sources[firstOf[source.pipe]++] = source;
 }
 
-/// Adds to `into` the numbers of `from` that `less` lacks, as
-/// IntervalSet::minus finds them, without a set of its own between.
-void insertMinus(IntervalSet &into, const IntervalSet &from,
-                 const IntervalSet &less) {
-  ArrayRef<IntervalSet::Interval> cut = less.getIntervals();
-  const IntervalSet::Interval *next = cut.begin();
-  for (auto [lo, hi] : from.getIntervals()) {
+using Interval = IntervalSet::Interval;
+
+/// Calls `emit(begin, end)` for each interval of the numbers of `from`
+/// that none of `less` holds, in order. `from` is sorted and disjoint;
+/// `less` is sorted by begin and may overlap.
+template <typename Emit>
+void forEachMinus(ArrayRef<Interval> from, ArrayRef<Interval> less,
+                  Emit emit) {
+  const Interval *next = less.begin();
+  for (auto [lo, hi] : from) {
     int64_t cursor = lo;
-    while (next != cut.end() && next->second <= cursor)
+    while (next != less.end() && next->second <= cursor)
       ++next;
-    for (auto it = next; it != cut.end() && it->first < hi; ++it) {
-      into.insert(cursor, it->first); // nothing where it->first <= cursor
+    for (const Interval *it = next; it != less.end() && it->first < hi;
+         ++it) {
+      if (it->first > cursor)
+        emit(cursor, it->first);
       cursor = std::max(cursor, it->second);
     }
-    into.insert(cursor, hi);
+    if (cursor < hi)
+      emit(cursor, hi);
   }
 }
 
@@ -604,14 +610,30 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
         result[p] = setsOf(paths[0])[p];
         continue;
       }
-      IntervalSet unknown;
+      // What the paths ran unknown, each path's in order, then all sorted
+      // by their starts (they may overlap).
+      SmallVector<Interval, 16> unknown;
+      bool sorted = true;
       for (const Path &path : paths) {
-        assert(path.executed[p].includes(setsOf(path)[p]) &&
+        const IntervalSet &known = setsOf(path)[p];
+        assert(path.executed[p].includes(known) &&
                "a path knows a number it did not run");
-        insertMinus(unknown, path.executed[p], setsOf(path)[p]);
+        forEachMinus(path.executed[p].getIntervals(), known.getIntervals(),
+                     [&](int64_t begin, int64_t end) {
+                       if (!unknown.empty() && unknown.back().first > begin)
+                         sorted = false;
+                       unknown.push_back({begin, end});
+                     });
       }
+      if (!sorted)
+        llvm::sort(unknown, [](const Interval &a, const Interval &b) {
+          return a.first < b.first;
+        });
       assert(result[p].empty() && "the merge's row is new");
-      insertMinus(result[p], merged.executed[p], unknown);
+      forEachMinus(merged.executed[p].getIntervals(), unknown,
+                   [&](int64_t begin, int64_t end) {
+                     result[p].insert(begin, end);
+                   });
     }
   };
   for (unsigned q = 0; q < kNumPipes; ++q) {
