@@ -95,7 +95,10 @@ public:
   void eraseIf(const Key &from, const Key &to, Pred pred) {
     iterator first = const_cast<iterator>(lowerBound(from));
     iterator last = const_cast<iterator>(lowerBound(to));
-    entries.erase(std::remove_if(first, last, pred), last);
+    // Mostly none is: then no entry after them is moved onto itself.
+    iterator kept = std::remove_if(first, last, pred);
+    if (kept != last)
+      entries.erase(kept, last);
   }
   void clear() { entries.clear(); }
 
