@@ -126,20 +126,25 @@ std::shared_ptr<const LatestRuns::Layer> LatestRuns::share() const {
     return layers;
   auto layer = std::make_shared<Layer>();
   layer->entries = std::move(own);
+  // The filter of what this state wrote, and of the layers flattened in.
+  uint64_t filter = ownFilter;
   if (layers && layers->depth >= kMaxDepth) {
     // Flattens the layers above the last fold's (or the bottom one) into
     // this one.
     const std::shared_ptr<const Layer> *bottom = &layers;
-    for (; !(*bottom)->fold && (*bottom)->parent; bottom = &(*bottom)->parent)
+    for (; !(*bottom)->fold && (*bottom)->parent;
+         bottom = &(*bottom)->parent) {
       for (const auto &[op, seqs] : (*bottom)->entries)
         layer->entries.try_emplace(op, seqs);
+      filter |= (*bottom)->filter;
+    }
     layer->parent = *bottom;
   } else {
     layer->parent = std::move(layers);
   }
   own = Map();
   ownFilter = 0;
-  layer->seal();
+  layer->seal(filter);
   layers = std::move(layer);
   return layers;
 }

@@ -135,14 +135,19 @@ public:
     auto folded = std::make_shared<Layer>();
     folded->entries.reserve(full ? most + above : above);
     // Its own entries are moved (it clears them), the shared ones copied.
+    uint64_t filter = 0;
     for (auto &[op, seqs] : own)
-      if (keep(op))
+      if (keep(op)) {
         folded->entries.try_emplace(op, std::move(seqs));
+        filter |= filterBit(op);
+      }
     for (const Layer *layer = layers.get(); layer != stop;
          layer = layer->parent.get())
       for (const auto &[op, seqs] : layer->entries)
-        if (keep(op))
+        if (keep(op)) {
           folded->entries.try_emplace(op, seqs);
+          filter |= filterBit(op);
+        }
     if (!full)
       for (const std::shared_ptr<const Layer> *at = &layers;;
            at = &(*at)->parent)
@@ -151,7 +156,7 @@ public:
           break;
         }
     folded->fold = true;
-    folded->seal();
+    folded->seal(filter);
     own.clear();
     ownFilter = 0;
     layers = std::move(folded);
@@ -193,10 +198,10 @@ private:
     unsigned depth = 0;
     /// Whether a fold made it.
     bool fold = false;
-    void seal() {
-      filter = 0;
-      for (const auto &entry : entries)
-        filter |= filterBit(entry.first);
+    /// Sets the filter (that of the entries, which its maker knows
+    /// without a pass over the table) and the depth.
+    void seal(uint64_t entriesFilter) {
+      filter = entriesFilter;
       depth = parent ? parent->depth + 1 : 0;
     }
   };
