@@ -435,7 +435,8 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
   auto it = dependencies.accesses.find(&op);
   if (it != dependencies.accesses.end())
     return done(access(it->second, path));
-  return WalkStep::Enter;
+  // An op without regions (a constant, a view) would be a leaf.
+  return op.getNumRegions() ? WalkStep::Enter : WalkStep::Done;
 }
 
 void OrderChecker::beginIteration(Operation &loop, unsigned iteration,
