@@ -90,16 +90,8 @@ public:
     if (it != end())
       erase(it);
   }
-  /// Erases the entries with a key in [from, to) for which `pred` holds.
-  template <typename Pred>
-  void eraseIf(const Key &from, const Key &to, Pred pred) {
-    iterator first = const_cast<iterator>(lowerBound(from));
-    iterator last = const_cast<iterator>(lowerBound(to));
-    // Mostly none is: then no entry after them is moved onto itself.
-    iterator kept = std::remove_if(first, last, pred);
-    if (kept != last)
-      entries.erase(kept, last);
-  }
+  /// Erases the entries in [first, last), which keep the others in order.
+  void erase(iterator first, iterator last) { entries.erase(first, last); }
   void clear() { entries.clear(); }
 
 private:

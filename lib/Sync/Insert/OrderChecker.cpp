@@ -334,10 +334,20 @@ void OrderChecker::waitFlag(WaitFlagOp wait, FlagMap<Capture, 2>::iterator it,
   // What q now knows may cover consumers of flags q sets: forget them, so
   // that states stay small (knowledge only grows along a path, and a merge
   // keeps the consumers of the paths that did not know them).
-  path.consumers.eraseIf(setByFirst(q), setByFirst(q + 1),
-                         [&](const FlagConsumers::Entry &entry) {
-                           return consumed(path, entry.first, entry.second);
-                         });
+  // The flags q sets are one run (flags sort by source pipe first), found
+  // by a scan: a path has a few consumers.
+  auto setByQ = [q](const FlagConsumers::Entry &entry) {
+    return std::get<0>(entry.first) == q;
+  };
+  auto first = llvm::find_if(path.consumers, [q](const auto &entry) {
+    return std::get<0>(entry.first) >= q;
+  });
+  auto last = std::find_if_not(first, path.consumers.end(), setByQ);
+  auto kept = std::remove_if(first, last, [&](const auto &entry) {
+    return consumed(path, entry.first, entry.second);
+  });
+  if (kept != last)
+    path.consumers.erase(kept, last);
   int64_t seq = kFirstWaitSeq + ++waitCounters[q];
   path.executed[q].insert(seq, seq + 1);
   path.consumers[key].assign(1, seq);

@@ -269,11 +269,6 @@ private:
 template <typename Value, unsigned InlineEntries>
 using FlagMap = SortedMap<FlagKey, Value, InlineEntries>;
 
-/// The flags pipe `pipe` sets lie in [setByFirst(pipe), setByFirst(pipe + 1)).
-inline FlagKey setByFirst(unsigned pipe) {
-  return {pipe, 0, std::numeric_limits<int64_t>::min()};
-}
-
 /// The sequence numbers of the waits that consumed each flag's latest set
 /// (one per path that merged here: a loop's merge makes four, which stay
 /// inline).
