@@ -42,6 +42,7 @@
 //                         const State &);   // opt-in: end the loop early
 //   void endLoop(Operation &loop);          // before the loop's merge
 //   static constexpr bool kMovesLastExit;   // opt-in: see below
+//   static constexpr unsigned kInlineExits; // exits kept on the stack
 //
 // A Stop (or a failed merge or leaf) ends the walk: walkBlock and walkOp
 // return false. OneOf and Loop run a region's entry block (the project
@@ -68,8 +69,9 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <optional>
-#include <vector>
 
 namespace mlir {
 namespace dsaplan {
@@ -109,6 +111,7 @@ template <typename State> struct RegionWalkClient {
   bool repeatsIteration(Operation &, unsigned, const State &) { return false; }
   void endLoop(Operation &) {}
   static constexpr bool kMovesLastExit = false;
+  static constexpr unsigned kInlineExits = 0;
 };
 
 template <typename Client, typename State> class RegionWalker {
@@ -148,6 +151,10 @@ public:
   }
 
 private:
+  /// The states that leave an op: a client whose states are small enough
+  /// keeps a few on the stack (each branch and loop allocated them).
+  using Exits = SmallVector<State, Client::kInlineExits>;
+
   bool mergeInto(ArrayRef<State> exits, Operation &op, State &state) {
     std::optional<State> merged = client.merge(exits, &op);
     if (!merged)
@@ -177,7 +184,7 @@ private:
   /// Exactly one region runs, each from the state before the op; the exits
   /// are in region order.
   bool walkOneOf(Operation &op, State &state) {
-    std::vector<State> exits;
+    Exits exits;
     unsigned count = op.getNumRegions();
     exits.reserve(count);
     for (Region &region : op.getRegions()) {
@@ -190,7 +197,7 @@ private:
 
   /// Adds `state` as an exit: moved when it is the last and the client
   /// allows it, copied otherwise.
-  void addExit(std::vector<State> &exits, State &state, bool last) {
+  void addExit(Exits &exits, State &state, bool last) {
     if (last && Client::kMovesLastExit)
       exits.push_back(std::move(state));
     else
@@ -202,9 +209,9 @@ private:
   /// (loopIterations + 1)-th time; keeps the state wherever control may
   /// leave, in the order it could.
   bool walkLoop(Operation &op, State &state) {
-    // One exit before each iteration and one after the last, reserved: a
-    // state whose move may throw is copied when the vector grows.
-    std::vector<State> exits;
+    // One exit before each iteration and one after the last, reserved: the
+    // states are not moved as the exits grow.
+    Exits exits;
     exits.reserve(loopIterations + 1);
     auto branch = dyn_cast<RegionBranchOpInterface>(op);
     SmallVector<RegionSuccessor> next;

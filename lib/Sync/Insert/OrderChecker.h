@@ -569,6 +569,8 @@ private:
   static constexpr bool kMovesLastExit = true;
   /// Iterations a loop is unrolled to.
   static constexpr unsigned kLoopIterations = 3;
+  /// A loop's exits, on the stack (some 2 KB each).
+  static constexpr unsigned kInlineExits = kLoopIterations + 1;
   /// Every op with regions is walked into (the regions of a linalg op that
   /// is no dependency's access count as steps too): RegionWalkClient's
   /// walksInto and leaf.
