@@ -41,6 +41,8 @@
 //   bool repeatsIteration(Operation &loop, unsigned iteration,
 //                         const State &);   // opt-in: end the loop early
 //   void endLoop(Operation &loop);          // before the loop's merge
+//   static constexpr bool kMovesLastExit;   // opt-in: see below
+//   static constexpr unsigned kInlineExits; // exits kept on the stack
 //
 // A Stop (or a failed merge or leaf) ends the walk: walkBlock and walkOp
 // return false. OneOf and Loop run a region's entry block (the project
@@ -54,6 +56,10 @@
 // lib/Sync/Verify/FixedPoint.cpp) answers repeatsIteration: asked before
 // each iteration after the first, true leaves the loop there, as if that
 // were its last. The default (false) unrolls every iteration.
+// A client that never reads its state after a walk that stopped sets
+// kMovesLastExit: the state itself becomes an op's last exit (the merge
+// replaces it) instead of a copy of it; a walk that stops may leave it
+// moved from.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,8 +69,9 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <optional>
-#include <vector>
 
 namespace mlir {
 namespace dsaplan {
@@ -103,6 +110,8 @@ template <typename State> struct RegionWalkClient {
   void beginIteration(Operation &, unsigned, State &) {}
   bool repeatsIteration(Operation &, unsigned, const State &) { return false; }
   void endLoop(Operation &) {}
+  static constexpr bool kMovesLastExit = false;
+  static constexpr unsigned kInlineExits = 0;
 };
 
 template <typename Client, typename State> class RegionWalker {
@@ -142,6 +151,10 @@ public:
   }
 
 private:
+  /// The states that leave an op: a client whose states are small enough
+  /// keeps a few on the stack (each branch and loop allocated them).
+  using Exits = SmallVector<State, Client::kInlineExits>;
+
   bool mergeInto(ArrayRef<State> exits, Operation &op, State &state) {
     std::optional<State> merged = client.merge(exits, &op);
     if (!merged)
@@ -171,14 +184,24 @@ private:
   /// Exactly one region runs, each from the state before the op; the exits
   /// are in region order.
   bool walkOneOf(Operation &op, State &state) {
-    std::vector<State> exits;
-    exits.reserve(op.getNumRegions());
+    Exits exits;
+    unsigned count = op.getNumRegions();
+    exits.reserve(count);
     for (Region &region : op.getRegions()) {
-      exits.push_back(state);
+      addExit(exits, state, exits.size() + 1 == count);
       if (!walkEntryBlock(region, exits.back()))
         return false;
     }
     return mergeInto(exits, op, state);
+  }
+
+  /// Adds `state` as an exit: moved when it is the last and the client
+  /// allows it, copied otherwise.
+  void addExit(Exits &exits, State &state, bool last) {
+    if (last && Client::kMovesLastExit)
+      exits.push_back(std::move(state));
+    else
+      exits.push_back(state);
   }
 
   /// Follows control from region to region as the interface says, until the
@@ -186,9 +209,9 @@ private:
   /// (loopIterations + 1)-th time; keeps the state wherever control may
   /// leave, in the order it could.
   bool walkLoop(Operation &op, State &state) {
-    // One exit before each iteration and one after the last, reserved: a
-    // state whose move may throw is copied when the vector grows.
-    std::vector<State> exits;
+    // One exit before each iteration and one after the last, reserved: the
+    // states are not moved as the exits grow.
+    Exits exits;
     exits.reserve(loopIterations + 1);
     auto branch = dyn_cast<RegionBranchOpInterface>(op);
     SmallVector<RegionSuccessor> next;
@@ -200,8 +223,10 @@ private:
       if (!branch) {
         // A LoopLikeOpInterface that does not say how: all its regions in
         // order, left before any iteration or after one.
-        exits.push_back(state);
-        if (iteration == loopIterations || lastIteration(op, iteration, state))
+        bool last =
+            iteration == loopIterations || lastIteration(op, iteration, state);
+        addExit(exits, state, last);
+        if (last)
           break;
         client.beginIteration(op, iteration++, state);
         for (Region &r : op.getRegions())
@@ -209,21 +234,25 @@ private:
             return false;
         continue;
       }
+      unsigned parentExits = 0;
       for (const RegionSuccessor &successor : next) {
         if (successor.isParent())
-          exits.push_back(state);
+          ++parentExits;
         else if (!region)
           region = successor.getSuccessor();
       }
-      if (!region)
-        break;
-      if (!header)
+      if (region && !header)
         header = region;
-      if (region == header) {
-        if (iteration == loopIterations || lastIteration(op, iteration, state))
-          break;
+      // Whether control leaves here for good: then these exits are the last.
+      bool last = !region || (region == header &&
+                              (iteration == loopIterations ||
+                               lastIteration(op, iteration, state)));
+      for (unsigned i = 0; i < parentExits; ++i)
+        addExit(exits, state, last && i + 1 == parentExits);
+      if (last)
+        break;
+      if (region == header)
         client.beginIteration(op, iteration++, state);
-      }
       if (!walkEntryBlock(*region, state))
         return false;
       next.clear();

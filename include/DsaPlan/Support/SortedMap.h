@@ -90,13 +90,8 @@ public:
     if (it != end())
       erase(it);
   }
-  /// Erases the entries with a key in [from, to) for which `pred` holds.
-  template <typename Pred>
-  void eraseIf(const Key &from, const Key &to, Pred pred) {
-    iterator first = const_cast<iterator>(lowerBound(from));
-    iterator last = const_cast<iterator>(lowerBound(to));
-    entries.erase(std::remove_if(first, last, pred), last);
-  }
+  /// Erases the entries in [first, last), which keep the others in order.
+  void erase(iterator first, iterator last) { entries.erase(first, last); }
   void clear() { entries.clear(); }
 
 private:

@@ -42,6 +42,30 @@ void setSourcesByPipe(DependencyAccess &access,
     access.sources[firstOf[source.pipe]++] = source;
 }
 
+using Interval = IntervalSet::Interval;
+
+/// Calls `emit(begin, end)` for each interval of the numbers of `from`
+/// that none of `less` holds, in order. `from` is sorted and disjoint;
+/// `less` is sorted by begin and may overlap.
+template <typename Emit>
+void forEachMinus(ArrayRef<Interval> from, ArrayRef<Interval> less,
+                  Emit emit) {
+  const Interval *next = less.begin();
+  for (auto [lo, hi] : from) {
+    int64_t cursor = lo;
+    while (next != less.end() && next->second <= cursor)
+      ++next;
+    for (const Interval *it = next; it != less.end() && it->first < hi;
+         ++it) {
+      if (it->first > cursor)
+        emit(cursor, it->first);
+      cursor = std::max(cursor, it->second);
+    }
+    if (cursor < hi)
+      emit(cursor, hi);
+  }
+}
+
 } // namespace
 
 DependencyIndex::DependencyIndex(func::FuncOp func,
@@ -74,6 +98,7 @@ DependencyIndex::DependencyIndex(func::FuncOp func,
         earlier.isSource = true;
         earlier.source = tables->sourcePipes.size();
         tables->sourcePipes.push_back(earlier.pipe);
+        tables->highestRun.push_back(0);
         tables->lastDependentOp.push_back(body.body()[laterAt]);
         lastDependent.push_back(laterAt);
       } else if (laterAt > lastDependent[earlier.source]) {
@@ -101,20 +126,25 @@ std::shared_ptr<const LatestRuns::Layer> LatestRuns::share() const {
     return layers;
   auto layer = std::make_shared<Layer>();
   layer->entries = std::move(own);
+  // The filter of what this state wrote, and of the layers flattened in.
+  uint64_t filter = ownFilter;
   if (layers && layers->depth >= kMaxDepth) {
     // Flattens the layers above the last fold's (or the bottom one) into
     // this one.
     const std::shared_ptr<const Layer> *bottom = &layers;
-    for (; !(*bottom)->fold && (*bottom)->parent; bottom = &(*bottom)->parent)
+    for (; !(*bottom)->fold && (*bottom)->parent;
+         bottom = &(*bottom)->parent) {
       for (const auto &[op, seqs] : (*bottom)->entries)
         layer->entries.try_emplace(op, seqs);
+      filter |= (*bottom)->filter;
+    }
     layer->parent = *bottom;
   } else {
     layer->parent = std::move(layers);
   }
   own = Map();
   ownFilter = 0;
-  layer->seal();
+  layer->seal(filter);
   layers = std::move(layer);
   return layers;
 }
@@ -304,10 +334,20 @@ void OrderChecker::waitFlag(WaitFlagOp wait, FlagMap<Capture, 2>::iterator it,
   // What q now knows may cover consumers of flags q sets: forget them, so
   // that states stay small (knowledge only grows along a path, and a merge
   // keeps the consumers of the paths that did not know them).
-  path.consumers.eraseIf(setByFirst(q), setByFirst(q + 1),
-                         [&](const FlagConsumers::Entry &entry) {
-                           return consumed(path, entry.first, entry.second);
-                         });
+  // The flags q sets are one run (flags sort by source pipe first), found
+  // by a scan: a path has a few consumers.
+  auto setByQ = [q](const FlagConsumers::Entry &entry) {
+    return std::get<0>(entry.first) == q;
+  };
+  auto first = llvm::find_if(path.consumers, [q](const auto &entry) {
+    return std::get<0>(entry.first) >= q;
+  });
+  auto last = std::find_if_not(first, path.consumers.end(), setByQ);
+  auto kept = std::remove_if(first, last, [&](const auto &entry) {
+    return consumed(path, entry.first, entry.second);
+  });
+  if (kept != last)
+    path.consumers.erase(kept, last);
   int64_t seq = kFirstWaitSeq + ++waitCounters[q];
   path.executed[q].insert(seq, seq + 1);
   path.consumers[key].assign(1, seq);
@@ -332,6 +372,12 @@ bool OrderChecker::access(const DependencyAccess &info, Path &path) {
       continue;
     for (const DependencySource &source :
          ArrayRef(info.sources).slice(first, end - first)) {
+      // No run of the source lies past what q knows from the start: no
+      // look-up either.
+      int64_t highest = dependencies.highestRun[source.id];
+      if (!intervals.empty() && intervals.front().first <= 1 &&
+          intervals.front().second > highest)
+        continue;
       const LatestRuns::Seqs *latest = path.latest.find(source.id);
       if (!latest)
         continue;
@@ -343,8 +389,11 @@ bool OrderChecker::access(const DependencyAccess &info, Path &path) {
     }
   }
   // Only a source's runs are looked up again (a fold would drop the others).
-  if (info.isSource)
+  if (info.isSource) {
     path.latest.assign(info.source, seq);
+    int64_t &highest = dependencies.highestRun[info.source];
+    highest = std::max(highest, seq);
+  }
   path.executed[q].insert(seq, seq + 1);
   return true;
 }
@@ -396,7 +445,8 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
   auto it = dependencies.accesses.find(&op);
   if (it != dependencies.accesses.end())
     return done(access(it->second, path));
-  return WalkStep::Enter;
+  // An op without regions (a constant, a view) would be a leaf.
+  return op.getNumRegions() ? WalkStep::Enter : WalkStep::Done;
 }
 
 void OrderChecker::beginIteration(Operation &loop, unsigned iteration,
@@ -549,18 +599,6 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
   for (const Path &path : paths)
     for (unsigned p = 0; p < kNumPipes; ++p)
       merged.executed[p].unite(path.executed[p]);
-  // What each path did not run of what some path ran: known there for the
-  // merge's purposes. Needed only for a pipe some path knows of otherwise
-  // than the others, so computed for such a pipe when first met (bit p).
-  SmallVector<PipeSets, 4> notRun(paths.size());
-  unsigned notRunOf = 0;
-  auto needNotRun = [&](unsigned p) {
-    if (notRunOf & (1u << p))
-      return;
-    notRunOf |= 1u << p;
-    for (size_t i = 0; i < paths.size(); ++i)
-      notRun[i][p] = merged.executed[p].minus(paths[i].executed[p]);
-  };
   // A set alike on every path is the merge's: what one path did not run,
   // another did, so no number is added to it. The pipes whose sets are
   // alike (bit p), where `sharedWithFirst(i)` says path i holds the same
@@ -578,29 +616,40 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
     }
     return alike;
   };
-  // Otherwise, copies only where a path's set must grow by what it did not
-  // run, and intersects only where the result is not already within a
-  // path's set.
+  // Otherwise a number is known at the merge where some path ran it and
+  // every path that ran it knew it: what some path ran, less what a path
+  // ran and did not know. (A path knows only numbers it ran, so this is
+  // the intersection over the paths of what each knew or did not run.)
   auto onEveryPath = [&](auto setsOf, unsigned alike, PipeSets &result) {
     for (unsigned p = 0; p < kNumPipes; ++p) {
-      const IntervalSet &first = setsOf(paths[0])[p];
-      result[p] = first;
-      if (alike & (1u << p))
+      if (alike & (1u << p)) {
+        result[p] = setsOf(paths[0])[p];
         continue;
-      needNotRun(p);
-      result[p].unite(notRun[0][p]);
-      for (size_t i = 1; i < paths.size(); ++i) {
-        const IntervalSet &known = setsOf(paths[i])[p];
-        if (notRun[i][p].empty()) {
-          if (!known.includes(result[p]))
-            result[p] = result[p].intersect(known);
-          continue;
-        }
-        IntervalSet onPath = known;
-        onPath.unite(notRun[i][p]);
-        if (!onPath.includes(result[p]))
-          result[p] = result[p].intersect(onPath);
       }
+      // What the paths ran unknown, each path's in order, then all sorted
+      // by their starts (they may overlap).
+      SmallVector<Interval, 16> unknown;
+      bool sorted = true;
+      for (const Path &path : paths) {
+        const IntervalSet &known = setsOf(path)[p];
+        assert(path.executed[p].includes(known) &&
+               "a path knows a number it did not run");
+        forEachMinus(path.executed[p].getIntervals(), known.getIntervals(),
+                     [&](int64_t begin, int64_t end) {
+                       if (!unknown.empty() && unknown.back().first > begin)
+                         sorted = false;
+                       unknown.push_back({begin, end});
+                     });
+      }
+      if (!sorted)
+        llvm::sort(unknown, [](const Interval &a, const Interval &b) {
+          return a.first < b.first;
+        });
+      assert(result[p].empty() && "the merge's row is new");
+      forEachMinus(merged.executed[p].getIntervals(), unknown,
+                   [&](int64_t begin, int64_t end) {
+                     result[p].insert(begin, end);
+                   });
     }
   };
   for (unsigned q = 0; q < kNumPipes; ++q) {

@@ -135,14 +135,19 @@ public:
     auto folded = std::make_shared<Layer>();
     folded->entries.reserve(full ? most + above : above);
     // Its own entries are moved (it clears them), the shared ones copied.
+    uint64_t filter = 0;
     for (auto &[op, seqs] : own)
-      if (keep(op))
+      if (keep(op)) {
         folded->entries.try_emplace(op, std::move(seqs));
+        filter |= filterBit(op);
+      }
     for (const Layer *layer = layers.get(); layer != stop;
          layer = layer->parent.get())
       for (const auto &[op, seqs] : layer->entries)
-        if (keep(op))
+        if (keep(op)) {
           folded->entries.try_emplace(op, seqs);
+          filter |= filterBit(op);
+        }
     if (!full)
       for (const std::shared_ptr<const Layer> *at = &layers;;
            at = &(*at)->parent)
@@ -151,7 +156,7 @@ public:
           break;
         }
     folded->fold = true;
-    folded->seal();
+    folded->seal(filter);
     own.clear();
     ownFilter = 0;
     layers = std::move(folded);
@@ -193,10 +198,10 @@ private:
     unsigned depth = 0;
     /// Whether a fold made it.
     bool fold = false;
-    void seal() {
-      filter = 0;
-      for (const auto &entry : entries)
-        filter |= filterBit(entry.first);
+    /// Sets the filter (that of the entries, which its maker knows
+    /// without a pass over the table) and the depth.
+    void seal(uint64_t entriesFilter) {
+      filter = entriesFilter;
       depth = parent ? parent->depth + 1 : 0;
     }
   };
@@ -263,11 +268,6 @@ private:
 /// one pipe sets are one run.
 template <typename Value, unsigned InlineEntries>
 using FlagMap = SortedMap<FlagKey, Value, InlineEntries>;
-
-/// The flags pipe `pipe` sets lie in [setByFirst(pipe), setByFirst(pipe + 1)).
-inline FlagKey setByFirst(unsigned pipe) {
-  return {pipe, 0, std::numeric_limits<int64_t>::min()};
-}
 
 /// The sequence numbers of the waits that consumed each flag's latest set
 /// (one per path that merged here: a loop's merge makes four, which stay
@@ -389,6 +389,12 @@ struct DependencyIndex::Tables {
   /// syncs leave it the last, wherever its index goes.
   SmallVector<unsigned> sourcePipes;
   SmallVector<Operation *> lastDependentOp;
+  /// By source: the highest sequence number any walk over these tables
+  /// gave one of its runs. Every walk's states (and the checkpoints one
+  /// walk hands the next) hold only numbers these walks gave, so no latest
+  /// run of the source is higher: an access needs no look-up of a source
+  /// whose every number up to this one its pipe knows.
+  mutable SmallVector<int64_t> highestRun;
 };
 
 namespace sync {
@@ -559,8 +565,12 @@ public:
 
 private:
   friend class RegionWalker<OrderChecker, Path>;
+  /// A walk that stopped fails: its state is never read again.
+  static constexpr bool kMovesLastExit = true;
   /// Iterations a loop is unrolled to.
   static constexpr unsigned kLoopIterations = 3;
+  /// A loop's exits, on the stack (some 2 KB each).
+  static constexpr unsigned kInlineExits = kLoopIterations + 1;
   /// Every op with regions is walked into (the regions of a linalg op that
   /// is no dependency's access count as steps too): RegionWalkClient's
   /// walksInto and leaf.
