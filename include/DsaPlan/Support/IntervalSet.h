@@ -134,20 +134,32 @@ public:
   }
   IntervalSet minus(const IntervalSet &other) const {
     IntervalSet out;
-    auto b = other.intervals.begin();
-    for (auto [lo, hi] : intervals) {
+    forEachMinus(intervals, other.intervals, [&](int64_t lo, int64_t hi) {
+      out.intervals.push_back({lo, hi});
+    });
+    return out;
+  }
+  /// Calls `emit(begin, end)` for each interval of the numbers of `from`
+  /// that none of `less` holds, in order. `from` is sorted and disjoint;
+  /// `less` is sorted by begin and may overlap (a merge's list of what
+  /// several paths ran unknown, in lib/Sync/Insert/OrderChecker.cpp).
+  template <typename Emit>
+  static void forEachMinus(llvm::ArrayRef<Interval> from,
+                           llvm::ArrayRef<Interval> less, Emit emit) {
+    const Interval *next = less.begin();
+    for (auto [lo, hi] : from) {
       int64_t cursor = lo;
-      while (b != other.intervals.end() && b->second <= cursor)
-        ++b;
-      for (auto it = b; it != other.intervals.end() && it->first < hi; ++it) {
+      while (next != less.end() && next->second <= cursor)
+        ++next;
+      for (const Interval *it = next; it != less.end() && it->first < hi;
+           ++it) {
         if (it->first > cursor)
-          out.intervals.push_back({cursor, it->first});
+          emit(cursor, it->first);
         cursor = std::max(cursor, it->second);
       }
       if (cursor < hi)
-        out.intervals.push_back({cursor, hi});
+        emit(cursor, hi);
     }
-    return out;
   }
   /// Whether every number of `other` is in this set.
   bool includes(const IntervalSet &other) const {

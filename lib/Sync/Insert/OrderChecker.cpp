@@ -44,28 +44,6 @@ void setSourcesByPipe(DependencyAccess &access,
 
 using Interval = IntervalSet::Interval;
 
-/// Calls `emit(begin, end)` for each interval of the numbers of `from`
-/// that none of `less` holds, in order. `from` is sorted and disjoint;
-/// `less` is sorted by begin and may overlap.
-template <typename Emit>
-void forEachMinus(ArrayRef<Interval> from, ArrayRef<Interval> less,
-                  Emit emit) {
-  const Interval *next = less.begin();
-  for (auto [lo, hi] : from) {
-    int64_t cursor = lo;
-    while (next != less.end() && next->second <= cursor)
-      ++next;
-    for (const Interval *it = next; it != less.end() && it->first < hi;
-         ++it) {
-      if (it->first > cursor)
-        emit(cursor, it->first);
-      cursor = std::max(cursor, it->second);
-    }
-    if (cursor < hi)
-      emit(cursor, hi);
-  }
-}
-
 } // namespace
 
 DependencyIndex::DependencyIndex(func::FuncOp func,
@@ -365,18 +343,19 @@ bool OrderChecker::access(const DependencyAccess &info, Path &path) {
   unsigned begin = 0;
   for (auto [p, end] : info.pipeRuns) {
     const IntervalSet &known = knownByQ[p];
-    ArrayRef<IntervalSet::Interval> intervals = known.getIntervals();
+    ArrayRef<Interval> intervals = known.getIntervals();
+    // What q knows of p from the start: [1, knownFromStart).
+    int64_t knownFromStart = !intervals.empty() && intervals.front().first <= 1
+                                 ? intervals.front().second
+                                 : 0;
     unsigned first = std::exchange(begin, end);
-    if (!intervals.empty() && intervals.front().first <= 1 &&
-        intervals.front().second > counters[p])
+    if (knownFromStart > counters[p])
       continue;
     for (const DependencySource &source :
          ArrayRef(info.sources).slice(first, end - first)) {
       // No run of the source lies past what q knows from the start: no
       // look-up either.
-      int64_t highest = dependencies.highestRun[source.id];
-      if (!intervals.empty() && intervals.front().first <= 1 &&
-          intervals.front().second > highest)
+      if (knownFromStart > dependencies.highestRun[source.id])
         continue;
       const LatestRuns::Seqs *latest = path.latest.find(source.id);
       if (!latest)
@@ -634,7 +613,7 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
         const IntervalSet &known = setsOf(path)[p];
         assert(path.executed[p].includes(known) &&
                "a path knows a number it did not run");
-        forEachMinus(path.executed[p].getIntervals(), known.getIntervals(),
+        IntervalSet::forEachMinus(path.executed[p].getIntervals(), known.getIntervals(),
                      [&](int64_t begin, int64_t end) {
                        if (!unknown.empty() && unknown.back().first > begin)
                          sorted = false;
@@ -646,7 +625,7 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
           return a.first < b.first;
         });
       assert(result[p].empty() && "the merge's row is new");
-      forEachMinus(merged.executed[p].getIntervals(), unknown,
+      IntervalSet::forEachMinus(merged.executed[p].getIntervals(), unknown,
                    [&](int64_t begin, int64_t end) {
                      result[p].insert(begin, end);
                    });
