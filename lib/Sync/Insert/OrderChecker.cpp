@@ -42,6 +42,20 @@ void setSourcesByPipe(DependencyAccess &access,
     access.sources[firstOf[source.pipe]++] = source;
 }
 
+/// Notes that pipe `q` looks a source's runs up in body op `at`, in the
+/// source's list of pipes and their last body ops (`lookedUpBy`).
+void noteLookUp(SmallVectorImpl<std::pair<unsigned, Operation *>> &lookedUpBy,
+                unsigned q, size_t at, const BodyIndex &body) {
+  Operation *op = body.body()[at];
+  auto it = llvm::find_if(lookedUpBy, [&](const auto &entry) {
+    return entry.first == q;
+  });
+  if (it == lookedUpBy.end())
+    lookedUpBy.push_back({q, op});
+  else if (body.of(it->second) < at)
+    it->second = op;
+}
+
 using Interval = IntervalSet::Interval;
 
 } // namespace
@@ -77,14 +91,17 @@ DependencyIndex::DependencyIndex(func::FuncOp func,
         earlier.source = tables->sourcePipes.size();
         tables->sourcePipes.push_back(earlier.pipe);
         tables->highestRun.push_back(0);
+        tables->lookedUpBy.emplace_back();
         tables->lastDependentOp.push_back(body.body()[laterAt]);
         lastDependent.push_back(laterAt);
       } else if (laterAt > lastDependent[earlier.source]) {
         lastDependent[earlier.source] = laterAt;
         tables->lastDependentOp[earlier.source] = body.body()[laterAt];
       }
-      if (earlier.pipe != q || !inOrder[q])
+      if (earlier.pipe != q || !inOrder[q]) {
         sources.push_back({earlier.source, earlier.pipe});
+        noteLookUp(tables->lookedUpBy[earlier.source], q, laterAt, body);
+      }
     }
     DependencyAccess &laterAccess = tables->accesses[later];
     laterAccess.pipe = q;
@@ -212,6 +229,12 @@ OrderChecker::OrderChecker(const TargetDescription &target,
   lastDependent.reserve(dependencies.lastDependentOp.size());
   for (Operation *op : dependencies.lastDependentOp)
     lastDependent.push_back(body.of(op));
+  lastLookUp.reserve(dependencies.lookedUpBy.size());
+  for (const auto &pipes : dependencies.lookedUpBy) {
+    auto &last = lastLookUp.emplace_back();
+    for (auto [q, op] : pipes)
+      last.push_back({q, body.of(op)});
+  }
 }
 
 OrderChecker::Checkpoints::Checkpoints(ArrayRef<Operation *> body,
@@ -219,7 +242,7 @@ OrderChecker::Checkpoints::Checkpoints(ArrayRef<Operation *> body,
     : slotOf(body.size(), kNoSlot) {
   size_t opsSince = opsBetween;
   for (size_t i = 0; i < body.size(); ++i) {
-    if (opsSince >= opsBetween) {
+    if (opsSince >= opsBetween || body[i]->getNumRegions() > 0) {
       slotOf[i] = places.size();
       places.push_back(i);
       opsSince = 0;
@@ -476,11 +499,26 @@ bool OrderChecker::sameConsumerWaits(const Path &path,
   return true;
 }
 
+bool OrderChecker::knownToLookUps(const Path &path, SourceId source,
+                                  int64_t seq, size_t at) const {
+  unsigned p = dependencies.sourcePipes[source];
+  return llvm::all_of(lastLookUp[source], [&](const auto &lookUp) {
+    return lookUp.second < at || path.known[lookUp.first][p].contains(seq);
+  });
+}
+
 /// Whether a walk would go on from `a` as it goes on from `b`. Every set
 /// operation of the walk acts on each sequence number on its own, and the
 /// only numbers ever looked up again are the latest ones of the dependency
 /// sources still ahead: two states that agree on those (and on the flags in
 /// flight) have the same future, whatever they know of older numbers.
+/// Nor does it matter who knows a latest run where every pipe that will
+/// look it up knows it already in both: knowledge only grows along a path
+/// (and a merge of paths that all know it knows it), so each of those
+/// look-ups passes in both. Pruning's walks end sooner for it: a left-out
+/// sync's wait taught a pipe a run that pipes which never look it up learnt
+/// from that pipe, and the walk went on until they learnt it again
+/// (seed-1 1k kernel: 332,772 steps -> 306,746).
 bool OrderChecker::sameFuture(const Path &a, const Path &b, size_t at) const {
   if (a.flags.size() != b.flags.size())
     return false;
@@ -566,7 +604,9 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b, size_t at) const {
   }
   for (auto [source, seqs] : latestA)
     for (int64_t seq : *seqs)
-      if (!sameKnowledge(dependencies.sourcePipes[source], seq, seq))
+      if (!sameKnowledge(dependencies.sourcePipes[source], seq, seq) &&
+          !(knownToLookUps(a, source, seq, at) &&
+            knownToLookUps(b, source, seq, at)))
         return false;
   return true;
 }
