@@ -34,9 +34,9 @@
 //
 // The hoist's checks walk within what pruning left of the prune budget (they
 // walked without a bound, a whole-function check per try, once pruning was
-// complete). Pruning walks 299 ops here and one check of the hoist 84: with
+// complete). Pruning walks 284 ops here and one check of the hoist 84: with
 // 350 the pair stays in the outer body, handshake and all.
-// BUDGET:      remark: @loop_nest: 2 flag pairs (1 around loops, {{.*}} (299 ops walked){{$}}
+// BUDGET:      remark: @loop_nest: 2 flag pairs (1 around loops, {{.*}} (284 ops walked){{$}}
 // BUDGET:      scf.for
 // BUDGET-NEXT:   dsaplan.set_flag <mte3 -> mte2>, [[ID:[0-9]]]
 // BUDGET-NEXT:   scf.for
