@@ -56,6 +56,9 @@ std::optional<ControlKind> knownControlKind(Operation *op) {
 } // namespace
 
 bool mlir::dsaplan::isLoopOp(Operation *op) {
+  // Most ops asked have no region: no interface needs asking.
+  if (op->getNumRegions() == 0)
+    return false;
   if (std::optional<ControlKind> kind = knownControlKind(op))
     return *kind == ControlKind::Loop;
   if (isa<LoopLikeOpInterface>(op))
