@@ -43,17 +43,16 @@ void setSourcesByPipe(DependencyAccess &access,
 }
 
 /// Notes that pipe `q` looks a source's runs up in body op `at`, in the
-/// source's list of pipes and their last body ops (`lookedUpBy`).
-void noteLookUp(SmallVectorImpl<std::pair<unsigned, Operation *>> &lookedUpBy,
-                unsigned q, size_t at, const BodyIndex &body) {
-  Operation *op = body.body()[at];
-  auto it = llvm::find_if(lookedUpBy, [&](const auto &entry) {
-    return entry.first == q;
+/// source's list of pipes and the last body op where each does.
+void noteLookUp(SmallVectorImpl<std::pair<unsigned, size_t>> &lookUps,
+                unsigned q, size_t at) {
+  auto it = llvm::find_if(lookUps, [&](const auto &lookUp) {
+    return lookUp.first == q;
   });
-  if (it == lookedUpBy.end())
-    lookedUpBy.push_back({q, op});
-  else if (body.of(it->second) < at)
-    it->second = op;
+  if (it == lookUps.end())
+    lookUps.push_back({q, at});
+  else
+    it->second = std::max(it->second, at);
 }
 
 using Interval = IntervalSet::Interval;
@@ -72,6 +71,9 @@ DependencyIndex::DependencyIndex(func::FuncOp func,
   // the last of them, a walk forgets it.
   BodyIndex body(func);
   SmallVector<size_t> lastDependent;
+  // By source: each pipe that looks it up, and the last body op where it
+  // does (lookedUpBy by index).
+  SmallVector<SmallVector<std::pair<unsigned, size_t>, 2>> lastLookUp;
   // The sources of one later op, then its entry: an entry made for a
   // source can move the map's others.
   SmallVector<DependencySource> sources;
@@ -91,7 +93,7 @@ DependencyIndex::DependencyIndex(func::FuncOp func,
         earlier.source = tables->sourcePipes.size();
         tables->sourcePipes.push_back(earlier.pipe);
         tables->highestRun.push_back(0);
-        tables->lookedUpBy.emplace_back();
+        lastLookUp.emplace_back();
         tables->lastDependentOp.push_back(body.body()[laterAt]);
         lastDependent.push_back(laterAt);
       } else if (laterAt > lastDependent[earlier.source]) {
@@ -100,7 +102,7 @@ DependencyIndex::DependencyIndex(func::FuncOp func,
       }
       if (earlier.pipe != q || !inOrder[q]) {
         sources.push_back({earlier.source, earlier.pipe});
-        noteLookUp(tables->lookedUpBy[earlier.source], q, laterAt, body);
+        noteLookUp(lastLookUp[earlier.source], q, laterAt);
       }
     }
     DependencyAccess &laterAccess = tables->accesses[later];
@@ -110,6 +112,12 @@ DependencyIndex::DependencyIndex(func::FuncOp func,
                    laterAccess.sources.end());
     setSourcesByPipe(laterAccess, sources);
     dependencies = dependencies.drop_front(count);
+  }
+  tables->lookedUpBy.reserve(lastLookUp.size());
+  for (ArrayRef<std::pair<unsigned, size_t>> lookUps : lastLookUp) {
+    auto &pipes = tables->lookedUpBy.emplace_back();
+    for (auto [q, at] : lookUps)
+      pipes.push_back({q, body.body()[at]});
   }
 }
 
