@@ -22,6 +22,8 @@
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace mlir::dsaplan;
 using namespace mlir::dsaplan::verify;
@@ -208,8 +210,11 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
                                             Operation *at) {
   PathState merged;
   // The paths agree on the loops around the merge; the loop they leave (if
-  // any) is not entered again without starting over.
+  // any) is not entered again without starting over, and no op after it
+  // can name its induction variable: its entry goes.
   merged.iterations = states.front().iterations;
+  if (auto loop = dyn_cast<scf::ForOp>(at))
+    merged.iterations.erase(loop.getInductionVar());
   // The other core's units, in a function of one, stay empty on every path.
   const unsigned units = liveUnits();
   for (const PathState &s : states)
