@@ -292,6 +292,12 @@ runsOfViewOfChoice(Value value, MemorySpace space, Anchor anchor) {
 /// each tile it may hold.
 SmallVector<Bytes, 1> runsOfValue(Value value, MemorySpace space,
                                   Anchor anchor) {
+  // A view of an arena (every placed tile after dsaplan-materialize): no
+  // subview, no choice, and nothing to follow past the arena, which is
+  // neither a view nor a choice. Its own bytes, as the way below finds.
+  if (auto view = value.getDefiningOp<memref::ViewOp>())
+    if (isa_and_nonnull<ArenaOp>(view.getSource().getDefiningOp()))
+      return {bytesOfValue(value, space, anchor)};
   auto sub = value.getDefiningOp<memref::SubViewOp>();
   Value root = value;
   while (auto inner = root.getDefiningOp<memref::SubViewOp>())
