@@ -167,6 +167,14 @@ private:
   friend class RegionWalker<SyncChecker, PathState>;
   /// Iterations a loop is unrolled to.
   static constexpr unsigned kLoopIterations = 3;
+  /// The walk's state becomes an op's last exit, not a copy of it: only a
+  /// quick walk stops (at its first failure), and run() then reads the
+  /// flags and counters of a state moved from only to report, into the
+  /// diagnostics that walk drops.
+  static constexpr bool kMovesLastExit = true;
+  /// A loop's exits (one before each iteration and one after the last) on
+  /// the stack, not allocated at each walk of a loop or a branch.
+  static constexpr unsigned kInlineExits = kLoopIterations + 1;
   WalkStep step(Operation &op, PathState &state);
   /// FixedPoint.cpp: a quick walk keeps the state each iteration of the
   /// loops around its point began from, and leaves a loop when the state
