@@ -133,13 +133,39 @@ struct Consumer {
   Operation *waitOp = nullptr;
 };
 
+/// Per flag, the wait that consumed its latest set, shared between the
+/// copies of a path's state (a branch's, a loop's exits and iteration
+/// starts, which are only read) until one of them waits: a copy of a map
+/// of interval sets per copy of the state cost more than the waits' own
+/// copies.
+class Consumers {
+public:
+  using Map = SortedMap<FlagKey, Consumer>;
+  const Map &operator*() const { return map ? *map : kEmpty; }
+  const Map *operator->() const { return &**this; }
+  /// The map, to be changed: a copy of its own if another state shares it.
+  Map &own() {
+    if (!map)
+      map = std::make_shared<Map>();
+    else if (map.use_count() > 1)
+      map = std::make_shared<Map>(*map);
+    return *map;
+  }
+  /// Whether the two are one map (shared, or both never written).
+  bool shares(const Consumers &other) const { return map == other.map; }
+
+private:
+  static inline const Map kEmpty{};
+  std::shared_ptr<Map> map;
+};
+
 /// What one path knows at a point of the walk.
 struct PathState {
   Knowledge executed; // per unit
   KnownRows known;    // known[q][p]
   SortedMap<FlagKey, FlagState> flags;
   std::map<CounterKey, Counter> counters;
-  SortedMap<FlagKey, Consumer> consumers;
+  Consumers consumers;
   History history;
   /// The iteration of each scf.for the walk is in (GM offsets move with it).
   LoopIterations iterations;
