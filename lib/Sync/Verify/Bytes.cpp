@@ -64,10 +64,6 @@ int64_t elementBytesOf(MemRefType type, Anchor anchor) {
   return (bits + 7) / 8;
 }
 
-int64_t bytesOf(MemRefType type, Anchor anchor) {
-  return type.getNumElements() * elementBytesOf(type, anchor);
-}
-
 /// The memref whose bytes `value` names, when `value` is a view of one: the
 /// source of a view-like op, or the one memref operand of an op that has no
 /// memory effects at all (memref.transpose, which is no view-like op).
@@ -348,11 +344,15 @@ Bytes bytesOfValue(Value value, MemorySpace space, Anchor anchor) {
   }
   if (auto view = dyn_cast_or_null<memref::ViewOp>(def)) {
     APInt shift;
-    if (view.getType().hasStaticShape() &&
-        elementBytesOf(view.getType(), anchor.at(view)) > 0 &&
+    // The element size once (bytesOf would look it up again).
+    int64_t element = view.getType().hasStaticShape()
+                          ? elementBytesOf(view.getType(), anchor.at(view))
+                          : 0;
+    if (element > 0 &&
         matchPattern(view.getByteShift(), m_ConstantInt(&shift)))
       return {static_cast<int>(space), nullptr, shift.getSExtValue(),
-              shift.getSExtValue() + bytesOf(view.getType(), anchor.at(view))};
+              shift.getSExtValue() +
+                  view.getType().getNumElements() * element};
     return whole(space, anchor);
   }
   if (Value source = sourceOfView(value)) {
@@ -562,11 +562,14 @@ SmallVector<Bytes, 1> gmRunsOfValue(Value value, Anchor anchor,
   }
   Bytes whole{kGlobalSpace, nullptr, 0, kUnknownGmEnd, root};
   auto rootType = dyn_cast<MemRefType>(root.getType());
-  bool exact = rootType && rootType.hasStaticShape() &&
-               rootType.getLayout().isIdentity() &&
-               elementBytesOf(rootType, anchor) > 0;
+  // Its element size is asked once: bytesOf would look it up again.
+  int64_t rootElement = rootType && rootType.hasStaticShape() &&
+                                rootType.getLayout().isIdentity()
+                            ? elementBytesOf(rootType, anchor)
+                            : 0;
+  bool exact = rootElement > 0;
   if (exact)
-    whole.end = bytesOf(rootType, anchor);
+    whole.end = rootType.getNumElements() * rootElement;
   if (value == root || !exact)
     return {whole};
   if (auto sub = value.getDefiningOp<memref::SubViewOp>()) {
@@ -578,10 +581,9 @@ SmallVector<Bytes, 1> gmRunsOfValue(Value value, Anchor anchor,
       if (!offset)
         return {whole};
       Bytes moved = whole;
-      int64_t element = elementBytesOf(rootType, anchor);
       UnknownTerms unknown;
       for (auto [term, times] : offset->unknown)
-        unknown.push_back({term, times * element});
+        unknown.push_back({term, times * rootElement});
       llvm::sort(unknown, [](auto &a, auto &b) {
         return a.first.getAsOpaquePointer() < b.first.getAsOpaquePointer();
       });
@@ -591,11 +593,13 @@ SmallVector<Bytes, 1> gmRunsOfValue(Value value, Anchor anchor,
   }
   if (auto view = value.getDefiningOp<memref::ViewOp>()) {
     APInt shift;
-    if (view.getSource() == root && view.getType().hasStaticShape() &&
-        elementBytesOf(view.getType(), anchor.at(view)) > 0 &&
-        matchPattern(view.getByteShift(), m_ConstantInt(&shift)))
+    int64_t element = view.getSource() == root && view.getType().hasStaticShape()
+                          ? elementBytesOf(view.getType(), anchor.at(view))
+                          : 0;
+    if (element > 0 && matchPattern(view.getByteShift(), m_ConstantInt(&shift)))
       return {{kGlobalSpace, nullptr, shift.getSExtValue(),
-               shift.getSExtValue() + bytesOf(view.getType(), anchor.at(view)), root}};
+               shift.getSExtValue() + view.getType().getNumElements() * element,
+               root}};
   }
   return {whole};
 }
