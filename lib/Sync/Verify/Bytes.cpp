@@ -64,6 +64,19 @@ int64_t elementBytesOf(MemRefType type, Anchor anchor) {
   return (bits + 7) / 8;
 }
 
+/// The integer constant `value` is, as m_ConstantInt finds it: an
+/// arith.constant read directly (every placed view's byte shift), any
+/// other constant op folded.
+std::optional<int64_t> constantIntOf(Value value) {
+  if (auto constant = value.getDefiningOp<arith::ConstantOp>())
+    if (auto attr = dyn_cast<IntegerAttr>(constant.getValue()))
+      return attr.getValue().getSExtValue();
+  APInt folded;
+  if (matchPattern(value, m_ConstantInt(&folded)))
+    return folded.getSExtValue();
+  return std::nullopt;
+}
+
 /// The memref whose bytes `value` names, when `value` is a view of one: the
 /// source of a view-like op, or the one memref operand of an op that has no
 /// memory effects at all (memref.transpose, which is no view-like op).
@@ -343,16 +356,14 @@ Bytes bytesOfValue(Value value, MemorySpace space, Anchor anchor) {
     return {kUnplacedSpace, alloc, 0, alloc.getSizeInBytes()};
   }
   if (auto view = dyn_cast_or_null<memref::ViewOp>(def)) {
-    APInt shift;
     // The element size once (bytesOf would look it up again).
     int64_t element = view.getType().hasStaticShape()
                           ? elementBytesOf(view.getType(), anchor.at(view))
                           : 0;
-    if (element > 0 &&
-        matchPattern(view.getByteShift(), m_ConstantInt(&shift)))
-      return {static_cast<int>(space), nullptr, shift.getSExtValue(),
-              shift.getSExtValue() +
-                  view.getType().getNumElements() * element};
+    std::optional<int64_t> shift;
+    if (element > 0 && (shift = constantIntOf(view.getByteShift())))
+      return {static_cast<int>(space), nullptr, *shift,
+              *shift + view.getType().getNumElements() * element};
     return whole(space, anchor);
   }
   if (Value source = sourceOfView(value)) {
@@ -592,14 +603,13 @@ SmallVector<Bytes, 1> gmRunsOfValue(Value value, Anchor anchor,
     }
   }
   if (auto view = value.getDefiningOp<memref::ViewOp>()) {
-    APInt shift;
     int64_t element = view.getSource() == root && view.getType().hasStaticShape()
                           ? elementBytesOf(view.getType(), anchor.at(view))
                           : 0;
-    if (element > 0 && matchPattern(view.getByteShift(), m_ConstantInt(&shift)))
-      return {{kGlobalSpace, nullptr, shift.getSExtValue(),
-               shift.getSExtValue() + view.getType().getNumElements() * element,
-               root}};
+    std::optional<int64_t> shift;
+    if (element > 0 && (shift = constantIntOf(view.getByteShift())))
+      return {{kGlobalSpace, nullptr, *shift,
+               *shift + view.getType().getNumElements() * element, root}};
   }
   return {whole};
 }
