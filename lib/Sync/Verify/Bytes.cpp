@@ -64,8 +64,17 @@ int64_t elementBytesOf(MemRefType type, Anchor anchor) {
   return (bits + 7) / 8;
 }
 
-int64_t bytesOf(MemRefType type, Anchor anchor) {
-  return type.getNumElements() * elementBytesOf(type, anchor);
+/// The integer constant `value` is, as m_ConstantInt finds it: an
+/// arith.constant read directly (every placed view's byte shift), any
+/// other constant op folded.
+std::optional<int64_t> constantIntOf(Value value) {
+  if (auto constant = value.getDefiningOp<arith::ConstantOp>())
+    if (auto attr = dyn_cast<IntegerAttr>(constant.getValue()))
+      return attr.getValue().getSExtValue();
+  APInt folded;
+  if (matchPattern(value, m_ConstantInt(&folded)))
+    return folded.getSExtValue();
+  return std::nullopt;
 }
 
 /// The memref whose bytes `value` names, when `value` is a view of one: the
@@ -292,6 +301,12 @@ runsOfViewOfChoice(Value value, MemorySpace space, Anchor anchor) {
 /// each tile it may hold.
 SmallVector<Bytes, 1> runsOfValue(Value value, MemorySpace space,
                                   Anchor anchor) {
+  // A view of an arena (every placed tile after dsaplan-materialize): no
+  // subview, no choice, and nothing to follow past the arena, which is
+  // neither a view nor a choice. Its own bytes, as the way below finds.
+  if (auto view = value.getDefiningOp<memref::ViewOp>())
+    if (isa_and_nonnull<ArenaOp>(view.getSource().getDefiningOp()))
+      return {bytesOfValue(value, space, anchor)};
   auto sub = value.getDefiningOp<memref::SubViewOp>();
   Value root = value;
   while (auto inner = root.getDefiningOp<memref::SubViewOp>())
@@ -341,12 +356,14 @@ Bytes bytesOfValue(Value value, MemorySpace space, Anchor anchor) {
     return {kUnplacedSpace, alloc, 0, alloc.getSizeInBytes()};
   }
   if (auto view = dyn_cast_or_null<memref::ViewOp>(def)) {
-    APInt shift;
-    if (view.getType().hasStaticShape() &&
-        elementBytesOf(view.getType(), anchor.at(view)) > 0 &&
-        matchPattern(view.getByteShift(), m_ConstantInt(&shift)))
-      return {static_cast<int>(space), nullptr, shift.getSExtValue(),
-              shift.getSExtValue() + bytesOf(view.getType(), anchor.at(view))};
+    // The element size once (bytesOf would look it up again).
+    int64_t element = view.getType().hasStaticShape()
+                          ? elementBytesOf(view.getType(), anchor.at(view))
+                          : 0;
+    std::optional<int64_t> shift;
+    if (element > 0 && (shift = constantIntOf(view.getByteShift())))
+      return {static_cast<int>(space), nullptr, *shift,
+              *shift + view.getType().getNumElements() * element};
     return whole(space, anchor);
   }
   if (Value source = sourceOfView(value)) {
@@ -556,11 +573,14 @@ SmallVector<Bytes, 1> gmRunsOfValue(Value value, Anchor anchor,
   }
   Bytes whole{kGlobalSpace, nullptr, 0, kUnknownGmEnd, root};
   auto rootType = dyn_cast<MemRefType>(root.getType());
-  bool exact = rootType && rootType.hasStaticShape() &&
-               rootType.getLayout().isIdentity() &&
-               elementBytesOf(rootType, anchor) > 0;
+  // Its element size is asked once: bytesOf would look it up again.
+  int64_t rootElement = rootType && rootType.hasStaticShape() &&
+                                rootType.getLayout().isIdentity()
+                            ? elementBytesOf(rootType, anchor)
+                            : 0;
+  bool exact = rootElement > 0;
   if (exact)
-    whole.end = bytesOf(rootType, anchor);
+    whole.end = rootType.getNumElements() * rootElement;
   if (value == root || !exact)
     return {whole};
   if (auto sub = value.getDefiningOp<memref::SubViewOp>()) {
@@ -572,10 +592,9 @@ SmallVector<Bytes, 1> gmRunsOfValue(Value value, Anchor anchor,
       if (!offset)
         return {whole};
       Bytes moved = whole;
-      int64_t element = elementBytesOf(rootType, anchor);
       UnknownTerms unknown;
       for (auto [term, times] : offset->unknown)
-        unknown.push_back({term, times * element});
+        unknown.push_back({term, times * rootElement});
       llvm::sort(unknown, [](auto &a, auto &b) {
         return a.first.getAsOpaquePointer() < b.first.getAsOpaquePointer();
       });
@@ -584,12 +603,13 @@ SmallVector<Bytes, 1> gmRunsOfValue(Value value, Anchor anchor,
     }
   }
   if (auto view = value.getDefiningOp<memref::ViewOp>()) {
-    APInt shift;
-    if (view.getSource() == root && view.getType().hasStaticShape() &&
-        elementBytesOf(view.getType(), anchor.at(view)) > 0 &&
-        matchPattern(view.getByteShift(), m_ConstantInt(&shift)))
-      return {{kGlobalSpace, nullptr, shift.getSExtValue(),
-               shift.getSExtValue() + bytesOf(view.getType(), anchor.at(view)), root}};
+    int64_t element = view.getSource() == root && view.getType().hasStaticShape()
+                          ? elementBytesOf(view.getType(), anchor.at(view))
+                          : 0;
+    std::optional<int64_t> shift;
+    if (element > 0 && (shift = constantIntOf(view.getByteShift())))
+      return {{kGlobalSpace, nullptr, *shift,
+               *shift + view.getType().getNumElements() * element, root}};
   }
   return {whole};
 }

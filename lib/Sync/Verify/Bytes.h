@@ -79,8 +79,10 @@ struct Bytes {
 
 /// The iteration the walk is in of each scf.for around the op (0 for the
 /// first): the loop's induction variable, then, is its lower bound plus
-/// that many steps.
-using LoopIterations = llvm::DenseMap<Value, int64_t>;
+/// that many steps. Only the loops around the walk's point have an entry
+/// (the merge at a loop's end drops its own), so a few, kept inline: every
+/// copy of a path's state copies them.
+using LoopIterations = llvm::SmallDenseMap<Value, int64_t, 4>;
 
 /// Counts the iterations of each scf.for as a walk that unrolls it meets
 /// `op`: the loop op starts before its first iteration, the body's first

@@ -222,13 +222,13 @@ bool SyncChecker::historyNoRiskier(const PathState &later,
 bool SyncChecker::consumersNoRiskier(const PathState &later,
                                      const PathState &earlier) {
   unsigned units = liveUnits();
-  for (const auto &[key, consumer] : later.consumers) {
+  for (const auto &[key, consumer] : *later.consumers) {
     unsigned setter = std::get<0>(key), waiter = std::get<1>(key);
     IntervalSet live = consumer.waits.minus(later.known[setter][waiter]);
     if (live.empty())
       continue;
-    auto before = earlier.consumers.find(key);
-    if (before == earlier.consumers.end())
+    auto before = earlier.consumers->find(key);
+    if (before == earlier.consumers->end())
       return false;
     auto waits = before->second.waits.getIntervals();
     int64_t count = 0;

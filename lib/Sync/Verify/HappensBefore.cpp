@@ -22,6 +22,8 @@
 
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace mlir::dsaplan;
 using namespace mlir::dsaplan::verify;
@@ -50,8 +52,8 @@ void SyncChecker::setFlag(SetFlagOp set, unsigned base, PathState &state) {
     flagName(diag) << " is set again before its wait";
     return;
   }
-  auto consumer = state.consumers.find(key);
-  if (consumer != state.consumers.end()) {
+  auto consumer = state.consumers->find(key);
+  if (consumer != state.consumers->end()) {
     bool unordered = !state.known[p][q].includes(consumer->second.waits);
     if (unordered && reportedOverruns.insert(set.getOperation()).second) {
       failedAny = true;
@@ -89,7 +91,7 @@ void SyncChecker::waitFlag(WaitFlagOp wait, unsigned base,
   state.flags.erase(it);
   int64_t seq = ++counters[q];
   state.executed[q].insert(seq, seq + 1);
-  Consumer &consumer = state.consumers[key];
+  Consumer &consumer = state.consumers.own()[key];
   consumer.waits = IntervalSet();
   consumer.waits.insert(seq, seq + 1);
   consumer.waitOp = wait.getOperation();
@@ -158,7 +160,7 @@ WalkStep SyncChecker::visitSync(Operation &op, PathState &state) {
 
 namespace {
 
-using Consumers = SortedMap<FlagKey, Consumer>;
+using ConsumerMap = Consumers::Map;
 
 /// Per flag, the waits of both, and the first wait op known.
 void uniteConsumer(Consumer &into, const Consumer &other) {
@@ -170,7 +172,7 @@ void uniteConsumer(Consumer &into, const Consumer &other) {
 /// The consumers of two paths, in `into`: one pass over the two sorted
 /// maps, in place when they hold the same flags (mostly: the paths waited
 /// for the same flags before they parted).
-void uniteConsumers(Consumers &into, const Consumers &other) {
+void uniteConsumers(ConsumerMap &into, const ConsumerMap &other) {
   if (into.size() == other.size() &&
       std::equal(
           into.begin(), into.end(), other.begin(),
@@ -180,8 +182,8 @@ void uniteConsumers(Consumers &into, const Consumers &other) {
       uniteConsumer(x.second, (y++)->second);
     return;
   }
-  const Consumers &a = into, &b = other;
-  Consumers united;
+  const ConsumerMap &a = into, &b = other;
+  ConsumerMap united;
   const auto *x = a.begin(), *y = b.begin();
   while (x != a.end() || y != b.end()) {
     if (y == b.end() || (x != a.end() && x->first < y->first)) {
@@ -208,8 +210,11 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
                                             Operation *at) {
   PathState merged;
   // The paths agree on the loops around the merge; the loop they leave (if
-  // any) is not entered again without starting over.
+  // any) is not entered again without starting over, and no op after it
+  // can name its induction variable: its entry goes.
   merged.iterations = states.front().iterations;
+  if (auto loop = dyn_cast<scf::ForOp>(at))
+    merged.iterations.erase(loop.getInductionVar());
   // The other core's units, in a function of one, stay empty on every path.
   const unsigned units = liveUnits();
   for (const PathState &s : states)
@@ -305,7 +310,8 @@ std::optional<PathState> SyncChecker::merge(ArrayRef<PathState> states,
   // first path's, and each other's merged in (both sorted by key).
   merged.consumers = states.front().consumers;
   for (const PathState &s : states.drop_front())
-    uniteConsumers(merged.consumers, s.consumers);
+    if (!merged.consumers.shares(s.consumers))
+      uniteConsumers(merged.consumers.own(), *s.consumers);
   mergeCounters(states, at, merged);
   // Every access that may have run stays a candidate.
   SmallVector<const History *> histories;

@@ -30,13 +30,15 @@
 #include "Bytes.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <array>
 #include <memory>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace mlir {
@@ -169,6 +171,35 @@ private:
     llvm::DenseMap<PageKey, Page> others;
   };
 
+  /// Global memory's pages, one per buffer, in the order first touched (the
+  /// order diagnostics come in). A kernel touches a few buffers (its GM
+  /// arguments), and a GM access looks at every page anyway (buffers that
+  /// may alias): a search in order, where a MapVector's hash index was
+  /// allocated, copied and freed with every copy of the maps.
+  class GmPages {
+  public:
+    using Entry = std::pair<const void *, Page>;
+    const Entry *begin() const { return entries.begin(); }
+    const Entry *end() const { return entries.end(); }
+    const Entry *find(const void *key) const {
+      return llvm::find_if(entries,
+                           [&](const Entry &e) { return e.first == key; });
+    }
+    Entry *find(const void *key) {
+      return const_cast<Entry *>(std::as_const(*this).find(key));
+    }
+    /// The page of `key`'s buffer, a null slot when new.
+    Page &operator[](const void *key) {
+      Entry *it = find(key);
+      if (it != entries.end())
+        return it->second;
+      return entries.emplace_back(key, Page()).second;
+    }
+
+  private:
+    SmallVector<Entry, 8> entries;
+  };
+
   /// Global memory: one page per buffer, in the order first touched (the
   /// order diagnostics come in), since GM ranges may be unbounded and
   /// buffers that may alias are checked against each other whole.
@@ -212,7 +243,7 @@ private:
   }
   struct Maps {
     PageTable pages;
-    llvm::MapVector<const void *, Page> gmPages;
+    GmPages gmPages;
   };
   /// The maps, to be read (none yet: empty).
   const Maps &view() const { return maps ? *maps : kNoMaps; }

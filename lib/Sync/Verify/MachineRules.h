@@ -32,11 +32,16 @@ class MachineRules {
 public:
   MachineRules(func::FuncOp func, const TargetDescription &target);
 
-  /// Whether `op` is marked `dsaplan.settled`.
-  bool isSettled(Operation *op) const { return op->hasAttr(settledName); }
+  /// Whether `op` is marked `dsaplan.settled`. Both marks are dialect
+  /// attributes, never an op's inherent one (whose names hold no dot): the
+  /// discardable ones answer, without asking the op's inherent names first
+  /// (asked of every op).
+  bool isSettled(Operation *op) const {
+    return op->getDiscardableAttr(settledName) != nullptr;
+  }
   /// `op`'s `dsaplan.core`, if it says.
   CoreAttr coreOf(Operation *op) const {
-    return op->getAttrOfType<CoreAttr>(coreName);
+    return dyn_cast_or_null<CoreAttr>(op->getDiscardableAttr(coreName));
   }
 
   /// Whether every memory `touches` names is one the target lets `pipe`

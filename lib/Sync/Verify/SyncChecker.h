@@ -133,13 +133,39 @@ struct Consumer {
   Operation *waitOp = nullptr;
 };
 
+/// Per flag, the wait that consumed its latest set, shared between the
+/// copies of a path's state (a branch's, a loop's exits and iteration
+/// starts, which are only read) until one of them waits: a copy of a map
+/// of interval sets per copy of the state cost more than the waits' own
+/// copies.
+class Consumers {
+public:
+  using Map = SortedMap<FlagKey, Consumer>;
+  const Map &operator*() const { return map ? *map : kEmpty; }
+  const Map *operator->() const { return &**this; }
+  /// The map, to be changed: a copy of its own if another state shares it.
+  Map &own() {
+    if (!map)
+      map = std::make_shared<Map>();
+    else if (map.use_count() > 1)
+      map = std::make_shared<Map>(*map);
+    return *map;
+  }
+  /// Whether the two are one map (shared, or both never written).
+  bool shares(const Consumers &other) const { return map == other.map; }
+
+private:
+  static inline const Map kEmpty{};
+  std::shared_ptr<Map> map;
+};
+
 /// What one path knows at a point of the walk.
 struct PathState {
   Knowledge executed; // per unit
   KnownRows known;    // known[q][p]
   SortedMap<FlagKey, FlagState> flags;
   std::map<CounterKey, Counter> counters;
-  SortedMap<FlagKey, Consumer> consumers;
+  Consumers consumers;
   History history;
   /// The iteration of each scf.for the walk is in (GM offsets move with it).
   LoopIterations iterations;
@@ -167,6 +193,14 @@ private:
   friend class RegionWalker<SyncChecker, PathState>;
   /// Iterations a loop is unrolled to.
   static constexpr unsigned kLoopIterations = 3;
+  /// The walk's state becomes an op's last exit, not a copy of it: only a
+  /// quick walk stops (at its first failure), and run() then reads the
+  /// flags and counters of a state moved from only to report, into the
+  /// diagnostics that walk drops.
+  static constexpr bool kMovesLastExit = true;
+  /// A loop's exits (one before each iteration and one after the last) on
+  /// the stack, not allocated at each walk of a loop or a branch.
+  static constexpr unsigned kInlineExits = kLoopIterations + 1;
   WalkStep step(Operation &op, PathState &state);
   /// FixedPoint.cpp: a quick walk keeps the state each iteration of the
   /// loops around its point began from, and leaves a loop when the state

@@ -98,19 +98,33 @@ std::optional<SmallVector<Value, 2>> inductionVariablesOf(Operation *op) {
 
 } // namespace
 
+namespace {
+
+/// The induction variables of the scf.for loops around `op`, innermost
+/// first.
+SmallVector<Value, 2> enclosingInductionVariables(Operation *op) {
+  SmallVector<Value, 2> ivs;
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (auto loop = dyn_cast<scf::ForOp>(parent))
+      ivs.push_back(loop.getInductionVar());
+  return ivs;
+}
+
+} // namespace
+
 TouchCache::OpEntries &TouchCache::entriesOf(Operation *op) {
   auto [known, inserted] = byOp.try_emplace(op);
-  if (inserted) {
-    std::optional<SmallVector<Value, 2>> ivs = inductionVariablesOf(op);
-    if (!ivs) {
-      ivs.emplace();
-      for (Operation *parent = op->getParentOp(); parent;
-           parent = parent->getParentOp())
-        if (auto loop = dyn_cast<scf::ForOp>(parent))
-          ivs->push_back(loop.getInductionVar());
-    }
-    known->second.ivs = std::move(*ivs);
-  }
+  if (!inserted)
+    return known->second;
+  // An op in no scf.for depends on none (an induction variable is used
+  // inside its loop only): most ops of a kernel, whose operand chains are
+  // not followed then.
+  SmallVector<Value, 2> enclosing = enclosingInductionVariables(op);
+  if (enclosing.empty())
+    return known->second;
+  std::optional<SmallVector<Value, 2>> ivs = inductionVariablesOf(op);
+  known->second.ivs = ivs ? std::move(*ivs) : std::move(enclosing);
   return known->second;
 }
 
