@@ -183,14 +183,20 @@ bool conflict(const PoolInstance &instance, uint32_t a, uint32_t b) {
 std::vector<uint32_t> greedyClique(const PoolInstance &instance,
                                    int64_t grain) {
   const std::vector<Item> &items = instance.items;
-  std::vector<uint32_t> best, clique;
+  std::vector<uint32_t> best, clique, neighbours;
   int64_t bestWeight = -1;
   for (uint32_t seed = 0; seed < items.size(); ++seed) {
-    std::vector<uint32_t> neighbours = instance.conflicts[seed];
-    std::stable_sort(neighbours.begin(), neighbours.end(),
-                     [&](uint32_t a, uint32_t b) {
-                       return items[a].size > items[b].size;
-                     });
+    // Neighbour lists are sorted: by decreasing size, equal sizes in item
+    // order is the order a stable sort by size would give, without its
+    // buffer.
+    neighbours.assign(instance.conflicts[seed].begin(),
+                      instance.conflicts[seed].end());
+    std::sort(neighbours.begin(), neighbours.end(),
+              [&](uint32_t a, uint32_t b) {
+                return items[a].size != items[b].size
+                           ? items[a].size > items[b].size
+                           : a < b;
+              });
     clique.assign(1, seed);
     int64_t weight = roundUp(items[seed].size, grain);
     for (uint32_t n : neighbours) {

@@ -35,6 +35,11 @@ void addTimeConflicts(PoolInstance &instance) {
   std::sort(events.begin(), events.end(), [](const Event &a, const Event &b) {
     return a.lower != b.lower ? a.lower < b.lower : a.item < b.item;
   });
+  // The pairs are gathered first and each neighbour list is then filled
+  // to its size: pushed one by one, the lists of a large pool grew through
+  // every power of two. (The lists are sorted afterwards, so the order of
+  // the pairs does not matter.)
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
   std::vector<Event> open;
   for (const Event &event : events) {
     open.erase(std::remove_if(open.begin(), open.end(),
@@ -43,11 +48,20 @@ void addTimeConflicts(PoolInstance &instance) {
                               }),
                open.end());
     for (const Event &other : open)
-      if (other.item != event.item) {
-        instance.conflicts[event.item].push_back(other.item);
-        instance.conflicts[other.item].push_back(event.item);
-      }
+      if (other.item != event.item)
+        pairs.push_back({event.item, other.item});
     open.push_back(event);
+  }
+  std::vector<size_t> degree(instance.items.size(), 0);
+  for (auto [a, b] : pairs) {
+    ++degree[a];
+    ++degree[b];
+  }
+  for (uint32_t i = 0; i < instance.items.size(); ++i)
+    instance.conflicts[i].reserve(instance.conflicts[i].size() + degree[i]);
+  for (auto [a, b] : pairs) {
+    instance.conflicts[a].push_back(b);
+    instance.conflicts[b].push_back(a);
   }
 }
 

@@ -79,23 +79,39 @@ std::vector<std::vector<uint32_t>> components(const PoolInstance &instance) {
   return result;
 }
 
+/// Each item's index in its component (`parts`): one table for all the
+/// components, rather than one of the whole pool's size per component.
+std::vector<uint32_t>
+indicesInComponents(size_t numItems,
+                    const std::vector<std::vector<uint32_t>> &parts) {
+  std::vector<uint32_t> local(numItems);
+  for (const std::vector<uint32_t> &items : parts)
+    for (uint32_t i = 0; i < items.size(); ++i)
+      local[items[i]] = i;
+  return local;
+}
+
+/// The component `items` of `instance` on its own; `local` gives each item's
+/// index in its component (a neighbour is always in the same component).
 PoolInstance subInstance(const PoolInstance &instance,
-                         const std::vector<uint32_t> &items) {
+                         const std::vector<uint32_t> &items,
+                         const std::vector<uint32_t> &local) {
   PoolInstance sub;
   sub.pool = instance.pool;
   sub.hasSeparations = instance.hasSeparations;
   sub.hasTemporalExclusions = instance.hasTemporalExclusions;
   sub.capacity = instance.capacity;
   sub.reserved = instance.reserved;
-  std::vector<int64_t> local(instance.items.size(), -1);
-  for (uint32_t i = 0; i < items.size(); ++i) {
-    local[items[i]] = i;
-    sub.items.push_back(instance.items[items[i]]);
-  }
+  sub.items.reserve(items.size());
+  for (uint32_t item : items)
+    sub.items.push_back(instance.items[item]);
   sub.conflicts.resize(items.size());
-  for (uint32_t i = 0; i < items.size(); ++i)
-    for (uint32_t n : instance.conflicts[items[i]])
-      sub.conflicts[i].push_back(static_cast<uint32_t>(local[n]));
+  for (uint32_t i = 0; i < items.size(); ++i) {
+    const std::vector<uint32_t> &neighbours = instance.conflicts[items[i]];
+    sub.conflicts[i].reserve(neighbours.size());
+    for (uint32_t n : neighbours)
+      sub.conflicts[i].push_back(local[n]);
+  }
   return sub;
 }
 
@@ -405,10 +421,14 @@ PoolResult solvePool(const Problem &problem, size_t pool,
     optimal = false;
   } else {
     std::vector<std::vector<uint32_t>> parts = components(instance);
+    std::vector<uint32_t> local;
+    if (parts.size() > 1)
+      local = indicesInComponents(instance.items.size(), parts);
     for (const std::vector<uint32_t> &items : parts) {
       // One component is the whole instance (its items in order): no copy.
-      PoolInstance copy =
-          parts.size() == 1 ? PoolInstance() : subInstance(instance, items);
+      PoolInstance copy = parts.size() == 1
+                              ? PoolInstance()
+                              : subInstance(instance, items, local);
       const PoolInstance &sub = parts.size() == 1 ? instance : copy;
       int64_t ownBound = parts.size() > 1
                              ? strengthenBound(instance, sub, items, result)
