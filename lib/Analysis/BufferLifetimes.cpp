@@ -293,8 +293,8 @@ void LiveRangeBuilder::addAccessesOf(Value alias) {
     if (facts.kind == UserFacts::Kind::Call) {
       // The callee runs between the call's points: the tile is read and
       // written there, and nothing of it is left to the callee afterwards.
-      accesses.push_back(
-          {user, {points.readPoint(user), points.writePoint(user) + 1}});
+      int64_t readPoint = points.readPoint(user);
+      accesses.push_back({user, {readPoint, readPoint + 2}});
       continue;
     }
     if (facts.kind == UserFacts::Kind::Forwards ||
@@ -318,12 +318,13 @@ void LiveRangeBuilder::addAccessesOf(Value alias) {
       continue;
     Value inPlaceInput = users.inPlaceInputOf(user, facts);
     bool inPlace = inPlaceInput && inPlaceInput == use.get();
-    int64_t lower = reads ? points.readPoint(user) : points.writePoint(user);
-    int64_t upper = (reads && inPlace && !writes) ? points.writePoint(user)
-                                                  : points.end(user);
+    ProgramPoints::Span at = points.span(user);
+    int64_t readPoint = at.begin, writePoint = at.begin + 1;
+    int64_t lower = reads ? readPoint : writePoint;
+    int64_t upper = (reads && inPlace && !writes) ? writePoint : at.end;
     // An access by an op with regions (say a linalg.generic) ends at the
     // op's own write point, not at the end of its body.
-    upper = std::min(upper, points.writePoint(user) + 1);
+    upper = std::min(upper, writePoint + 1);
     accesses.push_back({user, {lower, upper}});
   }
 }
@@ -482,7 +483,8 @@ bool LiveRangeBuilder::enterBlock(Block &block, LiveIn &state,
 /// of an exclusive op, and the body of a loop that the buffer lives one
 /// iteration of.
 WalkStep LiveRangeBuilder::step(Operation &op, LiveIn &state) {
-  int64_t begin = points.begin(&op), end = points.end(&op);
+  ProgramPoints::Span at = points.span(&op);
+  int64_t begin = at.begin, end = at.end;
   ArrayRef<Access> own = accessesIn(begin, end);
   if (own.empty()) {
     if (state.live && liveAfter(&op))
@@ -531,7 +533,9 @@ WalkStep LiveRangeBuilder::step(Operation &op, LiveIn &state) {
 
 SmallVector<Value>
 mlir::dsaplan::resolveAliases(BufferViewFlowAnalysis &aliases, Value root) {
-  llvm::SetVector<Value> found;
+  // Most tiles have a few aliases: searched in the vector, no set
+  // allocated per tile.
+  llvm::SmallSetVector<Value, 8> found;
   SmallVector<Value> worklist = {root};
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
@@ -545,7 +549,7 @@ mlir::dsaplan::resolveAliases(BufferViewFlowAnalysis &aliases, Value root) {
             worklist.push_back(result);
     }
   }
-  return found.takeVector();
+  return SmallVector<Value>(found.begin(), found.end());
 }
 
 BufferLifetimes::BufferLifetimes(Operation *function) : points(function) {
