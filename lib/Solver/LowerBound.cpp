@@ -147,18 +147,41 @@ std::vector<uint32_t> busiestPoint(const PoolInstance &instance, int64_t grain,
   std::sort(events.begin(), events.end(), [](const Event &a, const Event &b) {
     return a.point != b.point ? a.point < b.point : a.bytes < b.bytes;
   });
-  // Paddings are below `grain`: count them per value when that is small.
+  // Paddings are below `grain`: counted per value when that is small (the
+  // largest live one found by stepping down from the last largest), else
+  // kept in a multiset.
+  constexpr int64_t kCountedGrain = 4096;
+  std::vector<uint32_t> counts(grain <= kCountedGrain ? grain : 0, 0);
+  int64_t largest = -1;
   std::multiset<int64_t> paddings;
+  auto enter = [&](int64_t padding) {
+    if (counts.empty()) {
+      paddings.insert(padding);
+      return;
+    }
+    ++counts[padding];
+    largest = std::max(largest, padding);
+  };
+  auto leave = [&](int64_t padding) {
+    if (counts.empty()) {
+      paddings.erase(paddings.find(padding));
+      return;
+    }
+    --counts[padding];
+    while (largest >= 0 && counts[largest] == 0)
+      --largest;
+  };
   int64_t live = 0, most = -1, point = 0;
   for (const Event &event : events) {
     live += event.bytes;
     if (event.bytes > 0)
-      paddings.insert(event.padding);
+      enter(event.padding);
     else
-      paddings.erase(paddings.find(event.padding));
+      leave(event.padding);
     if (event.bytes <= 0)
       continue;
-    int64_t height = heightAround(blocks, live) - *paddings.rbegin();
+    int64_t height = heightAround(blocks, live) -
+                     (counts.empty() ? *paddings.rbegin() : largest);
     if (height > most) {
       most = height;
       point = event.point;

@@ -93,7 +93,9 @@ indicesInComponents(size_t numItems,
 
 /// The component `items` of `instance` on its own; `local` gives each item's
 /// index in its component (a neighbour is always in the same component).
-PoolInstance subInstance(const PoolInstance &instance,
+/// The items are moved out of `instance` (each holds two vectors, copied
+/// for every item of a large pool) until returnItems gives them back.
+PoolInstance subInstance(PoolInstance &instance,
                          const std::vector<uint32_t> &items,
                          const std::vector<uint32_t> &local) {
   PoolInstance sub;
@@ -104,7 +106,7 @@ PoolInstance subInstance(const PoolInstance &instance,
   sub.reserved = instance.reserved;
   sub.items.reserve(items.size());
   for (uint32_t item : items)
-    sub.items.push_back(instance.items[item]);
+    sub.items.push_back(std::move(instance.items[item]));
   sub.conflicts.resize(items.size());
   for (uint32_t i = 0; i < items.size(); ++i) {
     const std::vector<uint32_t> &neighbours = instance.conflicts[items[i]];
@@ -113,6 +115,13 @@ PoolInstance subInstance(const PoolInstance &instance,
       sub.conflicts[i].push_back(local[n]);
   }
   return sub;
+}
+
+/// Gives the items subInstance took back to `instance`.
+void returnItems(PoolInstance &sub, const std::vector<uint32_t> &items,
+                 PoolInstance &instance) {
+  for (uint32_t i = 0; i < items.size(); ++i)
+    instance.items[items[i]] = std::move(sub.items[i]);
 }
 
 std::vector<uint32_t> bySizeDescending(const PoolInstance &instance) {
@@ -294,17 +303,13 @@ std::vector<size_t> buffersOf(const PoolInstance &instance,
 /// A component's own bound can beat the pool's when the pool's clique
 /// search ran out of nodes: then it, and its clique, become the pool's.
 /// Returns the component's own.
-int64_t strengthenBound(const PoolInstance &instance, const PoolInstance &sub,
-                        const std::vector<uint32_t> &items,
-                        PoolResult &result) {
+int64_t strengthenBound(const PoolInstance &sub, PoolResult &result) {
   BoundProof proof = itemBoundProof(sub);
   if (proof.bound <= result.lowerBound)
     return proof.bound;
-  std::vector<uint32_t> poolItems;
-  for (uint32_t i : proof.items)
-    poolItems.push_back(items[i]);
   result.lowerBound = proof.bound;
-  result.certificate = buffersOf(instance, poolItems);
+  // The component's items are the pool's: the same buffers.
+  result.certificate = buffersOf(sub, proof.items);
   return proof.bound;
 }
 
@@ -430,9 +435,8 @@ PoolResult solvePool(const Problem &problem, size_t pool,
                               ? PoolInstance()
                               : subInstance(instance, items, local);
       const PoolInstance &sub = parts.size() == 1 ? instance : copy;
-      int64_t ownBound = parts.size() > 1
-                             ? strengthenBound(instance, sub, items, result)
-                             : result.lowerBound;
+      int64_t ownBound =
+          parts.size() > 1 ? strengthenBound(sub, result) : result.lowerBound;
       int64_t partBound = result.lowerBound;
       control.setBound(partBound);
       control.setFloor(worstPeak);
@@ -451,6 +455,8 @@ PoolResult solvePool(const Problem &problem, size_t pool,
       worstPeak = std::max(worstPeak, peak);
       for (uint32_t i = 0; i < items.size(); ++i)
         itemOffsets[items[i]] = placed.offsets[i];
+      if (parts.size() > 1)
+        returnItems(copy, items, instance);
     }
   }
   for (size_t i = 0; i < instance.items.size(); ++i)
