@@ -151,18 +151,21 @@ void SyncBuilder::createAtGaps(SmallVectorImpl<Insertion> &insertions) {
   // Each insertion's place is looked up once, not at every comparison (two
   // map lookups each); the sort compares the same keys, so it orders as it
   // would with the lookups in the comparison.
+  // The sort moves each insertion's index with its place, not the
+  // insertion itself: the same comparisons, so the same order.
   using Place = std::tuple<int64_t, unsigned, unsigned, SyncOpKind>;
-  SmallVector<std::pair<Place, Insertion>> placed;
+  SmallVector<std::pair<Place, unsigned>> placed;
   placed.reserve(insertions.size());
-  for (const Insertion &i : insertions)
+  for (auto [index, i] : llvm::enumerate(insertions))
     placed.push_back({{order.position(order.opsOf(i.block)[i.gap]), i.band,
                        i.rank, i.kind},
-                      i});
-  llvm::sort(placed, [](const std::pair<Place, Insertion> &a,
-                        const std::pair<Place, Insertion> &b) {
+                      static_cast<unsigned>(index)});
+  llvm::sort(placed, [](const std::pair<Place, unsigned> &a,
+                        const std::pair<Place, unsigned> &b) {
     return a.first < b.first;
   });
-  for (const auto &[place, ins] : placed) {
+  for (const auto &entry : placed) {
+    const Insertion &ins = insertions[entry.second];
     ArrayRef<Operation *> blockOps = order.opsOf(ins.block);
     Operation *anchor = blockOps[ins.gap];
     // A set takes the location of the op it follows, a wait or barrier that
