@@ -259,6 +259,17 @@ private:
   bool liveOutOf(Region &region) const;
   /// Whether the buffer is accessed after `op`, within that scope.
   bool liveAfter(Operation *op) const;
+  /// liveAfter(op) for an op whose end point is `opEnd`, known already.
+  bool liveAfter(Operation *op, int64_t opEnd) const;
+  /// The end point of `block`'s last op, kept for the block last asked
+  /// about (the walk asks for one block's ops in a row).
+  int64_t blockEnd(Block *block) const {
+    if (block != endBlock) {
+      endBlock = block;
+      endOfBlock = points.end(&block->back());
+    }
+    return endOfBlock;
+  }
   /// The block the walk of `body` may start in (see build).
   Block &startBlock(Region &body) const;
   void add(int64_t lower, int64_t upper) { intervals.insert(lower, upper); }
@@ -279,6 +290,8 @@ private:
   SmallVector<ConservativeUse> escapes;
   llvm::SmallPtrSet<Operation *, 4> carryingLoops;
   IntervalSet intervals;
+  mutable Block *endBlock = nullptr;
+  mutable int64_t endOfBlock = 0;
 };
 
 void LiveRangeBuilder::addAccessesOf(Value alias) {
@@ -434,8 +447,12 @@ bool LiveRangeBuilder::accessedIn(int64_t lower, int64_t upper) const {
 }
 
 bool LiveRangeBuilder::liveAfter(Operation *op) const {
+  return liveAfter(op, points.end(op));
+}
+
+bool LiveRangeBuilder::liveAfter(Operation *op, int64_t opEnd) const {
   Block *block = op->getBlock();
-  return accessedIn(points.end(op), points.end(&block->back())) ||
+  return accessedIn(opEnd, blockEnd(block)) ||
          liveOutOf(*block->getParent());
 }
 
@@ -487,11 +504,11 @@ WalkStep LiveRangeBuilder::step(Operation &op, LiveIn &state) {
   int64_t begin = at.begin, end = at.end;
   ArrayRef<Access> own = accessesIn(begin, end);
   if (own.empty()) {
-    if (state.live && liveAfter(&op))
+    if (state.live && liveAfter(&op, end))
       add(begin, end);
     return WalkStep::Done;
   }
-  bool liveIn = state.live, liveOut = liveAfter(&op);
+  bool liveIn = state.live, liveOut = liveAfter(&op, end);
   state.live = true;
   // Ops that are not control flow are leaves, even with regions (linalg).
   if (!isa<RegionBranchOpInterface>(op)) {
