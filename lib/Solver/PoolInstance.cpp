@@ -230,3 +230,42 @@ void dsaplan::solver::detail::reserveSectionLists(
   for (size_t s = 0, running = 0; s < itemsOf.size(); ++s)
     itemsOf[s].reserve(running += perSection[s]);
 }
+
+std::vector<uint32_t> dsaplan::solver::detail::indicesInComponents(
+    size_t numItems, const std::vector<std::vector<uint32_t>> &parts) {
+  std::vector<uint32_t> local(numItems);
+  for (const std::vector<uint32_t> &items : parts)
+    for (uint32_t i = 0; i < items.size(); ++i)
+      local[items[i]] = i;
+  return local;
+}
+
+PoolInstance
+dsaplan::solver::detail::subInstance(PoolInstance &instance,
+                                     const std::vector<uint32_t> &items,
+                                     const std::vector<uint32_t> &local) {
+  PoolInstance sub;
+  sub.pool = instance.pool;
+  sub.hasSeparations = instance.hasSeparations;
+  sub.hasTemporalExclusions = instance.hasTemporalExclusions;
+  sub.capacity = instance.capacity;
+  sub.reserved = instance.reserved;
+  sub.items.reserve(items.size());
+  for (uint32_t item : items)
+    sub.items.push_back(std::move(instance.items[item]));
+  sub.conflicts.resize(items.size());
+  for (uint32_t i = 0; i < items.size(); ++i) {
+    const std::vector<uint32_t> &neighbours = instance.conflicts[items[i]];
+    sub.conflicts[i].reserve(neighbours.size());
+    for (uint32_t n : neighbours)
+      sub.conflicts[i].push_back(local[n]);
+  }
+  return sub;
+}
+
+void dsaplan::solver::detail::returnItems(PoolInstance &sub,
+                                          const std::vector<uint32_t> &items,
+                                          PoolInstance &instance) {
+  for (uint32_t i = 0; i < items.size(); ++i)
+    instance.items[items[i]] = std::move(sub.items[i]);
+}

@@ -79,51 +79,6 @@ std::vector<std::vector<uint32_t>> components(const PoolInstance &instance) {
   return result;
 }
 
-/// Each item's index in its component (`parts`): one table for all the
-/// components, rather than one of the whole pool's size per component.
-std::vector<uint32_t>
-indicesInComponents(size_t numItems,
-                    const std::vector<std::vector<uint32_t>> &parts) {
-  std::vector<uint32_t> local(numItems);
-  for (const std::vector<uint32_t> &items : parts)
-    for (uint32_t i = 0; i < items.size(); ++i)
-      local[items[i]] = i;
-  return local;
-}
-
-/// The component `items` of `instance` on its own; `local` gives each item's
-/// index in its component (a neighbour is always in the same component).
-/// The items are moved out of `instance` (each holds two vectors, copied
-/// for every item of a large pool) until returnItems gives them back.
-PoolInstance subInstance(PoolInstance &instance,
-                         const std::vector<uint32_t> &items,
-                         const std::vector<uint32_t> &local) {
-  PoolInstance sub;
-  sub.pool = instance.pool;
-  sub.hasSeparations = instance.hasSeparations;
-  sub.hasTemporalExclusions = instance.hasTemporalExclusions;
-  sub.capacity = instance.capacity;
-  sub.reserved = instance.reserved;
-  sub.items.reserve(items.size());
-  for (uint32_t item : items)
-    sub.items.push_back(std::move(instance.items[item]));
-  sub.conflicts.resize(items.size());
-  for (uint32_t i = 0; i < items.size(); ++i) {
-    const std::vector<uint32_t> &neighbours = instance.conflicts[items[i]];
-    sub.conflicts[i].reserve(neighbours.size());
-    for (uint32_t n : neighbours)
-      sub.conflicts[i].push_back(local[n]);
-  }
-  return sub;
-}
-
-/// Gives the items subInstance took back to `instance`.
-void returnItems(PoolInstance &sub, const std::vector<uint32_t> &items,
-                 PoolInstance &instance) {
-  for (uint32_t i = 0; i < items.size(); ++i)
-    instance.items[items[i]] = std::move(sub.items[i]);
-}
-
 std::vector<uint32_t> bySizeDescending(const PoolInstance &instance) {
   std::vector<uint32_t> order(instance.items.size());
   std::iota(order.begin(), order.end(), 0);
