@@ -259,6 +259,17 @@ private:
   bool liveOutOf(Region &region) const;
   /// Whether the buffer is accessed after `op`, within that scope.
   bool liveAfter(Operation *op) const;
+  /// liveAfter(op) for an op whose end point is `opEnd`, known already.
+  bool liveAfter(Operation *op, int64_t opEnd) const;
+  /// The end point of `block`'s last op, kept for the block last asked
+  /// about (the walk asks for one block's ops in a row).
+  int64_t blockEnd(Block *block) const {
+    if (block != endBlock) {
+      endBlock = block;
+      endOfBlock = points.end(&block->back());
+    }
+    return endOfBlock;
+  }
   /// The block the walk of `body` may start in (see build).
   Block &startBlock(Region &body) const;
   void add(int64_t lower, int64_t upper) { intervals.insert(lower, upper); }
@@ -279,6 +290,8 @@ private:
   SmallVector<ConservativeUse> escapes;
   llvm::SmallPtrSet<Operation *, 4> carryingLoops;
   IntervalSet intervals;
+  mutable Block *endBlock = nullptr;
+  mutable int64_t endOfBlock = 0;
 };
 
 void LiveRangeBuilder::addAccessesOf(Value alias) {
@@ -293,8 +306,8 @@ void LiveRangeBuilder::addAccessesOf(Value alias) {
     if (facts.kind == UserFacts::Kind::Call) {
       // The callee runs between the call's points: the tile is read and
       // written there, and nothing of it is left to the callee afterwards.
-      accesses.push_back(
-          {user, {points.readPoint(user), points.writePoint(user) + 1}});
+      int64_t readPoint = points.readPoint(user);
+      accesses.push_back({user, {readPoint, readPoint + 2}});
       continue;
     }
     if (facts.kind == UserFacts::Kind::Forwards ||
@@ -318,12 +331,13 @@ void LiveRangeBuilder::addAccessesOf(Value alias) {
       continue;
     Value inPlaceInput = users.inPlaceInputOf(user, facts);
     bool inPlace = inPlaceInput && inPlaceInput == use.get();
-    int64_t lower = reads ? points.readPoint(user) : points.writePoint(user);
-    int64_t upper = (reads && inPlace && !writes) ? points.writePoint(user)
-                                                  : points.end(user);
+    ProgramPoints::Span at = points.span(user);
+    int64_t readPoint = at.begin, writePoint = at.begin + 1;
+    int64_t lower = reads ? readPoint : writePoint;
+    int64_t upper = (reads && inPlace && !writes) ? writePoint : at.end;
     // An access by an op with regions (say a linalg.generic) ends at the
     // op's own write point, not at the end of its body.
-    upper = std::min(upper, points.writePoint(user) + 1);
+    upper = std::min(upper, writePoint + 1);
     accesses.push_back({user, {lower, upper}});
   }
 }
@@ -433,8 +447,12 @@ bool LiveRangeBuilder::accessedIn(int64_t lower, int64_t upper) const {
 }
 
 bool LiveRangeBuilder::liveAfter(Operation *op) const {
+  return liveAfter(op, points.end(op));
+}
+
+bool LiveRangeBuilder::liveAfter(Operation *op, int64_t opEnd) const {
   Block *block = op->getBlock();
-  return accessedIn(points.end(op), points.end(&block->back())) ||
+  return accessedIn(opEnd, blockEnd(block)) ||
          liveOutOf(*block->getParent());
 }
 
@@ -482,14 +500,15 @@ bool LiveRangeBuilder::enterBlock(Block &block, LiveIn &state,
 /// of an exclusive op, and the body of a loop that the buffer lives one
 /// iteration of.
 WalkStep LiveRangeBuilder::step(Operation &op, LiveIn &state) {
-  int64_t begin = points.begin(&op), end = points.end(&op);
+  ProgramPoints::Span at = points.span(&op);
+  int64_t begin = at.begin, end = at.end;
   ArrayRef<Access> own = accessesIn(begin, end);
   if (own.empty()) {
-    if (state.live && liveAfter(&op))
+    if (state.live && liveAfter(&op, end))
       add(begin, end);
     return WalkStep::Done;
   }
-  bool liveIn = state.live, liveOut = liveAfter(&op);
+  bool liveIn = state.live, liveOut = liveAfter(&op, end);
   state.live = true;
   // Ops that are not control flow are leaves, even with regions (linalg).
   if (!isa<RegionBranchOpInterface>(op)) {
@@ -531,7 +550,9 @@ WalkStep LiveRangeBuilder::step(Operation &op, LiveIn &state) {
 
 SmallVector<Value>
 mlir::dsaplan::resolveAliases(BufferViewFlowAnalysis &aliases, Value root) {
-  llvm::SetVector<Value> found;
+  // Most tiles have a few aliases: searched in the vector, no set
+  // allocated per tile.
+  llvm::SmallSetVector<Value, 8> found;
   SmallVector<Value> worklist = {root};
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
@@ -545,7 +566,7 @@ mlir::dsaplan::resolveAliases(BufferViewFlowAnalysis &aliases, Value root) {
             worklist.push_back(result);
     }
   }
-  return found.takeVector();
+  return SmallVector<Value>(found.begin(), found.end());
 }
 
 BufferLifetimes::BufferLifetimes(Operation *function) : points(function) {

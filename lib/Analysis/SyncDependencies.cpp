@@ -293,6 +293,12 @@ private:
   /// A loop body is walked twice: the second walk meets the first walk's
   /// accesses as those of the previous iteration.
   static constexpr unsigned kLoopIterations = 2;
+  /// The state becomes a branch's or loop's last exit rather than a copy
+  /// of it (the merge replaces it): the shadows the last path writes are
+  /// then shared with one holder less, so fewer are copied on write. The
+  /// exits (two branches, or a loop's three) stay inline.
+  static constexpr bool kMovesLastExit = true;
+  static constexpr unsigned kInlineExits = kLoopIterations + 1;
 
   WalkStep step(Operation &op, ShadowState &state);
   std::optional<ShadowState> merge(ArrayRef<ShadowState> exits,

@@ -63,38 +63,65 @@ int64_t bestFit(const std::vector<AddressRange> &blocked, int64_t size,
 }
 
 
+/// The items by decreasing `key`, equal keys in item order. The keys are
+/// computed once per item, not twice per comparison (an item's length
+/// sums its intervals).
 template <typename Key>
 std::vector<uint32_t> orderBy(const PoolInstance &instance, Key key) {
+  using Value = decltype(key(uint32_t()));
+  std::vector<Value> keys;
+  keys.reserve(instance.items.size());
+  for (uint32_t i = 0; i < instance.items.size(); ++i)
+    keys.push_back(key(i));
   std::vector<uint32_t> order(instance.items.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return key(a) > key(b);
+    return keys[a] > keys[b];
   });
   return order;
 }
 
-/// The first `count` (at most five) orders multi-start begins from; each is
-/// a strong heuristic on some family of instances.
-std::vector<std::vector<uint32_t>> startingOrders(const PoolInstance &instance,
-                                                  size_t count) {
-  const std::vector<Item> &items = instance.items;
-  std::vector<int64_t> pressure = pressureOf(instance);
-  using Key = std::pair<int64_t, int64_t>;
-  std::vector<std::vector<uint32_t>> orders;
-  auto add = [&](auto key) {
-    if (orders.size() < count)
-      orders.push_back(orderBy(instance, key));
-  };
-  add([&](uint32_t i) { return Key(items[i].size, items[i].length()); });
-  add([&](uint32_t i) {
-    return Key(saturatingProduct(items[i].size, items[i].length()),
-               items[i].size);
-  });
-  add([&](uint32_t i) { return Key(pressure[i], items[i].size); });
-  add([&](uint32_t i) { return Key(items[i].length(), items[i].size); });
-  add([&](uint32_t i) { return Key(-items[i].start(), items[i].size); });
-  return orders;
-}
+/// Multi-start's starting orders, each a strong heuristic on some family
+/// of instances, made when first asked for: most components reach their
+/// own bound from the first, and the others cost a sort each (the
+/// pressure order a sweep more).
+class StartingOrders {
+public:
+  explicit StartingOrders(const PoolInstance &instance) : instance(instance) {}
+  static constexpr size_t kCount = 5;
+
+  std::vector<uint32_t> get(size_t k) {
+    const std::vector<Item> &items = instance.items;
+    using Key = std::pair<int64_t, int64_t>;
+    switch (k) {
+    case 0:
+      return orderBy(instance, [&](uint32_t i) {
+        return Key(items[i].size, items[i].length());
+      });
+    case 1:
+      return orderBy(instance, [&](uint32_t i) {
+        return Key(saturatingProduct(items[i].size, items[i].length()),
+                   items[i].size);
+      });
+    case 2: {
+      std::vector<int64_t> pressure = pressureOf(instance);
+      return orderBy(instance,
+                     [&](uint32_t i) { return Key(pressure[i], items[i].size); });
+    }
+    case 3:
+      return orderBy(instance, [&](uint32_t i) {
+        return Key(items[i].length(), items[i].size);
+      });
+    default:
+      return orderBy(instance, [&](uint32_t i) {
+        return Key(-items[i].start(), items[i].size);
+      });
+    }
+  }
+
+private:
+  const PoolInstance &instance;
+};
 
 /// Items that end at the peak, in order.
 std::vector<uint32_t> itemsAtPeak(const PoolInstance &instance,
@@ -367,13 +394,13 @@ ItemOffsets dsaplan::solver::detail::placeMultiStart(
       consider(order, placeByLevels(instance, order));
     firstOrder = false;
   };
-  std::vector<std::vector<uint32_t>> orders =
-      startingOrders(instance, huge ? 3 : 5);
+  StartingOrders orders(instance);
+  size_t numOrders = huge ? 3 : StartingOrders::kCount;
   // A placement at the instance's own bound is optimal: a later one is
   // kept only when lower.
   auto settled = [&] { return !best.empty() && bestPeak <= ownBound; };
-  for (const std::vector<uint32_t> &order : orders) {
-    tryOrder(order);
+  for (size_t k = 0; k < numOrders; ++k) {
+    tryOrder(orders.get(k));
     if (settled())
       return best;
   }

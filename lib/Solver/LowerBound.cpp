@@ -147,18 +147,41 @@ std::vector<uint32_t> busiestPoint(const PoolInstance &instance, int64_t grain,
   std::sort(events.begin(), events.end(), [](const Event &a, const Event &b) {
     return a.point != b.point ? a.point < b.point : a.bytes < b.bytes;
   });
-  // Paddings are below `grain`: count them per value when that is small.
+  // Paddings are below `grain`: counted per value when that is small (the
+  // largest live one found by stepping down from the last largest), else
+  // kept in a multiset.
+  constexpr int64_t kCountedGrain = 4096;
+  std::vector<uint32_t> counts(grain <= kCountedGrain ? grain : 0, 0);
+  int64_t largest = -1;
   std::multiset<int64_t> paddings;
+  auto enter = [&](int64_t padding) {
+    if (counts.empty()) {
+      paddings.insert(padding);
+      return;
+    }
+    ++counts[padding];
+    largest = std::max(largest, padding);
+  };
+  auto leave = [&](int64_t padding) {
+    if (counts.empty()) {
+      paddings.erase(paddings.find(padding));
+      return;
+    }
+    --counts[padding];
+    while (largest >= 0 && counts[largest] == 0)
+      --largest;
+  };
   int64_t live = 0, most = -1, point = 0;
   for (const Event &event : events) {
     live += event.bytes;
     if (event.bytes > 0)
-      paddings.insert(event.padding);
+      enter(event.padding);
     else
-      paddings.erase(paddings.find(event.padding));
+      leave(event.padding);
     if (event.bytes <= 0)
       continue;
-    int64_t height = heightAround(blocks, live) - *paddings.rbegin();
+    int64_t height = heightAround(blocks, live) -
+                     (counts.empty() ? *paddings.rbegin() : largest);
     if (height > most) {
       most = height;
       point = event.point;
@@ -183,14 +206,20 @@ bool conflict(const PoolInstance &instance, uint32_t a, uint32_t b) {
 std::vector<uint32_t> greedyClique(const PoolInstance &instance,
                                    int64_t grain) {
   const std::vector<Item> &items = instance.items;
-  std::vector<uint32_t> best, clique;
+  std::vector<uint32_t> best, clique, neighbours;
   int64_t bestWeight = -1;
   for (uint32_t seed = 0; seed < items.size(); ++seed) {
-    std::vector<uint32_t> neighbours = instance.conflicts[seed];
-    std::stable_sort(neighbours.begin(), neighbours.end(),
-                     [&](uint32_t a, uint32_t b) {
-                       return items[a].size > items[b].size;
-                     });
+    // Neighbour lists are sorted: by decreasing size, equal sizes in item
+    // order is the order a stable sort by size would give, without its
+    // buffer.
+    neighbours.assign(instance.conflicts[seed].begin(),
+                      instance.conflicts[seed].end());
+    std::sort(neighbours.begin(), neighbours.end(),
+              [&](uint32_t a, uint32_t b) {
+                return items[a].size != items[b].size
+                           ? items[a].size > items[b].size
+                           : a < b;
+              });
     clique.assign(1, seed);
     int64_t weight = roundUp(items[seed].size, grain);
     for (uint32_t n : neighbours) {

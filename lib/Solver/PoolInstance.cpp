@@ -35,6 +35,11 @@ void addTimeConflicts(PoolInstance &instance) {
   std::sort(events.begin(), events.end(), [](const Event &a, const Event &b) {
     return a.lower != b.lower ? a.lower < b.lower : a.item < b.item;
   });
+  // The pairs are gathered first and each neighbour list is then filled
+  // to its size: pushed one by one, the lists of a large pool grew through
+  // every power of two. (The lists are sorted afterwards, so the order of
+  // the pairs does not matter.)
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
   std::vector<Event> open;
   for (const Event &event : events) {
     open.erase(std::remove_if(open.begin(), open.end(),
@@ -43,11 +48,20 @@ void addTimeConflicts(PoolInstance &instance) {
                               }),
                open.end());
     for (const Event &other : open)
-      if (other.item != event.item) {
-        instance.conflicts[event.item].push_back(other.item);
-        instance.conflicts[other.item].push_back(event.item);
-      }
+      if (other.item != event.item)
+        pairs.push_back({event.item, other.item});
     open.push_back(event);
+  }
+  std::vector<size_t> degree(instance.items.size(), 0);
+  for (auto [a, b] : pairs) {
+    ++degree[a];
+    ++degree[b];
+  }
+  for (uint32_t i = 0; i < instance.items.size(); ++i)
+    instance.conflicts[i].reserve(instance.conflicts[i].size() + degree[i]);
+  for (auto [a, b] : pairs) {
+    instance.conflicts[a].push_back(b);
+    instance.conflicts[b].push_back(a);
   }
 }
 
@@ -215,4 +229,43 @@ void dsaplan::solver::detail::reserveSectionLists(
   }
   for (size_t s = 0, running = 0; s < itemsOf.size(); ++s)
     itemsOf[s].reserve(running += perSection[s]);
+}
+
+std::vector<uint32_t> dsaplan::solver::detail::indicesInComponents(
+    size_t numItems, const std::vector<std::vector<uint32_t>> &parts) {
+  std::vector<uint32_t> local(numItems);
+  for (const std::vector<uint32_t> &items : parts)
+    for (uint32_t i = 0; i < items.size(); ++i)
+      local[items[i]] = i;
+  return local;
+}
+
+PoolInstance
+dsaplan::solver::detail::subInstance(PoolInstance &instance,
+                                     const std::vector<uint32_t> &items,
+                                     const std::vector<uint32_t> &local) {
+  PoolInstance sub;
+  sub.pool = instance.pool;
+  sub.hasSeparations = instance.hasSeparations;
+  sub.hasTemporalExclusions = instance.hasTemporalExclusions;
+  sub.capacity = instance.capacity;
+  sub.reserved = instance.reserved;
+  sub.items.reserve(items.size());
+  for (uint32_t item : items)
+    sub.items.push_back(std::move(instance.items[item]));
+  sub.conflicts.resize(items.size());
+  for (uint32_t i = 0; i < items.size(); ++i) {
+    const std::vector<uint32_t> &neighbours = instance.conflicts[items[i]];
+    sub.conflicts[i].reserve(neighbours.size());
+    for (uint32_t n : neighbours)
+      sub.conflicts[i].push_back(local[n]);
+  }
+  return sub;
+}
+
+void dsaplan::solver::detail::returnItems(PoolInstance &sub,
+                                          const std::vector<uint32_t> &items,
+                                          PoolInstance &instance) {
+  for (uint32_t i = 0; i < items.size(); ++i)
+    instance.items[items[i]] = std::move(sub.items[i]);
 }

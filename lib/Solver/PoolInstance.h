@@ -79,6 +79,24 @@ std::vector<int64_t> pressureOf(const PoolInstance &instance);
 /// Builds the instance of `pool`: merges colocations, builds conflicts.
 PoolInstance buildPoolInstance(const Problem &problem, size_t pool);
 
+/// Each item's index in its component (`parts`): one table for all the
+/// components, rather than one of the whole pool's size per component.
+std::vector<uint32_t>
+indicesInComponents(size_t numItems,
+                    const std::vector<std::vector<uint32_t>> &parts);
+
+/// The component `items` of `instance` on its own; `local` gives each item's
+/// index in its component (a neighbour is always in the same component).
+/// The items are moved out of `instance` (each holds two vectors, copied
+/// for every item of a large pool) until returnItems gives them back.
+PoolInstance subInstance(PoolInstance &instance,
+                         const std::vector<uint32_t> &items,
+                         const std::vector<uint32_t> &local);
+
+/// Gives the items subInstance took back to `instance`.
+void returnItems(PoolInstance &sub, const std::vector<uint32_t> &items,
+                 PoolInstance &instance);
+
 /// Offsets per item; kUnplaced where an item has none.
 using ItemOffsets = std::vector<int64_t>;
 

@@ -79,26 +79,6 @@ std::vector<std::vector<uint32_t>> components(const PoolInstance &instance) {
   return result;
 }
 
-PoolInstance subInstance(const PoolInstance &instance,
-                         const std::vector<uint32_t> &items) {
-  PoolInstance sub;
-  sub.pool = instance.pool;
-  sub.hasSeparations = instance.hasSeparations;
-  sub.hasTemporalExclusions = instance.hasTemporalExclusions;
-  sub.capacity = instance.capacity;
-  sub.reserved = instance.reserved;
-  std::vector<int64_t> local(instance.items.size(), -1);
-  for (uint32_t i = 0; i < items.size(); ++i) {
-    local[items[i]] = i;
-    sub.items.push_back(instance.items[items[i]]);
-  }
-  sub.conflicts.resize(items.size());
-  for (uint32_t i = 0; i < items.size(); ++i)
-    for (uint32_t n : instance.conflicts[items[i]])
-      sub.conflicts[i].push_back(static_cast<uint32_t>(local[n]));
-  return sub;
-}
-
 std::vector<uint32_t> bySizeDescending(const PoolInstance &instance) {
   std::vector<uint32_t> order(instance.items.size());
   std::iota(order.begin(), order.end(), 0);
@@ -278,17 +258,13 @@ std::vector<size_t> buffersOf(const PoolInstance &instance,
 /// A component's own bound can beat the pool's when the pool's clique
 /// search ran out of nodes: then it, and its clique, become the pool's.
 /// Returns the component's own.
-int64_t strengthenBound(const PoolInstance &instance, const PoolInstance &sub,
-                        const std::vector<uint32_t> &items,
-                        PoolResult &result) {
+int64_t strengthenBound(const PoolInstance &sub, PoolResult &result) {
   BoundProof proof = itemBoundProof(sub);
   if (proof.bound <= result.lowerBound)
     return proof.bound;
-  std::vector<uint32_t> poolItems;
-  for (uint32_t i : proof.items)
-    poolItems.push_back(items[i]);
   result.lowerBound = proof.bound;
-  result.certificate = buffersOf(instance, poolItems);
+  // The component's items are the pool's: the same buffers.
+  result.certificate = buffersOf(sub, proof.items);
   return proof.bound;
 }
 
@@ -405,14 +381,17 @@ PoolResult solvePool(const Problem &problem, size_t pool,
     optimal = false;
   } else {
     std::vector<std::vector<uint32_t>> parts = components(instance);
+    std::vector<uint32_t> local;
+    if (parts.size() > 1)
+      local = indicesInComponents(instance.items.size(), parts);
     for (const std::vector<uint32_t> &items : parts) {
       // One component is the whole instance (its items in order): no copy.
-      PoolInstance copy =
-          parts.size() == 1 ? PoolInstance() : subInstance(instance, items);
+      PoolInstance copy = parts.size() == 1
+                              ? PoolInstance()
+                              : subInstance(instance, items, local);
       const PoolInstance &sub = parts.size() == 1 ? instance : copy;
-      int64_t ownBound = parts.size() > 1
-                             ? strengthenBound(instance, sub, items, result)
-                             : result.lowerBound;
+      int64_t ownBound =
+          parts.size() > 1 ? strengthenBound(sub, result) : result.lowerBound;
       int64_t partBound = result.lowerBound;
       control.setBound(partBound);
       control.setFloor(worstPeak);
@@ -431,6 +410,8 @@ PoolResult solvePool(const Problem &problem, size_t pool,
       worstPeak = std::max(worstPeak, peak);
       for (uint32_t i = 0; i < items.size(); ++i)
         itemOffsets[items[i]] = placed.offsets[i];
+      if (parts.size() > 1)
+        returnItems(copy, items, instance);
     }
   }
   for (size_t i = 0; i < instance.items.size(); ++i)

@@ -52,6 +52,15 @@ public:
   int64_t end(Operation *op) const {
     return 2 * (numbered(op).lastNested + 1);
   }
+  /// begin(op) and end(op), found with one look-up (readPoint is `begin`,
+  /// writePoint `begin + 1`).
+  struct Span {
+    int64_t begin, end;
+  };
+  Span span(Operation *op) const {
+    const Numbers &found = numbered(op);
+    return {2 * found.index, 2 * (found.lastNested + 1)};
+  }
   /// One past the last point of the root.
   int64_t size() const { return 2 * numOps; }
   /// Whether `op` or an ancestor was numbered: false for an op created

@@ -59,7 +59,11 @@ struct Insertion {
 class SyncBuilder {
 public:
   SyncBuilder(func::FuncOp func, const ProgramOrder &order)
-      : context(func.getContext()), order(order) {
+      : context(func.getContext()), order(order),
+        setName(SetFlagOp::getOperationName(), context),
+        waitName(WaitFlagOp::getOperationName(), context),
+        barrierName(PipeBarrierOp::getOperationName(), context),
+        noAttrs(DictionaryAttr::get(context)) {
     for (unsigned p = 0; p < kNumPipes; ++p)
       pipeAttrs[p] = PipeAttr::get(context, static_cast<Pipe>(p));
   }
@@ -88,8 +92,13 @@ private:
 
   MLIRContext *context;
   const ProgramOrder &order;
-  /// The attributes every flag op takes, made once rather than uniqued
-  /// per op (a large kernel gets tens of thousands of flag ops).
+  /// The names and (empty) discardable attributes of the ops created, and
+  /// the attributes every flag op takes, made once rather than looked up
+  /// and uniqued per op (a large kernel gets tens of thousands of flag
+  /// ops): the generated builders look the op's name up by its string and
+  /// unique an empty dictionary for each.
+  OperationName setName, waitName, barrierName;
+  DictionaryAttr noAttrs;
   std::array<PipeAttr, kNumPipes> pipeAttrs;
   DenseMap<int64_t, IntegerAttr> idAttrs;
   InsertedSyncs result;
@@ -97,16 +106,41 @@ private:
   llvm::SmallPtrSet<Operation *, 4> aheadOfDrains;
 };
 
+/// Creates an op of `name` without operands, results or regions, with
+/// `properties`, at `b`'s insertion point: what `OpT::create` does, from
+/// the name and attributes made once.
+template <typename Properties>
+Operation *createWithProperties(OpBuilder &b, Location loc, OperationName name,
+                                DictionaryAttr noAttrs, Properties properties) {
+  Operation *op = Operation::create(loc, name, TypeRange(), ValueRange(),
+                                    noAttrs, OpaqueProperties(&properties),
+                                    BlockRange(), /*numRegions=*/0);
+  return b.insert(op);
+}
+
 Operation *SyncBuilder::create(OpBuilder &b, Location loc, SyncOpKind kind,
                                Pipe src, Pipe dst, int64_t id) {
   auto pipe = [&](Pipe p) { return pipeAttrs[static_cast<unsigned>(p)]; };
   switch (kind) {
-  case SyncOpKind::Set:
-    return SetFlagOp::create(b, loc, pipe(src), pipe(dst), idAttr(b, id));
-  case SyncOpKind::Wait:
-    return WaitFlagOp::create(b, loc, pipe(src), pipe(dst), idAttr(b, id));
-  case SyncOpKind::Barrier:
-    return PipeBarrierOp::create(b, loc, pipe(src));
+  case SyncOpKind::Set: {
+    SetFlagOp::Properties properties;
+    properties.src = pipe(src);
+    properties.dst = pipe(dst);
+    properties.event = idAttr(b, id);
+    return createWithProperties(b, loc, setName, noAttrs, properties);
+  }
+  case SyncOpKind::Wait: {
+    WaitFlagOp::Properties properties;
+    properties.src = pipe(src);
+    properties.dst = pipe(dst);
+    properties.event = idAttr(b, id);
+    return createWithProperties(b, loc, waitName, noAttrs, properties);
+  }
+  case SyncOpKind::Barrier: {
+    PipeBarrierOp::Properties properties;
+    properties.pipe = pipe(src);
+    return createWithProperties(b, loc, barrierName, noAttrs, properties);
+  }
   case SyncOpKind::BarrierAll:
     return BarrierAllOp::create(b, loc);
   }
@@ -117,18 +151,21 @@ void SyncBuilder::createAtGaps(SmallVectorImpl<Insertion> &insertions) {
   // Each insertion's place is looked up once, not at every comparison (two
   // map lookups each); the sort compares the same keys, so it orders as it
   // would with the lookups in the comparison.
+  // The sort moves each insertion's index with its place, not the
+  // insertion itself: the same comparisons, so the same order.
   using Place = std::tuple<int64_t, unsigned, unsigned, SyncOpKind>;
-  SmallVector<std::pair<Place, Insertion>> placed;
+  SmallVector<std::pair<Place, unsigned>> placed;
   placed.reserve(insertions.size());
-  for (const Insertion &i : insertions)
+  for (auto [index, i] : llvm::enumerate(insertions))
     placed.push_back({{order.position(order.opsOf(i.block)[i.gap]), i.band,
                        i.rank, i.kind},
-                      i});
-  llvm::sort(placed, [](const std::pair<Place, Insertion> &a,
-                        const std::pair<Place, Insertion> &b) {
+                      static_cast<unsigned>(index)});
+  llvm::sort(placed, [](const std::pair<Place, unsigned> &a,
+                        const std::pair<Place, unsigned> &b) {
     return a.first < b.first;
   });
-  for (const auto &[place, ins] : placed) {
+  for (const auto &entry : placed) {
+    const Insertion &ins = insertions[entry.second];
     ArrayRef<Operation *> blockOps = order.opsOf(ins.block);
     Operation *anchor = blockOps[ins.gap];
     // A set takes the location of the op it follows, a wait or barrier that
