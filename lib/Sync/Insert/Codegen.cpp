@@ -78,10 +78,18 @@ private:
   }
   Operation *create(OpBuilder &b, Location loc, SyncOpKind kind, Pipe src,
                     Pipe dst, int64_t id);
+  /// A set_flag or wait_flag (`FlagOp`, named `name`) <src -> dst>, id.
+  template <typename FlagOp>
+  Operation *createFlag(OpBuilder &b, Location loc, OperationName name,
+                        Pipe src, Pipe dst, int64_t id);
   void createAtGaps(SmallVectorImpl<Insertion> &insertions);
   void createAroundLoop(const PlannedPair &pair, size_t group);
   void createEager(const PlannedEager &eager);
 
+  /// The attribute of pipe `p`, made once.
+  PipeAttr pipeAttr(Pipe p) const {
+    return pipeAttrs[static_cast<unsigned>(p)];
+  }
   /// The attribute of event id `id`, uniqued once per id.
   IntegerAttr idAttr(OpBuilder &b, int64_t id) {
     IntegerAttr &attr = idAttrs[id];
@@ -118,27 +126,27 @@ Operation *createWithProperties(OpBuilder &b, Location loc, OperationName name,
   return b.insert(op);
 }
 
+template <typename FlagOp>
+Operation *SyncBuilder::createFlag(OpBuilder &b, Location loc,
+                                   OperationName name, Pipe src, Pipe dst,
+                                   int64_t id) {
+  typename FlagOp::Properties properties;
+  properties.src = pipeAttr(src);
+  properties.dst = pipeAttr(dst);
+  properties.event = idAttr(b, id);
+  return createWithProperties(b, loc, name, noAttrs, properties);
+}
+
 Operation *SyncBuilder::create(OpBuilder &b, Location loc, SyncOpKind kind,
                                Pipe src, Pipe dst, int64_t id) {
-  auto pipe = [&](Pipe p) { return pipeAttrs[static_cast<unsigned>(p)]; };
   switch (kind) {
-  case SyncOpKind::Set: {
-    SetFlagOp::Properties properties;
-    properties.src = pipe(src);
-    properties.dst = pipe(dst);
-    properties.event = idAttr(b, id);
-    return createWithProperties(b, loc, setName, noAttrs, properties);
-  }
-  case SyncOpKind::Wait: {
-    WaitFlagOp::Properties properties;
-    properties.src = pipe(src);
-    properties.dst = pipe(dst);
-    properties.event = idAttr(b, id);
-    return createWithProperties(b, loc, waitName, noAttrs, properties);
-  }
+  case SyncOpKind::Set:
+    return createFlag<SetFlagOp>(b, loc, setName, src, dst, id);
+  case SyncOpKind::Wait:
+    return createFlag<WaitFlagOp>(b, loc, waitName, src, dst, id);
   case SyncOpKind::Barrier: {
     PipeBarrierOp::Properties properties;
-    properties.pipe = pipe(src);
+    properties.pipe = pipeAttr(src);
     return createWithProperties(b, loc, barrierName, noAttrs, properties);
   }
   case SyncOpKind::BarrierAll:

@@ -96,10 +96,6 @@ std::optional<SmallVector<Value, 2>> inductionVariablesOf(Operation *op) {
   return ivs;
 }
 
-} // namespace
-
-namespace {
-
 /// The induction variables of the scf.for loops around `op`, innermost
 /// first.
 SmallVector<Value, 2> enclosingInductionVariables(Operation *op) {
