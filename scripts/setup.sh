@@ -11,7 +11,7 @@ PACKAGES=(cmake ninja-build g++ python3 ccache
           libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
           libgtest-dev nlohmann-json3-dev libbenchmark-dev libxml2-utils
           librsvg2-bin pybind11-dev python3-dev python3-jsonschema
-          clang-14 libclang-rt-14-dev)
+          clang-14 libclang-rt-14-dev libjemalloc-dev)
 
 # The Python module is built for Debian's interpreter, the one its packages
 # (python3-dev, pybind11-dev, python3-jsonschema) serve, not for whichever
