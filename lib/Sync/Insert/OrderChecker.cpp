@@ -540,38 +540,41 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b, size_t at) const {
   std::array<bool, kNumPipes> shared;
   for (unsigned q = 0; q < kNumPipes; ++q)
     shared[q] = a.known.shares(q, b.known);
-  // Per pipe p (found when first asked, bit p of `compared`): the rows
-  // whose sets of p's numbers differ, and whether some flag's does.
-  std::array<unsigned, kNumPipes> rowsDiffer{};
-  unsigned flagsDiffer = 0, compared = 0;
+  // Per pipe p (found when first asked, bit p of `compared`): the numbers
+  // of p that some row or flag knows in one state and not in the other. A
+  // latest run, the same number in both states, is then one look-up there,
+  // not one per row and flag (the seed-1 1k kernel asks 153k of them).
+  std::array<IntervalSet, kNumPipes> knownInOne;
+  unsigned compared = 0;
   auto compare = [&](unsigned p) {
     if (compared & (1u << p))
       return;
     compared |= 1u << p;
+    auto addDifference = [&](const IntervalSet &x, const IntervalSet &y) {
+      if (x == y)
+        return;
+      auto add = [&](int64_t begin, int64_t end) {
+        knownInOne[p].insert(begin, end);
+      };
+      IntervalSet::forEachMinus(x.getIntervals(), y.getIntervals(), add);
+      IntervalSet::forEachMinus(y.getIntervals(), x.getIntervals(), add);
+    };
     for (unsigned q = 0; q < kNumPipes; ++q)
-      if (!shared[q] && !(a.known[q][p] == b.known[q][p]))
-        rowsDiffer[p] |= 1u << q;
-    if (!llvm::all_of(llvm::zip(a.flags, b.flags), [&](auto pair) {
-          return std::get<0>(pair).second[p] == std::get<1>(pair).second[p];
-        }))
-      flagsDiffer |= 1u << p;
+      if (!shared[q])
+        addDifference(a.known[q][p], b.known[q][p]);
+    for (auto itA = a.flags.begin(), itB = b.flags.begin();
+         itA != a.flags.end(); ++itA, ++itB)
+      addDifference(itA->second[p], itB->second[p]);
   };
   // Who knows that `seqA` (in a) and `seqB` (in b) of pipe p finished.
   auto sameKnowledge = [&](unsigned p, int64_t seqA, int64_t seqB) {
-    unsigned rows = (1u << kNumPipes) - 1;
-    bool flags = true;
     if (seqA == seqB) {
       compare(p);
-      rows = rowsDiffer[p];
-      flags = flagsDiffer & (1u << p);
+      return !knownInOne[p].contains(seqA);
     }
-    for (; rows; rows &= rows - 1) {
-      unsigned q = llvm::countr_zero(rows);
+    for (unsigned q = 0; q < kNumPipes; ++q)
       if (a.known[q][p].contains(seqA) != b.known[q][p].contains(seqB))
         return false;
-    }
-    if (!flags)
-      return true;
     for (auto itA = a.flags.begin(), itB = b.flags.begin();
          itA != a.flags.end(); ++itA, ++itB)
       if (itA->second[p].contains(seqA) != itB->second[p].contains(seqB))
