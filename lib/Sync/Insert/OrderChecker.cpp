@@ -271,16 +271,16 @@ void OrderChecker::Checkpoints::takeUpTo(Checkpoints &from, size_t last) {
 /// flag's previous set have run: a flag is one bit, so a set that may run
 /// before them is lost and a later wait hangs.
 bool OrderChecker::consumed(const Path &path, const FlagKey &key) {
-  auto it = path.consumers.find(key);
-  return it == path.consumers.end() || consumed(path, key, it->second);
+  return consumed(path, key, path.consumers.of(key));
 }
 
 /// The same, given the flag's consumers.
 bool OrderChecker::consumed(const Path &path, const FlagKey &key,
-                            ArrayRef<int64_t> consumers) {
+                            ArrayRef<FlagConsumers::Entry> consumers) {
   const IntervalSet &known = path.known[std::get<0>(key)][std::get<1>(key)];
-  return llvm::all_of(consumers,
-                      [&](int64_t seq) { return known.contains(seq); });
+  return llvm::all_of(consumers, [&](const FlagConsumers::Entry &consumer) {
+    return known.contains(consumer.seq);
+  });
 }
 
 bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
@@ -302,11 +302,10 @@ bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
       if (safe(id))
         free |= 1u << id;
     SmallVector<Operation *> pending;
-    auto consumers = path.consumers.find({p, q, event});
-    if (consumers != path.consumers.end())
-      for (int64_t seq : consumers->second)
-        if (!path.known[p][q].contains(seq))
-          pending.push_back(survey->waitOps.lookup({q, seq}));
+    for (const FlagConsumers::Entry &consumer :
+         path.consumers.of({p, q, event}))
+      if (!path.known[p][q].contains(consumer.seq))
+        pending.push_back(survey->waitOps.lookup({q, consumer.seq}));
     survey->repair(set, free, pending);
     event = set.getEvent(); // the repair may have changed it
   }
@@ -343,23 +342,13 @@ void OrderChecker::waitFlag(WaitFlagOp wait, FlagMap<Capture, 2>::iterator it,
   // What q now knows may cover consumers of flags q sets: forget them, so
   // that states stay small (knowledge only grows along a path, and a merge
   // keeps the consumers of the paths that did not know them).
-  // The flags q sets are one run (flags sort by source pipe first), found
-  // by a scan: a path has a few consumers.
-  auto setByQ = [q](const FlagConsumers::Entry &entry) {
-    return std::get<0>(entry.first) == q;
-  };
-  auto first = llvm::find_if(path.consumers, [q](const auto &entry) {
-    return std::get<0>(entry.first) >= q;
-  });
-  auto last = std::find_if_not(first, path.consumers.end(), setByQ);
-  auto kept = std::remove_if(first, last, [&](const auto &entry) {
-    return consumed(path, entry.first, entry.second);
-  });
-  if (kept != last)
-    path.consumers.erase(kept, last);
+  path.consumers.eraseSetBy(
+      q, [&](const FlagKey &flag, ArrayRef<FlagConsumers::Entry> waits) {
+        return consumed(path, flag, waits);
+      });
   int64_t seq = kFirstWaitSeq + ++waitCounters[q];
   path.executed[q].insert(seq, seq + 1);
-  path.consumers[key].assign(1, seq);
+  path.consumers.assignOne(key, seq);
   if (survey)
     survey->waitOps[{q, seq}] = wait;
 }
@@ -481,29 +470,27 @@ void OrderChecker::endLoop(Operation &loop) {
 OrderChecker::Checkpoint OrderChecker::checkpoint(const Path &path) const {
   Checkpoint state{path, counters, waitCounters, {}};
   if (survey)
-    for (const auto &[key, seqs] : path.consumers)
-      for (int64_t seq : seqs)
-        state.consumerWaits.push_back(
-            survey->waitOps.lookup({std::get<1>(key), seq}));
+    for (const FlagConsumers::Entry &consumer : path.consumers)
+      state.consumerWaits.push_back(
+          survey->waitOps.lookup({std::get<1>(consumer.key), consumer.seq}));
   return state;
 }
 
 void OrderChecker::nameConsumerWaits(const Checkpoint &from) {
   const Operation *const *wait = from.consumerWaits.begin();
-  for (const auto &[key, seqs] : from.path.consumers)
-    for (int64_t seq : seqs)
-      survey->waitOps[{std::get<1>(key), seq}] =
-          const_cast<Operation *>(*wait++);
+  for (const FlagConsumers::Entry &consumer : from.path.consumers)
+    survey->waitOps[{std::get<1>(consumer.key), consumer.seq}] =
+        const_cast<Operation *>(*wait++);
 }
 
 bool OrderChecker::sameConsumerWaits(const Path &path,
                                      const Checkpoint &known) const {
   // sameFuture found the same flags with as many consumers each.
   const Operation *const *wait = known.consumerWaits.begin();
-  for (const auto &[key, seqs] : path.consumers)
-    for (int64_t seq : seqs)
-      if (survey->waitOps.lookup({std::get<1>(key), seq}) != *wait++)
-        return false;
+  for (const FlagConsumers::Entry &consumer : path.consumers)
+    if (survey->waitOps.lookup({std::get<1>(consumer.key), consumer.seq}) !=
+        *wait++)
+      return false;
   return true;
 }
 
@@ -585,16 +572,16 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b, size_t at) const {
   // or in the latest numbers themselves.
   // Waits are only looked up again as the consumers of a flag; a disabled
   // wait renumbers the later ones, so compare who knows them, not numbers.
+  // The same flags with as many waits each: the same flag in each entry.
   if (a.consumers.size() != b.consumers.size())
     return false;
-  for (const auto &[key, seqsA] : a.consumers) {
-    auto itB = b.consumers.find(key);
-    if (itB == b.consumers.end() || itB->second.size() != seqsA.size())
+  for (auto [consumerA, consumerB] : llvm::zip(a.consumers, b.consumers))
+    if (consumerA.key != consumerB.key)
       return false;
-    for (auto [seqA, seqB] : llvm::zip(seqsA, itB->second))
-      if (!sameKnowledge(std::get<1>(key), seqA, seqB))
-        return false;
-  }
+  for (auto [consumerA, consumerB] : llvm::zip(a.consumers, b.consumers))
+    if (!sameKnowledge(std::get<1>(consumerA.key), consumerA.seq,
+                       consumerB.seq))
+      return false;
   // The latest runs of the sources still ahead of body op `at` (a fold
   // may leave others below): read last, as finding them reads every one.
   auto ahead = [&](SourceId source) { return lastDependent[source] >= at; };
@@ -737,12 +724,8 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
   // A path's consumers of a flag have no repeats.
   merged.consumers = paths.front().consumers;
   for (const Path &path : paths.drop_front())
-    for (const auto &[key, seqs] : path.consumers) {
-      ConsumerSeqs &into = merged.consumers[key];
-      for (int64_t seq : seqs)
-        if (!llvm::is_contained(into, seq))
-          into.push_back(seq);
-    }
+    for (const FlagConsumers::Entry &consumer : path.consumers)
+      merged.consumers.add(consumer.key, consumer.seq);
   for (const Path &path : paths) {
     if (path.flags.size() != merged.flags.size() && !survey) {
       failure = Failure::Flags;
