@@ -472,14 +472,14 @@ OrderChecker::Checkpoint OrderChecker::checkpoint(const Path &path) const {
   if (survey)
     for (const FlagConsumers::Entry &consumer : path.consumers)
       state.consumerWaits.push_back(
-          survey->waitOps.lookup({std::get<1>(consumer.key), consumer.seq}));
+          survey->waitOps.lookup({consumer.dst, consumer.seq}));
   return state;
 }
 
 void OrderChecker::nameConsumerWaits(const Checkpoint &from) {
   const Operation *const *wait = from.consumerWaits.begin();
   for (const FlagConsumers::Entry &consumer : from.path.consumers)
-    survey->waitOps[{std::get<1>(consumer.key), consumer.seq}] =
+    survey->waitOps[{consumer.dst, consumer.seq}] =
         const_cast<Operation *>(*wait++);
 }
 
@@ -488,7 +488,7 @@ bool OrderChecker::sameConsumerWaits(const Path &path,
   // sameFuture found the same flags with as many consumers each.
   const Operation *const *wait = known.consumerWaits.begin();
   for (const FlagConsumers::Entry &consumer : path.consumers)
-    if (survey->waitOps.lookup({std::get<1>(consumer.key), consumer.seq}) !=
+    if (survey->waitOps.lookup({consumer.dst, consumer.seq}) !=
         *wait++)
       return false;
   return true;
@@ -576,11 +576,10 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b, size_t at) const {
   if (a.consumers.size() != b.consumers.size())
     return false;
   for (auto [consumerA, consumerB] : llvm::zip(a.consumers, b.consumers))
-    if (consumerA.key != consumerB.key)
+    if (!consumerA.isOf(consumerB.flag()))
       return false;
   for (auto [consumerA, consumerB] : llvm::zip(a.consumers, b.consumers))
-    if (!sameKnowledge(std::get<1>(consumerA.key), consumerA.seq,
-                       consumerB.seq))
+    if (!sameKnowledge(consumerA.dst, consumerA.seq, consumerB.seq))
       return false;
   // The latest runs of the sources still ahead of body op `at` (a fold
   // may leave others below): read last, as finding them reads every one.
@@ -725,7 +724,7 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
   merged.consumers = paths.front().consumers;
   for (const Path &path : paths.drop_front())
     for (const FlagConsumers::Entry &consumer : path.consumers)
-      merged.consumers.add(consumer.key, consumer.seq);
+      merged.consumers.add(consumer.flag(), consumer.seq);
   for (const Path &path : paths) {
     if (path.flags.size() != merged.flags.size() && !survey) {
       failure = Failure::Flags;

@@ -278,9 +278,17 @@ using FlagMap = SortedMap<FlagKey, Value, InlineEntries>;
 /// of them inserting in the middle).
 class FlagConsumers {
 public:
+  /// Plain data (a FlagKey, a std::tuple, is not trivially copyable).
   struct Entry {
-    FlagKey key;
+    unsigned src, dst;
+    int64_t event;
     int64_t seq;
+    FlagKey flag() const { return {src, dst, event}; }
+    bool isOf(const FlagKey &key) const {
+      return src == std::get<0>(key) && dst == std::get<1>(key) &&
+             event == std::get<2>(key);
+    }
+    bool before(const FlagKey &key) const { return flag() < key; }
   };
   using const_iterator = const Entry *;
 
@@ -300,7 +308,7 @@ public:
     Entry *first = lowerBound(key);
     Entry *last = groupEnd(first, key);
     if (first == last) {
-      entries.insert(first, Entry{key, seq});
+      entries.insert(first, entryOf(key, seq));
       return;
     }
     first->seq = seq;
@@ -309,20 +317,21 @@ public:
   /// Adds `seq` after the waits of `key`, unless it is one of them.
   void add(const FlagKey &key, int64_t seq) {
     Entry *last = lowerBound(key);
-    for (; last != entries.end() && last->key == key; ++last)
+    for (; last != entries.end() && last->isOf(key); ++last)
       if (last->seq == seq)
         return;
-    entries.insert(last, Entry{key, seq});
+    entries.insert(last, entryOf(key, seq));
   }
   /// Erases the flags pipe `src` sets for which `drop(key, waits)` holds.
   template <typename Drop> void eraseSetBy(unsigned src, Drop drop) {
     Entry *flag = entries.begin();
-    while (flag != entries.end() && std::get<0>(flag->key) < src)
+    while (flag != entries.end() && flag->src < src)
       ++flag;
     Entry *kept = flag;
-    while (flag != entries.end() && std::get<0>(flag->key) == src) {
-      Entry *last = groupEnd(flag, flag->key);
-      if (!drop(flag->key, ArrayRef<Entry>(flag, last)))
+    while (flag != entries.end() && flag->src == src) {
+      FlagKey key = flag->flag();
+      Entry *last = groupEnd(flag, key);
+      if (!drop(key, ArrayRef<Entry>(flag, last)))
         kept = std::copy(flag, last, kept);
       flag = last;
     }
@@ -330,10 +339,13 @@ public:
   }
 
 private:
+  static Entry entryOf(const FlagKey &key, int64_t seq) {
+    return {std::get<0>(key), std::get<1>(key), std::get<2>(key), seq};
+  }
   /// The first entry not before `key` (a path has a few: a scan).
   Entry *lowerBound(const FlagKey &key) {
     Entry *it = entries.begin();
-    while (it != entries.end() && it->key < key)
+    while (it != entries.end() && it->before(key))
       ++it;
     return it;
   }
@@ -341,7 +353,7 @@ private:
     return const_cast<FlagConsumers *>(this)->lowerBound(key);
   }
   template <typename It> It groupEnd(It first, const FlagKey &key) const {
-    while (first != entries.end() && first->key == key)
+    while (first != entries.end() && first->isOf(key))
       ++first;
     return first;
   }
