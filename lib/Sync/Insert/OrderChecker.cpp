@@ -399,18 +399,29 @@ bool OrderChecker::access(const DependencyAccess &info, Path &path) {
 
 /// One op of the walk; the structure (branches, loops) is RegionWalker's.
 WalkStep OrderChecker::step(Operation &op, Path &path) {
-  auto done = [](bool ok) { return ok ? WalkStep::Done : WalkStep::Stop; };
   if (++steps > stepBudget) {
     failure = Failure::Budget;
     return WalkStep::Stop;
   }
-  // A disabled sync is stepped over (only syncs are disabled, and most
-  // steps are not syncs: they look nothing up).
-  if (isa<SetFlagOp, WaitFlagOp, PipeBarrierOp, BarrierAllOp>(op) &&
-      disabled->contains(&op))
+  // Most steps are no syncs: an access, or an op walked into or over. The
+  // syncs are stepped apart (sharing one function, the two kinds of step
+  // saved and restored each other's registers at every step).
+  if (!isa<SetFlagOp, WaitFlagOp, PipeBarrierOp, BarrierAllOp>(op)) {
+    auto it = dependencies.accesses.find(&op);
+    if (it != dependencies.accesses.end())
+      return access(it->second, path) ? WalkStep::Done : WalkStep::Stop;
+    // An op without regions (a constant, a view) would be a leaf.
+    return op.getNumRegions() ? WalkStep::Enter : WalkStep::Done;
+  }
+  // A disabled sync is stepped over (only syncs are disabled).
+  if (disabled->contains(&op))
     return WalkStep::Done;
+  return syncStep(op, path);
+}
+
+WalkStep OrderChecker::syncStep(Operation &op, Path &path) {
   if (auto set = dyn_cast<SetFlagOp>(op))
-    return done(setFlag(set, path));
+    return setFlag(set, path) ? WalkStep::Done : WalkStep::Stop;
   if (auto wait = dyn_cast<WaitFlagOp>(op)) {
     FlagKey key{static_cast<unsigned>(wait.getSrc()),
                 static_cast<unsigned>(wait.getDst()), wait.getEvent()};
@@ -430,22 +441,15 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
       path.known.own(p)[p].unite(path.executed[p]);
     return WalkStep::Done;
   }
-  if (isa<BarrierAllOp>(op)) {
-    // Every pipe knows all that ran before; so every wait ran, and no
-    // flag's next set can overrun it.
-    for (unsigned q = 0; q < kNumPipes; ++q) {
-      PipeSets &knownByQ = path.known.own(q);
-      for (unsigned p = 0; p < kNumPipes; ++p)
-        knownByQ[p].unite(path.executed[p]);
-    }
-    path.consumers.clear();
-    return WalkStep::Done;
+  // barrier_all: every pipe knows all that ran before; so every wait ran,
+  // and no flag's next set can overrun it.
+  for (unsigned q = 0; q < kNumPipes; ++q) {
+    PipeSets &knownByQ = path.known.own(q);
+    for (unsigned p = 0; p < kNumPipes; ++p)
+      knownByQ[p].unite(path.executed[p]);
   }
-  auto it = dependencies.accesses.find(&op);
-  if (it != dependencies.accesses.end())
-    return done(access(it->second, path));
-  // An op without regions (a constant, a view) would be a leaf.
-  return op.getNumRegions() ? WalkStep::Enter : WalkStep::Done;
+  path.consumers.clear();
+  return WalkStep::Done;
 }
 
 void OrderChecker::beginIteration(Operation &loop, unsigned iteration,

@@ -669,6 +669,8 @@ private:
   /// is no dependency's access count as steps too): RegionWalkClient's
   /// walksInto and leaf.
   WalkStep step(Operation &op, Path &path);
+  /// A step over a sync that is not disabled.
+  LLVM_ATTRIBUTE_NOINLINE WalkStep syncStep(Operation &op, Path &path);
   void beginIteration(Operation &loop, unsigned iteration, Path &);
   void endLoop(Operation &loop);
   bool sameFuture(const Path &a, const Path &b, size_t at) const;
