@@ -57,6 +57,16 @@ void noteLookUp(SmallVectorImpl<std::pair<unsigned, size_t>> &lookUps,
 
 using Interval = IntervalSet::Interval;
 
+/// Whether `known` holds every number of `captured` (not empty). A capture
+/// that adds something mostly adds a later number than any known: its last
+/// interval ends later (they are disjoint and not adjacent).
+bool knowsAll(const IntervalSet &known, const IntervalSet &captured) {
+  ArrayRef<Interval> intervals = known.getIntervals();
+  return !intervals.empty() &&
+         intervals.back().second >= captured.getIntervals().back().second &&
+         known.includes(captured);
+}
+
 } // namespace
 
 DependencyIndex::DependencyIndex(func::FuncOp func,
@@ -327,7 +337,7 @@ void OrderChecker::waitFlag(WaitFlagOp wait, FlagMap<Capture, 2>::iterator it,
   for (unsigned p = 0; p < kNumPipes; ++p) {
     const IntervalSet &captured = it->second[p];
     if (captured.empty() ||
-        (knownByQ ? (*knownByQ)[p] : path.known[q][p]).includes(captured))
+        knowsAll(knownByQ ? (*knownByQ)[p] : path.known[q][p], captured))
       continue;
     if (!knownByQ)
       knownByQ = &path.known.own(q);
