@@ -613,12 +613,17 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b, size_t at) const {
     if (!other || *other != *seqs)
       return false;
   }
-  for (auto [source, seqs] : latestA)
+  // A latest run is the same number in both: sameKnowledge's first case,
+  // here in the loop (a call per run cost more than the look-up).
+  for (auto [source, seqs] : latestA) {
+    unsigned p = dependencies.sourcePipes[source];
+    compare(p);
     for (int64_t seq : *seqs)
-      if (!sameKnowledge(dependencies.sourcePipes[source], seq, seq) &&
+      if (knownInOne[p].contains(seq) &&
           !(knownToLookUps(a, source, seq, at) &&
             knownToLookUps(b, source, seq, at)))
         return false;
+  }
   return true;
 }
 
