@@ -315,7 +315,7 @@ bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
     for (const FlagConsumers::Entry &consumer :
          path.consumers.of({p, q, event}))
       if (!path.known[p][q].contains(consumer.seq))
-        pending.push_back(survey->waitOps.lookup({q, consumer.seq}));
+        pending.push_back(survey->waitOps.lookup(q, consumer.seq));
     survey->repair(set, free, pending);
     event = set.getEvent(); // the repair may have changed it
   }
@@ -360,7 +360,7 @@ void OrderChecker::waitFlag(WaitFlagOp wait, FlagMap<Capture, 2>::iterator it,
   path.executed[q].insert(seq, seq + 1);
   path.consumers.assignOne(key, seq);
   if (survey)
-    survey->waitOps[{q, seq}] = wait;
+    survey->waitOps(q, seq) = wait;
 }
 
 bool OrderChecker::access(const DependencyAccess &info, Path &path) {
@@ -486,14 +486,14 @@ OrderChecker::Checkpoint OrderChecker::checkpoint(const Path &path) const {
   if (survey)
     for (const FlagConsumers::Entry &consumer : path.consumers)
       state.consumerWaits.push_back(
-          survey->waitOps.lookup({consumer.dst, consumer.seq}));
+          survey->waitOps.lookup(consumer.dst, consumer.seq));
   return state;
 }
 
 void OrderChecker::nameConsumerWaits(const Checkpoint &from) {
   const Operation *const *wait = from.consumerWaits.begin();
   for (const FlagConsumers::Entry &consumer : from.path.consumers)
-    survey->waitOps[{consumer.dst, consumer.seq}] =
+    survey->waitOps(consumer.dst, consumer.seq) =
         const_cast<Operation *>(*wait++);
 }
 
@@ -502,7 +502,7 @@ bool OrderChecker::sameConsumerWaits(const Path &path,
   // sameFuture found the same flags with as many consumers each.
   const Operation *const *wait = known.consumerWaits.begin();
   for (const FlagConsumers::Entry &consumer : path.consumers)
-    if (survey->waitOps.lookup({consumer.dst, consumer.seq}) !=
+    if (survey->waitOps.lookup(consumer.dst, consumer.seq) !=
         *wait++)
       return false;
   return true;
