@@ -742,8 +742,7 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
   // A path's consumers of a flag have no repeats.
   merged.consumers = paths.front().consumers;
   for (const Path &path : paths.drop_front())
-    for (const FlagConsumers::Entry &consumer : path.consumers)
-      merged.consumers.add(consumer.flag(), consumer.seq);
+    merged.consumers.addAll(path.consumers);
   for (const Path &path : paths) {
     if (path.flags.size() != merged.flags.size() && !survey) {
       failure = Failure::Flags;

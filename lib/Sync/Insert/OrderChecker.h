@@ -315,13 +315,23 @@ public:
     first->seq = seq;
     entries.erase(first + 1, last);
   }
-  /// Adds `seq` after the waits of `key`, unless it is one of them.
-  void add(const FlagKey &key, int64_t seq) {
-    Entry *last = lowerBound(key);
-    for (; last != entries.end() && last->isOf(key); ++last)
-      if (last->seq == seq)
-        return;
-    entries.insert(last, entryOf(key, seq));
+  /// Adds each wait of `other` after the waits of its flag here, unless it
+  /// is one of them (a merge, path after path). Both are sorted by flag: one
+  /// pass (looking each flag up from the first entry, a merge of paths with
+  /// many flags in flight scanned them over and over).
+  void addAll(const FlagConsumers &other) {
+    size_t at = 0;
+    for (const Entry &entry : other.entries) {
+      FlagKey key = entry.flag();
+      while (at < entries.size() && entries[at].before(key))
+        ++at;
+      size_t last = at;
+      bool known = false;
+      for (; last < entries.size() && entries[last].isOf(key); ++last)
+        known |= entries[last].seq == entry.seq;
+      if (!known)
+        entries.insert(entries.begin() + last, entry);
+    }
   }
   /// Erases the flags pipe `src` sets for which `drop(key, waits)` holds.
   template <typename Drop> void eraseSetBy(unsigned src, Drop drop) {
