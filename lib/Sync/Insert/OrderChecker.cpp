@@ -502,8 +502,7 @@ bool OrderChecker::sameConsumerWaits(const Path &path,
   // sameFuture found the same flags with as many consumers each.
   const Operation *const *wait = known.consumerWaits.begin();
   for (const FlagConsumers::Entry &consumer : path.consumers)
-    if (survey->waitOps.lookup(consumer.dst, consumer.seq) !=
-        *wait++)
+    if (survey->waitOps.lookup(consumer.dst, consumer.seq) != *wait++)
       return false;
   return true;
 }
