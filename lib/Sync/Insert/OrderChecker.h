@@ -342,8 +342,10 @@ public:
     while (flag != entries.end() && flag->src == src) {
       FlagKey key = flag->flag();
       Entry *last = groupEnd(flag, key);
+      // Kept entries move down over the dropped ones (std::copy may not
+      // copy a range onto itself).
       if (!drop(key, ArrayRef<Entry>(flag, last)))
-        kept = std::copy(flag, last, kept);
+        kept = kept == flag ? last : std::copy(flag, last, kept);
       flag = last;
     }
     entries.erase(kept, flag);
