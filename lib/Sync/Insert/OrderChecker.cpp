@@ -57,6 +57,16 @@ void noteLookUp(SmallVectorImpl<std::pair<unsigned, size_t>> &lookUps,
 
 using Interval = IntervalSet::Interval;
 
+/// Whether `known` holds every number of `captured` (not empty). A capture
+/// that adds something mostly adds a later number than any known: its last
+/// interval ends later (they are disjoint and not adjacent).
+bool knowsAll(const IntervalSet &known, const IntervalSet &captured) {
+  ArrayRef<Interval> intervals = known.getIntervals();
+  return !intervals.empty() &&
+         intervals.back().second >= captured.getIntervals().back().second &&
+         known.includes(captured);
+}
+
 } // namespace
 
 DependencyIndex::DependencyIndex(func::FuncOp func,
@@ -271,16 +281,16 @@ void OrderChecker::Checkpoints::takeUpTo(Checkpoints &from, size_t last) {
 /// flag's previous set have run: a flag is one bit, so a set that may run
 /// before them is lost and a later wait hangs.
 bool OrderChecker::consumed(const Path &path, const FlagKey &key) {
-  auto it = path.consumers.find(key);
-  return it == path.consumers.end() || consumed(path, key, it->second);
+  return consumed(path, key, path.consumers.of(key));
 }
 
 /// The same, given the flag's consumers.
 bool OrderChecker::consumed(const Path &path, const FlagKey &key,
-                            ArrayRef<int64_t> consumers) {
+                            ArrayRef<FlagConsumers::Entry> consumers) {
   const IntervalSet &known = path.known[std::get<0>(key)][std::get<1>(key)];
-  return llvm::all_of(consumers,
-                      [&](int64_t seq) { return known.contains(seq); });
+  return llvm::all_of(consumers, [&](const FlagConsumers::Entry &consumer) {
+    return known.contains(consumer.seq);
+  });
 }
 
 bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
@@ -302,11 +312,10 @@ bool OrderChecker::setFlag(SetFlagOp set, Path &path) {
       if (safe(id))
         free |= 1u << id;
     SmallVector<Operation *> pending;
-    auto consumers = path.consumers.find({p, q, event});
-    if (consumers != path.consumers.end())
-      for (int64_t seq : consumers->second)
-        if (!path.known[p][q].contains(seq))
-          pending.push_back(survey->waitOps.lookup({q, seq}));
+    for (const FlagConsumers::Entry &consumer :
+         path.consumers.of({p, q, event}))
+      if (!path.known[p][q].contains(consumer.seq))
+        pending.push_back(survey->waitOps.lookup(q, consumer.seq));
     survey->repair(set, free, pending);
     event = set.getEvent(); // the repair may have changed it
   }
@@ -328,7 +337,7 @@ void OrderChecker::waitFlag(WaitFlagOp wait, FlagMap<Capture, 2>::iterator it,
   for (unsigned p = 0; p < kNumPipes; ++p) {
     const IntervalSet &captured = it->second[p];
     if (captured.empty() ||
-        (knownByQ ? (*knownByQ)[p] : path.known[q][p]).includes(captured))
+        knowsAll(knownByQ ? (*knownByQ)[p] : path.known[q][p], captured))
       continue;
     if (!knownByQ)
       knownByQ = &path.known.own(q);
@@ -343,25 +352,15 @@ void OrderChecker::waitFlag(WaitFlagOp wait, FlagMap<Capture, 2>::iterator it,
   // What q now knows may cover consumers of flags q sets: forget them, so
   // that states stay small (knowledge only grows along a path, and a merge
   // keeps the consumers of the paths that did not know them).
-  // The flags q sets are one run (flags sort by source pipe first), found
-  // by a scan: a path has a few consumers.
-  auto setByQ = [q](const FlagConsumers::Entry &entry) {
-    return std::get<0>(entry.first) == q;
-  };
-  auto first = llvm::find_if(path.consumers, [q](const auto &entry) {
-    return std::get<0>(entry.first) >= q;
-  });
-  auto last = std::find_if_not(first, path.consumers.end(), setByQ);
-  auto kept = std::remove_if(first, last, [&](const auto &entry) {
-    return consumed(path, entry.first, entry.second);
-  });
-  if (kept != last)
-    path.consumers.erase(kept, last);
+  path.consumers.eraseSetBy(
+      q, [&](const FlagKey &flag, ArrayRef<FlagConsumers::Entry> waits) {
+        return consumed(path, flag, waits);
+      });
   int64_t seq = kFirstWaitSeq + ++waitCounters[q];
   path.executed[q].insert(seq, seq + 1);
-  path.consumers[key].assign(1, seq);
+  path.consumers.assignOne(key, seq);
   if (survey)
-    survey->waitOps[{q, seq}] = wait;
+    survey->waitOps(q, seq) = wait;
 }
 
 bool OrderChecker::access(const DependencyAccess &info, Path &path) {
@@ -410,18 +409,29 @@ bool OrderChecker::access(const DependencyAccess &info, Path &path) {
 
 /// One op of the walk; the structure (branches, loops) is RegionWalker's.
 WalkStep OrderChecker::step(Operation &op, Path &path) {
-  auto done = [](bool ok) { return ok ? WalkStep::Done : WalkStep::Stop; };
   if (++steps > stepBudget) {
     failure = Failure::Budget;
     return WalkStep::Stop;
   }
-  // A disabled sync is stepped over (only syncs are disabled, and most
-  // steps are not syncs: they look nothing up).
-  if (isa<SetFlagOp, WaitFlagOp, PipeBarrierOp, BarrierAllOp>(op) &&
-      disabled->contains(&op))
+  // Most steps are no syncs: an access, or an op walked into or over. The
+  // syncs are stepped apart (sharing one function, the two kinds of step
+  // saved and restored each other's registers at every step).
+  if (!isa<SetFlagOp, WaitFlagOp, PipeBarrierOp, BarrierAllOp>(op)) {
+    auto it = dependencies.accesses.find(&op);
+    if (it != dependencies.accesses.end())
+      return access(it->second, path) ? WalkStep::Done : WalkStep::Stop;
+    // An op without regions (a constant, a view) would be a leaf.
+    return op.getNumRegions() ? WalkStep::Enter : WalkStep::Done;
+  }
+  // A disabled sync is stepped over (only syncs are disabled).
+  if (disabled->contains(&op))
     return WalkStep::Done;
+  return syncStep(op, path);
+}
+
+WalkStep OrderChecker::syncStep(Operation &op, Path &path) {
   if (auto set = dyn_cast<SetFlagOp>(op))
-    return done(setFlag(set, path));
+    return setFlag(set, path) ? WalkStep::Done : WalkStep::Stop;
   if (auto wait = dyn_cast<WaitFlagOp>(op)) {
     FlagKey key{static_cast<unsigned>(wait.getSrc()),
                 static_cast<unsigned>(wait.getDst()), wait.getEvent()};
@@ -441,22 +451,15 @@ WalkStep OrderChecker::step(Operation &op, Path &path) {
       path.known.own(p)[p].unite(path.executed[p]);
     return WalkStep::Done;
   }
-  if (isa<BarrierAllOp>(op)) {
-    // Every pipe knows all that ran before; so every wait ran, and no
-    // flag's next set can overrun it.
-    for (unsigned q = 0; q < kNumPipes; ++q) {
-      PipeSets &knownByQ = path.known.own(q);
-      for (unsigned p = 0; p < kNumPipes; ++p)
-        knownByQ[p].unite(path.executed[p]);
-    }
-    path.consumers.clear();
-    return WalkStep::Done;
+  // barrier_all: every pipe knows all that ran before; so every wait ran,
+  // and no flag's next set can overrun it.
+  for (unsigned q = 0; q < kNumPipes; ++q) {
+    PipeSets &knownByQ = path.known.own(q);
+    for (unsigned p = 0; p < kNumPipes; ++p)
+      knownByQ[p].unite(path.executed[p]);
   }
-  auto it = dependencies.accesses.find(&op);
-  if (it != dependencies.accesses.end())
-    return done(access(it->second, path));
-  // An op without regions (a constant, a view) would be a leaf.
-  return op.getNumRegions() ? WalkStep::Enter : WalkStep::Done;
+  path.consumers.clear();
+  return WalkStep::Done;
 }
 
 void OrderChecker::beginIteration(Operation &loop, unsigned iteration,
@@ -481,29 +484,26 @@ void OrderChecker::endLoop(Operation &loop) {
 OrderChecker::Checkpoint OrderChecker::checkpoint(const Path &path) const {
   Checkpoint state{path, counters, waitCounters, {}};
   if (survey)
-    for (const auto &[key, seqs] : path.consumers)
-      for (int64_t seq : seqs)
-        state.consumerWaits.push_back(
-            survey->waitOps.lookup({std::get<1>(key), seq}));
+    for (const FlagConsumers::Entry &consumer : path.consumers)
+      state.consumerWaits.push_back(
+          survey->waitOps.lookup(consumer.dst, consumer.seq));
   return state;
 }
 
 void OrderChecker::nameConsumerWaits(const Checkpoint &from) {
   const Operation *const *wait = from.consumerWaits.begin();
-  for (const auto &[key, seqs] : from.path.consumers)
-    for (int64_t seq : seqs)
-      survey->waitOps[{std::get<1>(key), seq}] =
-          const_cast<Operation *>(*wait++);
+  for (const FlagConsumers::Entry &consumer : from.path.consumers)
+    survey->waitOps(consumer.dst, consumer.seq) =
+        const_cast<Operation *>(*wait++);
 }
 
 bool OrderChecker::sameConsumerWaits(const Path &path,
                                      const Checkpoint &known) const {
   // sameFuture found the same flags with as many consumers each.
   const Operation *const *wait = known.consumerWaits.begin();
-  for (const auto &[key, seqs] : path.consumers)
-    for (int64_t seq : seqs)
-      if (survey->waitOps.lookup({std::get<1>(key), seq}) != *wait++)
-        return false;
+  for (const FlagConsumers::Entry &consumer : path.consumers)
+    if (survey->waitOps.lookup(consumer.dst, consumer.seq) != *wait++)
+      return false;
   return true;
 }
 
@@ -540,38 +540,41 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b, size_t at) const {
   std::array<bool, kNumPipes> shared;
   for (unsigned q = 0; q < kNumPipes; ++q)
     shared[q] = a.known.shares(q, b.known);
-  // Per pipe p (found when first asked, bit p of `compared`): the rows
-  // whose sets of p's numbers differ, and whether some flag's does.
-  std::array<unsigned, kNumPipes> rowsDiffer{};
-  unsigned flagsDiffer = 0, compared = 0;
+  // Per pipe p (found when first asked, bit p of `compared`): the numbers
+  // of p that some row or flag knows in one state and not in the other. A
+  // latest run, the same number in both states, is then one look-up there,
+  // not one per row and flag (the seed-1 1k kernel asks 153k of them).
+  std::array<IntervalSet, kNumPipes> knownInOne;
+  unsigned compared = 0;
   auto compare = [&](unsigned p) {
     if (compared & (1u << p))
       return;
     compared |= 1u << p;
+    auto addDifference = [&](const IntervalSet &x, const IntervalSet &y) {
+      if (x == y)
+        return;
+      auto add = [&](int64_t begin, int64_t end) {
+        knownInOne[p].insert(begin, end);
+      };
+      IntervalSet::forEachMinus(x.getIntervals(), y.getIntervals(), add);
+      IntervalSet::forEachMinus(y.getIntervals(), x.getIntervals(), add);
+    };
     for (unsigned q = 0; q < kNumPipes; ++q)
-      if (!shared[q] && !(a.known[q][p] == b.known[q][p]))
-        rowsDiffer[p] |= 1u << q;
-    if (!llvm::all_of(llvm::zip(a.flags, b.flags), [&](auto pair) {
-          return std::get<0>(pair).second[p] == std::get<1>(pair).second[p];
-        }))
-      flagsDiffer |= 1u << p;
+      if (!shared[q])
+        addDifference(a.known[q][p], b.known[q][p]);
+    for (auto itA = a.flags.begin(), itB = b.flags.begin();
+         itA != a.flags.end(); ++itA, ++itB)
+      addDifference(itA->second[p], itB->second[p]);
   };
   // Who knows that `seqA` (in a) and `seqB` (in b) of pipe p finished.
   auto sameKnowledge = [&](unsigned p, int64_t seqA, int64_t seqB) {
-    unsigned rows = (1u << kNumPipes) - 1;
-    bool flags = true;
     if (seqA == seqB) {
       compare(p);
-      rows = rowsDiffer[p];
-      flags = flagsDiffer & (1u << p);
+      return !knownInOne[p].contains(seqA);
     }
-    for (; rows; rows &= rows - 1) {
-      unsigned q = llvm::countr_zero(rows);
+    for (unsigned q = 0; q < kNumPipes; ++q)
       if (a.known[q][p].contains(seqA) != b.known[q][p].contains(seqB))
         return false;
-    }
-    if (!flags)
-      return true;
     for (auto itA = a.flags.begin(), itB = b.flags.begin();
          itA != a.flags.end(); ++itA, ++itB)
       if (itA->second[p].contains(seqA) != itB->second[p].contains(seqB))
@@ -582,16 +585,15 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b, size_t at) const {
   // or in the latest numbers themselves.
   // Waits are only looked up again as the consumers of a flag; a disabled
   // wait renumbers the later ones, so compare who knows them, not numbers.
+  // The same flags with as many waits each: the same flag in each entry.
   if (a.consumers.size() != b.consumers.size())
     return false;
-  for (const auto &[key, seqsA] : a.consumers) {
-    auto itB = b.consumers.find(key);
-    if (itB == b.consumers.end() || itB->second.size() != seqsA.size())
+  for (auto [consumerA, consumerB] : llvm::zip(a.consumers, b.consumers))
+    if (!consumerA.isOf(consumerB.flag()))
       return false;
-    for (auto [seqA, seqB] : llvm::zip(seqsA, itB->second))
-      if (!sameKnowledge(std::get<1>(key), seqA, seqB))
-        return false;
-  }
+  for (auto [consumerA, consumerB] : llvm::zip(a.consumers, b.consumers))
+    if (!sameKnowledge(consumerA.dst, consumerA.seq, consumerB.seq))
+      return false;
   // The latest runs of the sources still ahead of body op `at` (a fold
   // may leave others below): read last, as finding them reads every one.
   auto ahead = [&](SourceId source) { return lastDependent[source] >= at; };
@@ -610,12 +612,17 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b, size_t at) const {
     if (!other || *other != *seqs)
       return false;
   }
-  for (auto [source, seqs] : latestA)
+  // A latest run is the same number in both: sameKnowledge's first case,
+  // here in the loop (a call per run cost more than the look-up).
+  for (auto [source, seqs] : latestA) {
+    unsigned p = dependencies.sourcePipes[source];
+    compare(p);
     for (int64_t seq : *seqs)
-      if (!sameKnowledge(dependencies.sourcePipes[source], seq, seq) &&
+      if (knownInOne[p].contains(seq) &&
           !(knownToLookUps(a, source, seq, at) &&
             knownToLookUps(b, source, seq, at)))
         return false;
+  }
   return true;
 }
 
@@ -734,12 +741,7 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
   // A path's consumers of a flag have no repeats.
   merged.consumers = paths.front().consumers;
   for (const Path &path : paths.drop_front())
-    for (const auto &[key, seqs] : path.consumers) {
-      ConsumerSeqs &into = merged.consumers[key];
-      for (int64_t seq : seqs)
-        if (!llvm::is_contained(into, seq))
-          into.push_back(seq);
-    }
+    merged.consumers.addAll(path.consumers);
   for (const Path &path : paths) {
     if (path.flags.size() != merged.flags.size() && !survey) {
       failure = Failure::Flags;
