@@ -398,7 +398,8 @@ LogicalResult mlir::dsaplan::sync::collectSyncRequirements(
   });
   if (!ok)
     return failure();
-  result.dependencies = findSyncDependencies(func, result.accesses, scope);
+  result.dependencies = findSyncDependencies(func, result.accesses,
+                                             result.accessIndex, scope);
   FailureOr<std::vector<SyncDependency>> crossCore =
       splitCrossCore(result.accesses, result.dependencies, target);
   if (failed(crossCore))
