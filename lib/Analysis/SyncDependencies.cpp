@@ -246,14 +246,16 @@ bool inScope(DependencyScope scope, Operation *earlierTile,
 ///   sorted: (3 <- 0) (3 <- 1) (3 <- 2, loop) (5 <- 2)
 std::vector<SyncDependency> sortedByLater(std::vector<SyncDependency> found,
                                           size_t numAccesses) {
-  std::vector<SyncDependency> sorted(found.size());
+  // Every element is written before it is read: not zeroed first.
+  SmallVector<SyncDependency, 0> byEarlier;
+  byEarlier.resize_for_overwrite(found.size());
   groupByKey<SyncDependency>(
       found, numAccesses,
-      [](const SyncDependency &dep) { return dep.earlier; }, sorted);
+      [](const SyncDependency &dep) { return dep.earlier; }, byEarlier);
   std::vector<size_t> starts = groupByKey<SyncDependency>(
-      sorted, numAccesses,
+      byEarlier, numAccesses,
       [](const SyncDependency &dep) { return dep.later; }, found);
-  std::swap(sorted, found);
+  std::vector<SyncDependency> sorted = std::move(found);
   auto kept = sorted.begin();
   for (size_t i = 0; i < numAccesses; ++i) {
     auto first = sorted.begin() + starts[i], last = sorted.begin() + starts[i + 1];
