@@ -390,9 +390,14 @@ LogicalResult mlir::dsaplan::sync::collectSyncRequirements(
       return WalkResult::skip();
     }
     result.accessIndex[op] = index;
+    // An op that has the bit already got it with all its ancestors.
     unsigned pipeBit = 1u << pipeIndex(result.accesses.back().pipe);
-    for (Operation *at = op; at && at != func; at = at->getParentOp())
-      result.pipesOf[at] |= pipeBit;
+    for (Operation *at = op; at && at != func; at = at->getParentOp()) {
+      unsigned &pipes = result.pipesOf[at];
+      if (pipes & pipeBit)
+        break;
+      pipes |= pipeBit;
+    }
     // The regions of an access (a linalg body) belong to the access.
     return WalkResult::skip();
   });
