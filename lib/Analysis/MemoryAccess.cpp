@@ -105,6 +105,41 @@ std::optional<Box> tileBox(MemRefType type, int64_t begin) {
   return box;
 }
 
+/// What locate asks of a tile's memref type: its bytes
+/// (getStaticSizeInBytes) and the box of a whole tile of it at byte 0
+/// (tileBox). A large kernel has thousands of tiles of a few types, and
+/// each answer takes type and layout queries (an interface look-up each).
+struct TileShape {
+  int64_t bytes;
+  std::optional<Box> box;
+};
+
+} // namespace
+
+struct MemoryAccessCache::TileShapes {
+  DenseMap<Type, TileShape> byType;
+};
+
+namespace {
+
+/// The shape of `type`, from `shapes` when given (and kept there).
+TileShape shapeOf(MemRefType type, MemoryAccessCache::TileShapes *shapes) {
+  if (!shapes)
+    return {getStaticSizeInBytes(type), tileBox(type, 0)};
+  auto [it, inserted] = shapes->byType.try_emplace(type);
+  if (inserted)
+    it->second = {getStaticSizeInBytes(type), tileBox(type, 0)};
+  return it->second;
+}
+
+/// `shape`'s box for a tile at `begin`.
+std::optional<Box> boxAt(const TileShape &shape, int64_t begin) {
+  std::optional<Box> box = shape.box;
+  if (box)
+    box->base += begin;
+  return box;
+}
+
 /// Whether `value` is an integer constant (m_ConstantInt), into `result`.
 /// An arith.constant, which places every tile, is read without folding it.
 bool constantIntOf(Value value, APInt &result) {
@@ -290,7 +325,8 @@ Footprint wholeGlobal(Value root) {
 /// The bytes `value` designates in `space`, or in global memory when
 /// `space` is none.
 Footprint locate(Value value, std::optional<MemorySpace> space,
-                 Operation *anchor, RootChoice choice = {}) {
+                 Operation *anchor, RootChoice choice = {},
+                 MemoryAccessCache::TileShapes *shapes = nullptr) {
   if (choice.from && value == choice.from)
     value = choice.to;
   auto whole = [&] {
@@ -309,12 +345,13 @@ Footprint locate(Value value, std::optional<MemorySpace> space,
       loc.region.unplacedAlloc = alloc;
     }
     loc.end = loc.begin + alloc.getSizeInBytes();
-    loc.box = tileBox(alloc.getType(), loc.begin);
+    loc.box = boxAt(shapeOf(alloc.getType(), shapes), loc.begin);
     return loc;
   }
   if (auto view = dyn_cast<memref::ViewOp>(def)) {
     APInt offset;
-    int64_t size = getStaticSizeInBytes(view.getType());
+    TileShape shape = shapeOf(view.getType(), shapes);
+    int64_t size = shape.bytes;
     bool staticView = constantIntOf(view.getByteShift(), offset) && size >= 0;
     if (space) {
       // A placed tile: its own bytes (the space's capacity, which takes a
@@ -327,30 +364,30 @@ Footprint locate(Value value, std::optional<MemorySpace> space,
       loc.begin = offset.getSExtValue();
       loc.end = loc.begin + size;
       loc.tile = view;
-      loc.box = tileBox(view.getType(), loc.begin);
+      loc.box = boxAt(shape, loc.begin);
       return loc;
     }
     // A GM view: bytes of its source from the shift on, when the source's
     // own bytes are known exactly.
-    Footprint loc = locate(view.getSource(), space, anchor, choice);
+    Footprint loc = locate(view.getSource(), space, anchor, choice, shapes);
     if (!staticView || !loc.box) {
       loc.box.reset();
       return loc;
     }
     loc.begin = loc.box->base + offset.getSExtValue();
     loc.end = loc.begin + size;
-    loc.box = tileBox(view.getType(), loc.begin);
+    loc.box = boxAt(shape, loc.begin);
     return loc;
   }
   if (auto subview = dyn_cast<memref::SubViewOp>(def))
-    return narrowToSubview(subview,
-                           locate(subview.getSource(), space, anchor, choice));
+    return narrowToSubview(
+        subview, locate(subview.getSource(), space, anchor, choice, shapes));
   SmallVector<Value, 1> sources = getAliasSources(value);
   if (sources.size() == 1) {
     // Another view of the same bytes (a cast, a reshape, a transpose, a
     // cast out of the space): the source's range, without claiming to know
     // which of its bytes.
-    Footprint loc = locate(sources.front(), space, anchor, choice);
+    Footprint loc = locate(sources.front(), space, anchor, choice, shapes);
     loc.box.reset();
     return loc;
   }
@@ -512,16 +549,18 @@ void appendFootprint(const Footprint &loc, bool isWrite,
 /// each of them.
 void appendAccesses(Value value, std::optional<MemorySpace> space,
                     bool isWrite, Operation *anchor,
-                    SmallVectorImpl<MemoryAccess> &out) {
+                    SmallVectorImpl<MemoryAccess> &out,
+                    MemoryAccessCache::TileShapes *shapes = nullptr) {
   Value root = chainRoot(value);
   if (!mayBeOneStep(root).empty())
     if (std::optional<SmallVector<Value, 4>> candidates = mayBe(root)) {
       for (Value candidate : *candidates)
-        appendFootprint(locate(value, space, anchor, {root, candidate}),
-                        isWrite, out);
+        appendFootprint(
+            locate(value, space, anchor, {root, candidate}, shapes), isWrite,
+            out);
       return;
     }
-  appendFootprint(locate(value, space, anchor), isWrite, out);
+  appendFootprint(locate(value, space, anchor, {}, shapes), isWrite, out);
 }
 
 /// Where an access through `value` lands: a dsaplan space, global memory
@@ -656,6 +695,11 @@ std::optional<MemorySpace> mlir::dsaplan::getRootMemorySpace(Value value) {
   return std::nullopt;
 }
 
+mlir::dsaplan::MemoryAccessCache::MemoryAccessCache()
+    : tileShapes(std::make_unique<TileShapes>()) {}
+
+mlir::dsaplan::MemoryAccessCache::~MemoryAccessCache() = default;
+
 void mlir::dsaplan::MemoryAccessCache::append(
     Value value, std::optional<MemorySpace> space, bool isWrite, Operation *op,
     SmallVectorImpl<MemoryAccess> &out) {
@@ -664,7 +708,8 @@ void mlir::dsaplan::MemoryAccessCache::append(
   Operation *scope = space ? op->getParentOp() : nullptr;
   auto [known, first] = runs.try_emplace({value, scope});
   if (first)
-    appendAccesses(value, space, /*isWrite=*/false, op, known->second);
+    appendAccesses(value, space, /*isWrite=*/false, op, known->second,
+                   tileShapes.get());
   for (const MemoryAccess &access : known->second) {
     out.push_back(access);
     out.back().isWrite = isWrite;

@@ -73,6 +73,10 @@ FailureOr<std::vector<SyncDependency>> mlir::dsaplan::splitCrossCore(
     if (cores.back() != kBothCores)
       seen |= cores.back();
   }
+  // Accesses of one core (and of either): no dependency crosses, and none
+  // is in question. A vector-only kernel has hundreds of thousands.
+  if (seen != kBothCores)
+    return std::vector<SyncDependency>();
   bool ok = true;
   for (auto [access, core] : llvm::zip(accesses, cores)) {
     // One program holds both cores' ops: an op either core could run

@@ -57,6 +57,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <memory>
+
 namespace mlir {
 namespace dsaplan {
 
@@ -146,6 +148,9 @@ SmallVector<MemoryAccess, 4> getMemoryAccesses(Operation *op,
 /// does not change.
 class MemoryAccessCache {
 public:
+  MemoryAccessCache();
+  ~MemoryAccessCache();
+
   /// `op`'s accesses through `value`, a memref of `space` (none: global
   /// memory), as getMemoryAccesses appends them; `op` has no target of its
   /// own (which would measure a whole space by it).
@@ -156,10 +161,15 @@ public:
   /// traits, a look-up each) asked once per name.
   bool isAccessCandidate(Operation *op);
 
+  /// The bytes and layout of each memref type a tile has, asked once per
+  /// type (defined in MemoryAccess.cpp).
+  struct TileShapes;
+
 private:
   llvm::DenseMap<std::pair<Value, Operation *>, SmallVector<MemoryAccess, 1>>
       runs;
   llvm::DenseMap<OperationName, bool> candidateNames;
+  std::unique_ptr<TileShapes> tileShapes;
 };
 
 /// getMemoryAccesses into `out`, the runs of each value taken from `cache`.

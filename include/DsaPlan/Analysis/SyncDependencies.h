@@ -68,6 +68,12 @@ struct SyncDependency {
 std::vector<SyncDependency> findSyncDependencies(func::FuncOp func,
                                                  ArrayRef<PipeAccess> accesses,
                                                  DependencyScope scope);
+/// As above, given the index of each access's op in `accesses` (the
+/// inserter keeps one anyway).
+std::vector<SyncDependency>
+findSyncDependencies(func::FuncOp func, ArrayRef<PipeAccess> accesses,
+                     const DenseMap<Operation *, unsigned> &accessIndex,
+                     DependencyScope scope);
 
 /// Unordered pairs of ops with conflicting accesses (an op that writes
 /// inside a loop with itself): the flag pairs of an inserter that gives
