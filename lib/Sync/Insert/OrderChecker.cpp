@@ -228,6 +228,17 @@ LatestRuns LatestRuns::merge(ArrayRef<const LatestRuns *> paths) {
       }
     }
   };
+  // Room for the largest table it unites, which it holds all of: reserving
+  // the sum of them all overshot (the paths write the same sources) and
+  // growing as it went moved every entry at each doubling.
+  size_t largest = 0;
+  for (const LatestRuns *path : paths) {
+    largest = std::max<size_t>(largest, path->own.size());
+    for (const Layer *layer = path->layers.get(); layer != common;
+         layer = layer->parent.get())
+      largest = std::max<size_t>(largest, layer->entries.size());
+  }
+  merged.own.reserve(largest);
   // Paths share layers above `common` too (a loop's exits: the later read
   // the earlier's): each is visited once, and so are the layers below it.
   SmallPtrSet<const Layer *, 8> visited;
@@ -662,7 +673,7 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
       }
       // What the paths ran unknown, each path's in order, then all sorted
       // by their starts (they may overlap).
-      SmallVector<Interval, 16> unknown;
+      SmallVector<Interval, 64> unknown;
       bool sorted = true;
       for (const Path &path : paths) {
         const IntervalSet &known = setsOf(path)[p];

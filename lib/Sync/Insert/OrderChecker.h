@@ -370,7 +370,7 @@ private:
       ++first;
     return first;
   }
-  SmallVector<Entry, 4> entries;
+  SmallVector<Entry, 8> entries;
 };
 
 struct Path {
