@@ -87,6 +87,13 @@ DependencyIndex::DependencyIndex(func::FuncOp func,
   // The sources of one later op, then its entry: an entry made for a
   // source can move the map's others.
   SmallVector<DependencySource> sources;
+  // Each later op has an entry, and mostly is an earlier one too: room for
+  // the later ops (grown as it went, the table moved every entry at each
+  // doubling).
+  size_t laterOps = 0;
+  for (auto [i, dep] : llvm::enumerate(dependencies))
+    laterOps += i == 0 || dep.later != dependencies[i - 1].later;
+  tables->accesses.reserve(laterOps);
   while (!dependencies.empty()) {
     Operation *later = dependencies.front().later;
     size_t count = llvm::find_if(dependencies, [&](const Dependency &dep) {
