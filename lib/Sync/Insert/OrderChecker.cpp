@@ -283,7 +283,13 @@ OrderChecker::Checkpoints::Checkpoints(ArrayRef<Operation *> body,
       places.push_back(i);
       opsSince = 0;
     }
-    body[i]->walk([&](Operation *) { ++opsSince; });
+    // Counted up to opsBetween only: past it the next op gets a checkpoint
+    // whatever the count (a walk of every nested op, at every build of the
+    // checkpoints, cost the pruning's states most of their set-up).
+    body[i]->walk([&](Operation *) {
+      return ++opsSince < opsBetween ? WalkResult::advance()
+                                     : WalkResult::interrupt();
+    });
   }
   states.resize(places.size());
 }
