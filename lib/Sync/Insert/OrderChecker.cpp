@@ -87,6 +87,13 @@ DependencyIndex::DependencyIndex(func::FuncOp func,
   // The sources of one later op, then its entry: an entry made for a
   // source can move the map's others.
   SmallVector<DependencySource> sources;
+  // Each later op has an entry, and mostly is an earlier one too: room for
+  // the later ops (grown as it went, the table moved every entry at each
+  // doubling).
+  size_t laterOps = 0;
+  for (auto [i, dep] : llvm::enumerate(dependencies))
+    laterOps += i == 0 || dep.later != dependencies[i - 1].later;
+  tables->accesses.reserve(laterOps);
   while (!dependencies.empty()) {
     Operation *later = dependencies.front().later;
     size_t count = llvm::find_if(dependencies, [&](const Dependency &dep) {
@@ -228,6 +235,17 @@ LatestRuns LatestRuns::merge(ArrayRef<const LatestRuns *> paths) {
       }
     }
   };
+  // Room for the largest table it unites, which it holds all of: reserving
+  // the sum of them all overshot (the paths write the same sources) and
+  // growing as it went moved every entry at each doubling.
+  size_t largest = 0;
+  for (const LatestRuns *path : paths) {
+    largest = std::max<size_t>(largest, path->own.size());
+    for (const Layer *layer = path->layers.get(); layer != common;
+         layer = layer->parent.get())
+      largest = std::max<size_t>(largest, layer->entries.size());
+  }
+  merged.own.reserve(largest);
   // Paths share layers above `common` too (a loop's exits: the later read
   // the earlier's): each is visited once, and so are the layers below it.
   SmallPtrSet<const Layer *, 8> visited;
@@ -265,7 +283,13 @@ OrderChecker::Checkpoints::Checkpoints(ArrayRef<Operation *> body,
       places.push_back(i);
       opsSince = 0;
     }
-    body[i]->walk([&](Operation *) { ++opsSince; });
+    // Counted up to opsBetween only: past it the next op gets a checkpoint
+    // whatever the count (a walk of every nested op, at every build of the
+    // checkpoints, cost the pruning's states most of their set-up).
+    body[i]->walk([&](Operation *) {
+      return ++opsSince < opsBetween ? WalkResult::advance()
+                                     : WalkResult::interrupt();
+    });
   }
   states.resize(places.size());
 }
@@ -662,7 +686,7 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
       }
       // What the paths ran unknown, each path's in order, then all sorted
       // by their starts (they may overlap).
-      SmallVector<Interval, 16> unknown;
+      SmallVector<Interval, 64> unknown;
       bool sorted = true;
       for (const Path &path : paths) {
         const IntervalSet &known = setsOf(path)[p];

@@ -370,7 +370,7 @@ private:
       ++first;
     return first;
   }
-  SmallVector<Entry, 4> entries;
+  SmallVector<Entry, 8> entries;
 };
 
 struct Path {
@@ -390,10 +390,13 @@ inline unsigned pipeOf(Operation *op) { return static_cast<unsigned>(*getOpPipe(
 class BodyIndex {
 public:
   explicit BodyIndex(func::FuncOp func) : entry(func.getBody().front()) {
-    for (Operation &op : entry) {
-      index[&op] = ops.size();
+    // The ops first, then a table sized for them: grown as it went, the
+    // table rehashed every entry at each doubling.
+    for (Operation &op : entry)
       ops.push_back(&op);
-    }
+    index.reserve(ops.size());
+    for (auto [at, op] : llvm::enumerate(ops))
+      index.try_emplace(op, at);
   }
   ArrayRef<Operation *> body() const { return ops; }
   size_t of(Operation *op) const {
