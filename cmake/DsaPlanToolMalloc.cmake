@@ -4,10 +4,9 @@
 # Why: MLIR allocates an operation, its operands' use lists, its attribute
 # dictionary and its properties one by one, and the passes copy path states
 # and interval sets at every branch. On the 10k-tile kernel of bench/pipeline,
-# glibc's malloc and free are about 4% of the instructions of --dsa-plan and
-# more of the time: freed chunks are consolidated and handed back to the
-# system while the module is still growing. jemalloc keeps size-classed
-# runs per thread and is the allocator rustc ships with for the same reason
+# glibc's malloc and free (with their chunk consolidation) are about 4% of
+# the instructions of --dsa-plan and more of its time. jemalloc serves small
+# sizes from size-classed runs; rustc ships with it for the same reason
 # (bench/pipeline/README.md, "The tools' allocator", has the figures).
 #
 # Only the tools: the libraries and the Python module take the allocator of

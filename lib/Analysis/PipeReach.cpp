@@ -77,11 +77,11 @@ FailureOr<std::vector<SyncDependency>> mlir::dsaplan::splitCrossCore(
   // is in question. A vector-only kernel has hundreds of thousands.
   if (seen != kBothCores)
     return std::vector<SyncDependency>();
+  // One program holds both cores' ops: an op either core could run must
+  // say which.
   bool ok = true;
   for (auto [access, core] : llvm::zip(accesses, cores)) {
-    // One program holds both cores' ops: an op either core could run
-    // must say which.
-    if (seen != kBothCores || core != kBothCores)
+    if (core != kBothCores)
       continue;
     ok = false;
     access.op->emitError()
