@@ -308,23 +308,16 @@ SyncChecker::LeafInfo SyncChecker::leafInfoOf(Operation &op) {
   return *facts.leaf;
 }
 
-bool SyncChecker::touchesMemory(Operation *op) {
-  // Most ops of a synchronised function are flags and barriers: their kind
-  // answers, without a map entry each.
-  return !isPlanOnlyOp(op) && factsOf(op).memory;
-}
-
 /// Whether the walk above can follow `func`: every region holding an access
 /// has one block, and every loop around one is an scf.for or scf.while
 /// (unrolled) and every other op with regions runs them in order, once.
 /// Anything else is an error here, never a silent pass.
 bool SyncChecker::checkStructure() {
+  // Which regions hold an op that touches memory, found by holdsBothCores'
+  // walk of every op.
+  holdsBothCores();
   auto holdsAccess = [&](Region &region) {
-    return region.walk([&](Operation *inner) {
-                   return touchesMemory(inner) ? WalkResult::interrupt()
-                                               : WalkResult::advance();
-                 })
-        .wasInterrupted();
+    return regionsWithAccess.contains(&region);
   };
   bool ok = true;
   func->walk([&](Operation *op) {

@@ -65,7 +65,16 @@ struct Access {
             touch.bytes.space, touch.bytes.alloc, touch.bytes.begin,
             touch.bytes.end};
   }
-  bool operator==(const Access &o) const { return key() == o.key(); }
+  /// key() == o.key(), field by field: the first part of a key is one
+  /// number per (seq, unit, write), so the fields compare alike. Pages are
+  /// compared by the thousand at each merge: the bytes first, which mostly
+  /// differ.
+  bool operator==(const Access &o) const {
+    const Bytes &a = touch.bytes, &b = o.touch.bytes;
+    return a.begin == b.begin && a.end == b.end && seq == o.seq &&
+           unit == o.unit && touch.write == o.touch.write &&
+           a.space == b.space && a.alloc == b.alloc;
+  }
 };
 /// Pages are copied, trimmed and merged by the thousand: as plain data
 /// they move as bytes.

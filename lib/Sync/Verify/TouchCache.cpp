@@ -124,10 +124,6 @@ TouchCache::OpEntries &TouchCache::entriesOf(Operation *op) {
   return known->second;
 }
 
-bool TouchCache::movesWith(Operation *op, Value iv) {
-  return llvm::is_contained(entriesOf(op).ivs, iv);
-}
-
 ArrayRef<Touch> TouchCache::get(Operation *op,
                                 const LoopIterations &iterations) {
   OpEntries &known = entriesOf(op);
