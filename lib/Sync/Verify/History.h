@@ -137,6 +137,7 @@ private:
     /// some: the bounds hold all that are left), and the units filed.
     std::array<std::pair<int64_t, int64_t>, kNumUnits> seqs;
     unsigned units = 0;
+    static_assert(kNumUnits <= 32, "a unit per bit of `units`");
     /// Files `access` in the bounds (not in the accesses).
     void note(const Access &access) {
       auto &[lo, hi] = seqs[access.unit];
