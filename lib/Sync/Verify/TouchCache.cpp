@@ -127,6 +127,9 @@ TouchCache::OpEntries &TouchCache::entriesOf(Operation *op) {
 ArrayRef<Touch> TouchCache::get(Operation *op,
                                 const LoopIterations &iterations) {
   OpEntries &known = entriesOf(op);
+  // Mostly an op whose bytes move with no loop: its one entry.
+  if (known.ivs.empty() && !known.entries.empty())
+    return known.entries.front()->touches;
   // A loop the walk has not entered (a walk of the whole function at once)
   // has no entry.
   constexpr int64_t kNotEntered = std::numeric_limits<int64_t>::min();
