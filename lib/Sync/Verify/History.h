@@ -93,10 +93,12 @@ public:
   /// inside that page; `aliasing` says which other GM buffers may be the
   /// one of `bytes`. A template: the walk calls it once per touch, and `fn`
   /// on most accesses of the pages it touches.
-  /// A page whose every access `knows(unit, lo, hi)` says is ordered (the
-  /// unit's numbers lo to hi, which hold all of its accesses there) is
-  /// skipped: `fn` is then called on the others only, and a caller that
-  /// looks for unordered accesses finds the same.
+  ///
+  /// Except on the pages `knows` vouches for: a page is skipped when
+  /// `knows(unit, lo, hi)` holds for each unit filed there, `lo` and `hi`
+  /// bounding that unit's sequence numbers on the page. A caller whose
+  /// `knows` says that every access of those numbers is ordered, and that
+  /// looks for unordered ones, finds the same.
   template <typename Knows, typename Fn>
   void forEachOverlapping(const Bytes &bytes, bool writesOnly,
                           GmAliasing &aliasing, Knows knows, Fn fn) const;
