@@ -149,9 +149,9 @@ class TouchCache {
 public:
   /// Valid until the next call.
   ArrayRef<Touch> get(Operation *op, const LoopIterations &iterations);
-  /// Whether `op`'s touches may change with the iteration of the scf.for
-  /// whose induction variable is `iv`.
-  bool movesWith(Operation *op, Value iv);
+  /// The induction variables of the scf.for loops `op`'s touches may
+  /// change with; valid until the next call.
+  ArrayRef<Value> movesWith(Operation *op) { return entriesOf(op).ivs; }
   /// isMemoryOp, keeping the effects of an op that touches memory for its
   /// touches (a linalg op builds its effects anew at each call).
   bool isMemoryOp(Operation *op);
@@ -171,8 +171,13 @@ private:
   OpEntries &entriesOf(Operation *op);
   std::deque<Entry> entries;
   llvm::DenseMap<Operation *, OpEntries> byOp;
-  /// Per op isMemoryOp accepted through this cache, its effects.
+  /// Per op isMemoryOp accepted through this cache, its effects, until its
+  /// touches no longer need them. The last op's stay apart: its touches
+  /// are mostly asked next (holdsBothCores' walk), and then mostly for
+  /// good, so most effects never enter the map.
   llvm::DenseMap<Operation *, EffectList> effects;
+  Operation *lastOp = nullptr;
+  EffectList lastEffects;
   ElementSizes sizes;
   OnChipRuns onChipRuns;
   UnknownTermsTable terms;

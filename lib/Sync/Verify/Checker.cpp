@@ -81,6 +81,22 @@ void SyncChecker::report(const Access &earlier, Operation *later, unsigned unit,
 
 namespace {
 
+/// Whether `set` holds every number from `lo` to `hi` (both included).
+bool includesRange(const IntervalSet &set, int64_t lo, int64_t hi) {
+  ArrayRef<IntervalSet::Interval> intervals = set.getIntervals();
+  if (intervals.empty())
+    return false;
+  // Mostly all in the first interval (long known) or the last.
+  if (lo >= intervals.front().first && hi < intervals.front().second)
+    return true;
+  if (lo >= intervals.back().first)
+    return hi < intervals.back().second;
+  const auto *it = llvm::upper_bound(
+      intervals, lo,
+      [](int64_t v, const IntervalSet::Interval &r) { return v < r.first; });
+  return it != intervals.begin() && hi < std::prev(it)->second;
+}
+
 /// Per earlier op an access races, one of its accesses and the bytes of
 /// all its pages the two share.
 using Races =
@@ -134,6 +150,13 @@ int64_t SyncChecker::checkAccess(Operation *op, Pipe pipe, Site site,
   unsigned q = site.unit;
   int64_t seq = ++counters[q];
   auto orderedBefore = orderedBeforeUnit(state, q, pipe);
+  // A page whose accesses q knows finished by their numbers' bounds (or
+  // q's own, in order) holds no race: skipped whole.
+  const Knowledge &knownByQ = state.known[q];
+  bool ownOrdered = !needsBarrier(pipe);
+  auto knowsRange = [&](unsigned p, int64_t lo, int64_t hi) {
+    return (p == q && ownOrdered) || includesRange(knownByQ[p], lo, hi);
+  };
   // One report per earlier op, over the bytes of all its pages (one map for
   // every touch: most find nothing to file).
   Races races;
@@ -143,7 +166,7 @@ int64_t SyncChecker::checkAccess(Operation *op, Pipe pipe, Site site,
     // Reads conflict with earlier writes only. Most earlier accesses are
     // ordered: that test stays inline, the filing of a race does not.
     state.history.forEachOverlapping(
-        touch.bytes, !touch.write, gmAliasing,
+        touch.bytes, !touch.write, gmAliasing, knowsRange,
         [&](const Access &earlier, int64_t lo, int64_t hi) {
           if (!orderedBefore(earlier))
             noteRace(races, earlier, lo, hi);
@@ -285,23 +308,16 @@ SyncChecker::LeafInfo SyncChecker::leafInfoOf(Operation &op) {
   return *facts.leaf;
 }
 
-bool SyncChecker::touchesMemory(Operation *op) {
-  // Most ops of a synchronised function are flags and barriers: their kind
-  // answers, without a map entry each.
-  return !isPlanOnlyOp(op) && factsOf(op).memory;
-}
-
 /// Whether the walk above can follow `func`: every region holding an access
 /// has one block, and every loop around one is an scf.for or scf.while
 /// (unrolled) and every other op with regions runs them in order, once.
 /// Anything else is an error here, never a silent pass.
 bool SyncChecker::checkStructure() {
+  // Which regions hold an op that touches memory, found by holdsBothCores'
+  // walk of every op.
+  holdsBothCores();
   auto holdsAccess = [&](Region &region) {
-    return region.walk([&](Operation *inner) {
-                   return touchesMemory(inner) ? WalkResult::interrupt()
-                                               : WalkResult::advance();
-                 })
-        .wasInterrupted();
+    return regionsWithAccess.contains(&region);
   };
   bool ok = true;
   func->walk([&](Operation *op) {

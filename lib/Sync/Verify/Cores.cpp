@@ -49,9 +49,11 @@ bool isModelledMode(Operation *op, int64_t mode) {
 
 } // namespace
 
-/// One walk over every op answers both questions asked of the whole
-/// function: whether it holds both cores, and which units access memory
-/// (FixedPoint.cpp, settledForAll).
+/// One walk over every op answers the questions asked of the whole
+/// function: whether it holds both cores, which units access memory
+/// (FixedPoint.cpp, settledForAll), which regions hold an access
+/// (checkStructure) and which loops move an access's bytes
+/// (FixedPoint.cpp, mayLeaveEarly).
 bool SyncChecker::holdsBothCores() {
   if (mixed)
     return *mixed;
@@ -65,6 +67,12 @@ bool SyncChecker::holdsBothCores() {
     bool settled = rules.isSettled(op);
     // What the walk will ask of the op as a leaf is known here (leafKindOf).
     OpFacts &facts = factsOf(op);
+    if (facts.memory) {
+      markRegionsAround(op);
+      // An scf.for whose iterations move the op's bytes (FixedPoint.cpp).
+      for (Value iv : touchCache.movesWith(op))
+        movingLoops.insert(cast<BlockArgument>(iv).getOwner()->getParentOp());
+    }
     std::optional<Pipe> pipe;
     if (settled && isa<CallOpInterface>(op)) {
       // A settled call accesses with every pipe of its core.
@@ -99,6 +107,13 @@ bool SyncChecker::holdsBothCores() {
       accessUnits->push_back(q);
   mixed = seen == kBothCores;
   return *mixed;
+}
+
+void SyncChecker::markRegionsAround(Operation *op) {
+  for (Region *region = op->getParentRegion(); region;
+       region = region->getParentRegion())
+    if (!regionsWithAccess.insert(region).second)
+      return; // and those around it, by an op found earlier
 }
 
 SmallVector<unsigned, 2> SyncChecker::unitBases(unsigned cores) {

@@ -144,15 +144,9 @@ bool SyncChecker::mayLeaveEarly(Operation &loop) {
   auto [known, first] = leavesEarly.try_emplace(&loop, false);
   if (!first)
     return known->second;
-  bool allowed = mayWalkQuickly();
-  if (auto forOp = dyn_cast<scf::ForOp>(loop); allowed && forOp) {
-    Value iv = forOp.getInductionVar();
-    loop.walk([&](Operation *op) {
-      if (touchesMemory(op) && touchCache.movesWith(op, iv))
-        allowed = false;
-    });
-  }
-  // The walk above may have grown the map.
+  // The loops whose iterations move some access's bytes are found by
+  // holdsBothCores' walk of every op.
+  bool allowed = mayWalkQuickly() && !movingLoops.contains(&loop);
   leavesEarly[&loop] = allowed;
   return allowed;
 }

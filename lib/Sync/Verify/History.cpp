@@ -54,13 +54,17 @@ void History::cut(const Bytes &bytes,
 void History::add(const Access &access) {
   const Bytes &bytes = access.touch.bytes;
   if (bytes.space == kGlobalSpace) {
-    ownGmPage(bytes.gm).push_back(access);
+    Page &slot = own().gmPages[bytes.gm.getAsOpaquePointer()];
+    unshare(slot).push_back(access);
+    slot->note(access);
     return;
   }
   for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
     // Copied once, into the page, then trimmed to it.
-    std::vector<Access> &accesses = ownPage({bytes.space, page});
+    Page &slot = own().pages[{bytes.space, page}];
+    std::vector<Access> &accesses = unshare(slot);
     accesses.push_back(access);
+    slot->note(access);
     Bytes &part = accesses.back().touch.bytes;
     part.begin = std::max(bytes.begin, page << kPageShift);
     part.end = std::min(bytes.end, (page + 1) << kPageShift);
@@ -88,8 +92,10 @@ void History::uniteInto(Page &slot, const Page &accesses) {
   std::vector<Access> &page = unshare(slot);
   SmallVector<bool> present = presentAfter(page, common, fresh);
   for (auto [i, access] : llvm::enumerate(fresh))
-    if (!present[i])
+    if (!present[i]) {
       page.push_back(access);
+      slot->note(access);
+    }
 }
 
 /// Which of `fresh` the page holds after its first `common` accesses, or
@@ -325,7 +331,10 @@ void History::sweep(Page &page,
                     llvm::function_ref<bool(const Access &)> settled) {
   std::vector<Access> &accesses = unshare(page);
   llvm::erase_if(accesses, settled);
-  page->sweepAt = std::max(kFirstSweep, 2 * accesses.size());
+  page->units = 0;
+  for (const Access &access : accesses)
+    page->note(access);
+  page->sweepAt = std::max(kFirstSweep, accesses.size() + accesses.size() / 2);
 }
 
 /// With room for the access the caller is about to add (a copy exactly
@@ -339,6 +348,8 @@ std::vector<Access> &History::unshare(Page &page) {
     copy->accesses.reserve(accesses.size() + accesses.size() / 4 + 2);
     copy->accesses.assign(accesses.begin(), accesses.end());
     copy->sweepAt = page->sweepAt;
+    copy->seqs = page->seqs;
+    copy->units = page->units;
     page = std::move(copy);
   }
   return page->accesses;

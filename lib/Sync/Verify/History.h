@@ -33,6 +33,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/bit.h"
 
 #include <array>
 #include <memory>
@@ -64,7 +65,16 @@ struct Access {
             touch.bytes.space, touch.bytes.alloc, touch.bytes.begin,
             touch.bytes.end};
   }
-  bool operator==(const Access &o) const { return key() == o.key(); }
+  /// key() == o.key(), field by field: the first part of a key is one
+  /// number per (seq, unit, write), so the fields compare alike. Pages are
+  /// compared by the thousand at each merge: the bytes first, which mostly
+  /// differ.
+  bool operator==(const Access &o) const {
+    const Bytes &a = touch.bytes, &b = o.touch.bytes;
+    return a.begin == b.begin && a.end == b.end && seq == o.seq &&
+           unit == o.unit && touch.write == o.touch.write &&
+           a.space == b.space && a.alloc == b.alloc;
+  }
 };
 /// Pages are copied, trimmed and merged by the thousand: as plain data
 /// they move as bytes.
@@ -83,9 +93,15 @@ public:
   /// inside that page; `aliasing` says which other GM buffers may be the
   /// one of `bytes`. A template: the walk calls it once per touch, and `fn`
   /// on most accesses of the pages it touches.
-  template <typename Fn>
+  ///
+  /// Except on the pages `knows` vouches for: a page is skipped when
+  /// `knows(unit, lo, hi)` holds for each unit filed there, `lo` and `hi`
+  /// bounding that unit's sequence numbers on the page. A caller whose
+  /// `knows` says that every access of those numbers is ordered, and that
+  /// looks for unordered ones, finds the same.
+  template <typename Knows, typename Fn>
   void forEachOverlapping(const Bytes &bytes, bool writesOnly,
-                          GmAliasing &aliasing, Fn fn) const;
+                          GmAliasing &aliasing, Knows knows, Fn fn) const;
   /// Cuts `bytes` out of the accesses for which `shadowed` holds.
   void cut(const Bytes &bytes,
            llvm::function_ref<bool(const Access &)> shadowed);
@@ -93,7 +109,7 @@ public:
   void add(const Access &access);
   /// Drops from the pages `bytes` touches the accesses `settled` selects
   /// (accesses no later one can race: FixedPoint.cpp, settledForAll), once
-  /// a page holds twice what the last drop left: a tile that is only read
+  /// a page holds half again what the last drop left: a tile that is only read
   /// keeps every read of every iteration, since only a write cuts.
   void forgetSettled(const Bytes &bytes,
                      llvm::function_ref<bool(const Access &)> settled);
@@ -118,6 +134,32 @@ private:
   struct PageData {
     std::vector<Access> accesses;
     size_t sweepAt = kFirstSweep;
+    /// Per unit, the least and greatest sequence number of its accesses
+    /// filed here since the page was last swept (a cut may have dropped
+    /// some: the bounds hold all that are left), and the units filed.
+    std::array<std::pair<int64_t, int64_t>, kNumUnits> seqs;
+    unsigned units = 0;
+    static_assert(kNumUnits <= 32, "a unit per bit of `units`");
+    /// Files `access` in the bounds (not in the accesses).
+    void note(const Access &access) {
+      auto &[lo, hi] = seqs[access.unit];
+      if (!(units >> access.unit & 1)) {
+        units |= 1u << access.unit;
+        lo = hi = access.seq;
+        return;
+      }
+      lo = std::min(lo, access.seq);
+      hi = std::max(hi, access.seq);
+    }
+    /// Whether `knows` holds for every unit's bounds.
+    template <typename Knows> bool knownBy(Knows knows) const {
+      for (unsigned rest = units; rest; rest &= rest - 1) {
+        unsigned unit = llvm::countr_zero(rest);
+        if (!knows(unit, seqs[unit].first, seqs[unit].second))
+          return false;
+      }
+      return true;
+    }
   };
   using Page = std::shared_ptr<PageData>;
   /// The on-chip pages: per placed space a vector indexed by page number
@@ -203,9 +245,9 @@ private:
   /// Global memory: one page per buffer, in the order first touched (the
   /// order diagnostics come in), since GM ranges may be unbounded and
   /// buffers that may alias are checked against each other whole.
-  template <typename Fn>
+  template <typename Knows, typename Fn>
   void forEachOverlappingGm(const Bytes &bytes, bool writesOnly,
-                            GmAliasing &aliasing, Fn fn) const;
+                            GmAliasing &aliasing, Knows knows, Fn fn) const;
   /// Adds to the page in `slot` (of maps owned) the accesses of `accesses`
   /// it lacks; an empty slot takes `accesses`.
   static void uniteInto(Page &slot, const Page &accesses);
@@ -257,15 +299,16 @@ private:
   std::shared_ptr<Maps> maps;
 };
 
-template <typename Fn>
+template <typename Knows, typename Fn>
 void History::forEachOverlapping(const Bytes &bytes, bool writesOnly,
-                                 GmAliasing &aliasing, Fn fn) const {
+                                 GmAliasing &aliasing, Knows knows,
+                                 Fn fn) const {
   if (bytes.space == kGlobalSpace)
-    return forEachOverlappingGm(bytes, writesOnly, aliasing, fn);
+    return forEachOverlappingGm(bytes, writesOnly, aliasing, knows, fn);
   const PageTable &pages = view().pages;
   for (int64_t page = firstPage(bytes); page <= lastPage(bytes); ++page) {
     const Page *found = pages.find({bytes.space, page});
-    if (!found)
+    if (!found || (*found)->knownBy(knows))
       continue;
     for (const Access &earlier : (*found)->accesses) {
       if (writesOnly && !earlier.touch.write)
@@ -278,13 +321,16 @@ void History::forEachOverlapping(const Bytes &bytes, bool writesOnly,
   }
 }
 
-template <typename Fn>
+template <typename Knows, typename Fn>
 void History::forEachOverlappingGm(const Bytes &bytes, bool writesOnly,
-                                   GmAliasing &aliasing, Fn fn) const {
+                                   GmAliasing &aliasing, Knows knows,
+                                   Fn fn) const {
   auto wanted = [&](const Access &earlier) {
     return !writesOnly || earlier.touch.write;
   };
   for (const auto &[key, accesses] : view().gmPages) {
+    if (accesses->knownBy(knows))
+      continue;
     Value gm = Value::getFromOpaquePointer(key);
     if (gm == bytes.gm) {
       for (const Access &earlier : accesses->accesses) {

@@ -244,9 +244,6 @@ private:
   /// `op`'s entry, with `memory` found; valid until the next call.
   OpFacts &factsOf(Operation *op);
   LeafInfo leafInfoOf(Operation &op);
-  /// isMemoryOp, asked once per op: the structure check, the cores and the
-  /// leaves all ask it (its effects are collected anew at each call).
-  bool touchesMemory(Operation *op);
   /// Where an access runs: the cores it may run on and its unit (its pipe
   /// where the function holds both cores and the op does not say which:
   /// `placed` is false then, and accessUnit reported it).
@@ -274,6 +271,9 @@ private:
   void waitFlag(WaitFlagOp wait, unsigned base, PathState &state);
   /// Cores.cpp: the units of a function of both cores.
   bool holdsBothCores();
+  /// Files the regions around `op`, which touches memory, up to the
+  /// function's (checkStructure).
+  void markRegionsAround(Operation *op);
   SmallVector<unsigned, 2> unitBases(unsigned cores);
   std::optional<unsigned> accessUnit(Operation *op, Pipe pipe, unsigned cores);
   std::string unitText(unsigned unit);
@@ -312,6 +312,12 @@ private:
   /// Per op asked (never a flag or a barrier), its facts: one map, not one
   /// per question.
   llvm::DenseMap<Operation *, OpFacts> opFacts;
+  /// The regions that hold an op that touches memory, at any depth, found
+  /// by holdsBothCores' walk of every op.
+  llvm::DenseSet<Region *> regionsWithAccess;
+  /// The scf.for loops some access's bytes move with (TouchCache), found
+  /// by the same walk.
+  llvm::DenseSet<Operation *> movingLoops;
   /// Per touches of the cache (one op in some loop iterations) that passed
   /// the target's rules, where the access runs.
   llvm::DenseMap<const Touch *, Site> sites;

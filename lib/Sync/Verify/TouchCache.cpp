@@ -124,13 +124,12 @@ TouchCache::OpEntries &TouchCache::entriesOf(Operation *op) {
   return known->second;
 }
 
-bool TouchCache::movesWith(Operation *op, Value iv) {
-  return llvm::is_contained(entriesOf(op).ivs, iv);
-}
-
 ArrayRef<Touch> TouchCache::get(Operation *op,
                                 const LoopIterations &iterations) {
   OpEntries &known = entriesOf(op);
+  // Mostly an op whose bytes move with no loop: its one entry.
+  if (known.ivs.empty() && !known.entries.empty())
+    return known.entries.front()->touches;
   // A loop the walk has not entered (a walk of the whole function at once)
   // has no entry.
   constexpr int64_t kNotEntered = std::numeric_limits<int64_t>::min();
@@ -142,12 +141,22 @@ ArrayRef<Touch> TouchCache::get(Operation *op,
   for (const Entry *entry : known.entries)
     if (entry->iterations == key)
       return entry->touches;
-  auto kept = effects.find(op);
-  entries.push_back(
-      {std::move(key),
-       touchesOf(op, iterations, &sizes, &onChipRuns,
-                 kept == effects.end() ? nullptr : &kept->second, &terms)});
+  const EffectList *kept = nullptr;
+  if (lastOp == op) {
+    kept = &lastEffects;
+  } else if (auto it = effects.find(op); it != effects.end()) {
+    kept = &it->second;
+  }
+  entries.push_back({std::move(key), touchesOf(op, iterations, &sizes,
+                                               &onChipRuns, kept, &terms)});
   known.entries.push_back(&entries.back());
+  // An op whose bytes move with no loop has one entry: its effects are
+  // never asked again.
+  if (lastOp == op) {
+    if (!known.ivs.empty())
+      effects.try_emplace(op, std::move(lastEffects));
+    lastOp = nullptr;
+  }
   return entries.back().touches;
 }
 
@@ -155,7 +164,11 @@ bool TouchCache::isMemoryOp(Operation *op) {
   EffectList kept;
   if (!verify::isMemoryOp(op, &kept))
     return false;
-  if (!kept.empty())
-    effects.try_emplace(op, std::move(kept));
+  if (kept.empty())
+    return true;
+  if (lastOp)
+    effects.try_emplace(lastOp, std::move(lastEffects));
+  lastOp = op;
+  lastEffects = std::move(kept);
   return true;
 }
