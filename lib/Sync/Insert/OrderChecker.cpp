@@ -566,25 +566,25 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
         result[p] = setsOf(paths[0])[p];
         continue;
       }
-      // What the paths ran unknown, each path's in order, then all sorted
-      // by their starts (they may overlap).
+      // What the paths ran unknown, sorted by their starts (they may
+      // overlap): each path's come in order, and one that starts before the
+      // last is moved into place (a few intervals; sorting them after cost
+      // more).
       SmallVector<Interval, 64> unknown;
-      bool sorted = true;
       for (const Path &path : paths) {
         const IntervalSet &known = setsOf(path)[p];
         assert(path.executed[p].includes(known) &&
                "a path knows a number it did not run");
-        IntervalSet::forEachMinus(path.executed[p].getIntervals(), known.getIntervals(),
-                     [&](int64_t begin, int64_t end) {
-                       if (!unknown.empty() && unknown.back().first > begin)
-                         sorted = false;
-                       unknown.push_back({begin, end});
-                     });
+        IntervalSet::forEachMinus(
+            path.executed[p].getIntervals(), known.getIntervals(),
+            [&](int64_t begin, int64_t end) {
+              unknown.push_back({begin, end});
+              Interval *at = &unknown.back();
+              for (; at != unknown.begin() && (at - 1)->first > begin; --at)
+                *at = *(at - 1);
+              *at = {begin, end};
+            });
       }
-      if (!sorted)
-        llvm::sort(unknown, [](const Interval &a, const Interval &b) {
-          return a.first < b.first;
-        });
       assert(result[p].empty() && "the merge's row is new");
       IntervalSet::forEachMinus(merged.executed[p].getIntervals(), unknown,
                    [&](int64_t begin, int64_t end) {
