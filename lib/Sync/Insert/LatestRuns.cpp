@@ -19,6 +19,7 @@ std::shared_ptr<const LatestRuns::Layer> LatestRuns::share() const {
   if (own.empty())
     return layers;
   auto layer = std::make_shared<Layer>();
+  unsigned written = own.size();
   layer->entries = std::move(own);
   // The filter of what this state wrote, and of the layers flattened in.
   uint64_t filter = ownFilter;
@@ -36,7 +37,7 @@ std::shared_ptr<const LatestRuns::Layer> LatestRuns::share() const {
   } else {
     layer->parent = std::move(layers);
   }
-  own = Map();
+  own = Map(written);
   ownFilter = 0;
   layer->seal(filter);
   layers = std::move(layer);
@@ -119,7 +120,7 @@ LatestRuns LatestRuns::merge(ArrayRef<const LatestRuns *> paths) {
          layer = layer->parent.get())
       largest = std::max<size_t>(largest, layer->entries.size());
   }
-  merged.own.reserve(largest);
+  merged.own = Map(largest);
   // Paths share layers above `common` too (a loop's exits: the later read
   // the earlier's): each is visited once, and so are the layers below it.
   SmallPtrSet<const Layer *, 8> visited;

@@ -111,7 +111,7 @@ public:
     bool full = !bottom || above * 4 > bottom->entries.size();
     const Layer *stop = full ? nullptr : bottom;
     auto folded = std::make_shared<Layer>();
-    folded->entries.reserve(full ? most + above : above);
+    folded->entries = Map(full ? most + above : above);
     // Its own entries are moved (it clears them), the shared ones copied.
     uint64_t filter = 0;
     for (auto &[op, seqs] : own)
