@@ -15,6 +15,7 @@ using namespace mlir;
 using namespace mlir::dsaplan;
 using namespace mlir::dsaplan::sync;
 
+
 std::shared_ptr<const LatestRuns::Layer> LatestRuns::share() const {
   if (own.empty())
     return layers;
@@ -79,8 +80,8 @@ LatestRuns LatestRuns::merge(ArrayRef<const LatestRuns *> paths) {
     size_t most = 0;
     for (size_t i = 0; i < paths.size(); ++i) {
       const Seqs *seqs = paths[i]->find(op);
-      bool repeats =
-          !seqs || seqs == previous || (previous && *seqs == *previous);
+      bool repeats = !seqs || seqs == previous ||
+                     (previous && sameRuns(*seqs, *previous));
       found[i] = repeats ? nullptr : seqs;
       if (!repeats) {
         most += seqs->size();

@@ -55,6 +55,17 @@ public:
   using Seqs = SmallVector<int64_t, 8>;
   using Map = DenseMap<SourceId, Seqs>;
 
+  /// Whether `a` and `b` hold the same numbers in the same order: a few
+  /// each, compared here (SmallVector's == called memcmp for them).
+  static bool sameRuns(const Seqs &a, const Seqs &b) {
+    if (a.size() != b.size())
+      return false;
+    for (size_t i = 0, e = a.size(); i < e; ++i)
+      if (a[i] != b[i])
+        return false;
+    return true;
+  }
+
   LatestRuns() = default;
   /// Shares the entries of `other`: what `other` wrote since its last copy
   /// becomes a layer both read.
