@@ -534,7 +534,8 @@ bool OrderChecker::sameFuture(const Path &a, const Path &b, size_t at) const {
 
 /// Known at the merge: known on every path that ran it. Flags must be set
 /// on every path or on none.
-std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
+std::optional<Path> OrderChecker::merge(MutableArrayRef<Path> paths,
+                                         Operation *) {
   Path merged;
   for (const Path &path : paths)
     for (unsigned p = 0; p < kNumPipes; ++p)
@@ -560,10 +561,14 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
   // every path that ran it knew it: what some path ran, less what a path
   // ran and did not know. (A path knows only numbers it ran, so this is
   // the intersection over the paths of what each knew or did not run.)
-  auto onEveryPath = [&](auto setsOf, unsigned alike, PipeSets &result) {
+  // `result` may be the last path's sets (`inPlace`): its alike sets are
+  // the merge's already, and each other is replaced once computed.
+  auto onEveryPath = [&](auto setsOf, unsigned alike, PipeSets &result,
+                         bool inPlace) {
     for (unsigned p = 0; p < kNumPipes; ++p) {
       if (alike & (1u << p)) {
-        result[p] = setsOf(paths[0])[p];
+        if (!inPlace)
+          result[p] = setsOf(paths[0])[p];
         continue;
       }
       // What the paths ran unknown, sorted by their starts (they may
@@ -585,11 +590,15 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
               *at = {begin, end};
             });
       }
-      assert(result[p].empty() && "the merge's row is new");
+      IntervalSet known;
+      IntervalSet &into = inPlace ? known : result[p];
+      assert(into.empty() && "the merge's row is new");
       IntervalSet::forEachMinus(merged.executed[p].getIntervals(), unknown,
-                   [&](int64_t begin, int64_t end) {
-                     result[p].insert(begin, end);
-                   });
+                                [&](int64_t begin, int64_t end) {
+                                  into.insert(begin, end);
+                                });
+      if (inPlace)
+        result[p] = std::move(known);
     }
   };
   for (unsigned q = 0; q < kNumPipes; ++q) {
@@ -604,8 +613,16 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
       merged.known.share(q, paths.front().known);
       continue;
     }
+    // The last path's row, where no other state holds it (the exits are
+    // dropped after the merge), becomes the merge's: no new row, and its
+    // alike sets are not copied.
+    if (PipeSets *last = paths.back().known.sole(q)) {
+      onEveryPath(rowOf, alike, *last, /*inPlace=*/true);
+      merged.known.assign(q, paths.back().known.take(q));
+      continue;
+    }
     auto row = std::make_shared<PipeSets>();
-    onEveryPath(rowOf, alike, *row);
+    onEveryPath(rowOf, alike, *row, /*inPlace=*/false);
     merged.known.assign(q, std::move(row));
   }
   SmallVector<const Capture *, 4> captures(paths.size());
@@ -640,7 +657,8 @@ std::optional<Path> OrderChecker::merge(ArrayRef<Path> paths, Operation *) {
     };
     auto row = std::make_shared<PipeSets>();
     onEveryPath(captureOf,
-                alikePipes(captureOf, [](size_t) { return false; }), *row);
+                alikePipes(captureOf, [](size_t) { return false; }), *row,
+                /*inPlace=*/false);
     const IntervalSet &own = (*row)[source];
     merged.flags[key].assign(row, source, own);
   }

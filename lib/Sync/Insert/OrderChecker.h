@@ -566,7 +566,7 @@ private:
   static bool consumed(const Path &path, const FlagKey &key);
   static bool consumed(const Path &path, const FlagKey &key,
                        ArrayRef<FlagConsumers::Entry> consumers);
-  std::optional<Path> merge(ArrayRef<Path> paths, Operation *at);
+  std::optional<Path> merge(MutableArrayRef<Path> paths, Operation *at);
 
   /// Every access of a dependency, and each source's pipe.
   const DependencyIndex::Tables &dependencies;
