@@ -15,7 +15,6 @@ using namespace mlir;
 using namespace mlir::dsaplan;
 using namespace mlir::dsaplan::sync;
 
-
 std::shared_ptr<const LatestRuns::Layer> LatestRuns::share() const {
   if (own.empty())
     return layers;
@@ -38,6 +37,10 @@ std::shared_ptr<const LatestRuns::Layer> LatestRuns::share() const {
   } else {
     layer->parent = std::move(layers);
   }
+  // The next table is made for as many entries as this one got (a loop's
+  // next iteration writes the sources this one wrote), not grown from 64
+  // buckets: a merge walks every bucket of the tables it reads (the seed-1
+  // 1k kernel: OrderChecker::ordered 341.1 -> 338.4 M instructions).
   own = Map(written);
   ownFilter = 0;
   layer->seal(filter);
@@ -121,7 +124,9 @@ LatestRuns LatestRuns::merge(ArrayRef<const LatestRuns *> paths) {
   };
   // Room for the largest table it unites, which it holds all of: reserving
   // the sum of them all overshot (the paths write the same sources) and
-  // growing as it went moved every entry at each doubling.
+  // growing as it went moved every entry at each doubling. Made so, not
+  // reserved: a reserve makes 64 buckets at least, and the table is walked
+  // whole when it is copied, folded or merged again.
   size_t largest = 0;
   for (const LatestRuns *path : paths) {
     largest = std::max<size_t>(largest, path->own.size());

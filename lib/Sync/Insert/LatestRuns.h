@@ -122,6 +122,7 @@ public:
     bool full = !bottom || above * 4 > bottom->entries.size();
     const Layer *stop = full ? nullptr : bottom;
     auto folded = std::make_shared<Layer>();
+    // Made for its entries (a reserve makes 64 buckets at least).
     folded->entries = Map(full ? most + above : above);
     // Its own entries are moved (it clears them), the shared ones copied.
     uint64_t filter = 0;
