@@ -572,15 +572,10 @@ std::optional<Path> OrderChecker::merge(MutableArrayRef<Path> paths,
         continue;
       }
       // What the paths ran unknown, sorted by their starts (they may
-      // overlap). A pipe's numbers are of two bands, its accesses' and its
-      // waits' (from kFirstWaitSeq on), and a path's come in order: the two
-      // bands are gathered apart, where a path's mostly come after the path
-      // before it, and one that starts before the last is moved into place
-      // (moving each access number past the waits of the paths before it
-      // cost the merges 4.8 M instructions at 1k).
+      // overlap): each path's come in order, and one that starts before the
+      // last is moved into place (a few intervals; sorting them after cost
+      // more).
       SmallVector<Interval, 64> unknown;
-      SmallVector<Interval, 32> unknownWaits;
-      SmallVectorImpl<Interval> &waitsBand = unknownWaits;
       for (const Path &path : paths) {
         const IntervalSet &known = setsOf(path)[p];
         assert(path.executed[p].includes(known) &&
@@ -588,16 +583,13 @@ std::optional<Path> OrderChecker::merge(MutableArrayRef<Path> paths,
         IntervalSet::forEachMinus(
             path.executed[p].getIntervals(), known.getIntervals(),
             [&](int64_t begin, int64_t end) {
-              SmallVectorImpl<Interval> &band =
-                  begin > kFirstWaitSeq ? waitsBand : unknown;
-              band.push_back({begin, end});
-              Interval *at = &band.back();
-              for (; at != band.begin() && (at - 1)->first > begin; --at)
+              unknown.push_back({begin, end});
+              Interval *at = &unknown.back();
+              for (; at != unknown.begin() && (at - 1)->first > begin; --at)
                 *at = *(at - 1);
               *at = {begin, end};
             });
       }
-      unknown.append(unknownWaits.begin(), unknownWaits.end());
       IntervalSet known;
       IntervalSet &into = inPlace ? known : result[p];
       assert(into.empty() && "the merge's row is new");
