@@ -88,6 +88,22 @@ public:
     first->second = std::max(std::prev(last)->second, end);
     intervals.erase(std::next(first), last);
   }
+  /// Adds `x`. Inline where it extends the last interval or the one before
+  /// it (a pipe's next access or wait number, in the path-wise checks):
+  /// else as insert does.
+  void insertOne(int64_t x) {
+    size_t size = intervals.size();
+    if (size && intervals[size - 1].second == x) {
+      intervals[size - 1].second = x + 1;
+      return;
+    }
+    if (size >= 2 && intervals[size - 2].second == x &&
+        x + 1 < intervals[size - 1].first) {
+      intervals[size - 2].second = x + 1;
+      return;
+    }
+    insert(x, x + 1);
+  }
   void unite(const IntervalSet &other) {
     if (other.empty())
       return;

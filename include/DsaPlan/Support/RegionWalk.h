@@ -31,6 +31,9 @@
 //
 //   WalkStep step(Operation &, State &);    // Done, Stop or Enter
 //   std::optional<State> merge(ArrayRef<State> exits, Operation *at);
+//                                           // (or MutableArrayRef: the
+//                                           // exits are dropped after it,
+//                                           // and it may take from them)
 //   bool walksInto(Operation &);            // a Leaf op with regions: walk
 //                                           // them in order (else leaf())
 //   bool leaf(Operation &, State &);        // a Leaf op entered, not walked
@@ -155,7 +158,7 @@ private:
   /// keeps a few on the stack (each branch and loop allocated them).
   using Exits = SmallVector<State, Client::kInlineExits>;
 
-  bool mergeInto(ArrayRef<State> exits, Operation &op, State &state) {
+  bool mergeInto(MutableArrayRef<State> exits, Operation &op, State &state) {
     std::optional<State> merged = client.merge(exits, &op);
     if (!merged)
       return false;

@@ -39,6 +39,13 @@ public:
       rows[i] = std::make_shared<Row>(*rows[i]);
     return *rows[i];
   }
+  /// Row i where this state alone holds it (so it may change it in place),
+  /// else null.
+  Row *sole(size_t i) {
+    return rows[i] && rows[i].use_count() == 1 ? rows[i].get() : nullptr;
+  }
+  /// Takes row i away: this state then reads it empty.
+  std::shared_ptr<Row> take(size_t i) { return std::move(rows[i]); }
   /// Makes `row` row i.
   void assign(size_t i, std::shared_ptr<Row> row) { rows[i] = std::move(row); }
   /// Row i of `from`, shared.
