@@ -220,9 +220,10 @@ void DsaPlanAssignOffsetsPass::runOnOperation() {
   if (failedAny)
     return signalPassFailure();
   // The pass only sets `offset` on dsaplan.allocs, and verifies each one it
-  // sets (placeFunction); no analysis reads offsets. Saying so spares the
-  // module-wide verifier run the pass manager skips when all analyses are
-  // preserved: at 10k allocations, a tenth of the pipeline.
+  // sets (placeFunction); no analysis reads offsets. The pass manager does
+  // not verify the module after a pass that preserves all analyses: that
+  // run was 9% of the pipeline's instructions on the 10k-allocation bench
+  // kernel.
   markAllAnalysesPreserved();
 }
 
