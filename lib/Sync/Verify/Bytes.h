@@ -173,7 +173,7 @@ private:
   llvm::DenseMap<Operation *, OpEntries> byOp;
   /// Per op isMemoryOp accepted through this cache, its effects, until its
   /// touches no longer need them. The last op's stay apart: its touches
-  /// are mostly asked next (holdsBothCores' walk), and then mostly for
+  /// are mostly asked next (SyncChecker::survey's walk), and then mostly for
   /// good, so most effects never enter the map.
   llvm::DenseMap<Operation *, EffectList> effects;
   Operation *lastOp = nullptr;

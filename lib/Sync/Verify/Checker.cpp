@@ -313,11 +313,9 @@ SyncChecker::LeafInfo SyncChecker::leafInfoOf(Operation &op) {
 /// (unrolled) and every other op with regions runs them in order, once.
 /// Anything else is an error here, never a silent pass.
 bool SyncChecker::checkStructure() {
-  // Which regions hold an op that touches memory, found by holdsBothCores'
-  // walk of every op.
-  holdsBothCores();
+  const llvm::DenseSet<Region *> &withAccess = survey().regionsWithAccess;
   auto holdsAccess = [&](Region &region) {
-    return regionsWithAccess.contains(&region);
+    return withAccess.contains(&region);
   };
   bool ok = true;
   func->walk([&](Operation *op) {

@@ -49,14 +49,22 @@ bool isModelledMode(Operation *op, int64_t mode) {
 
 } // namespace
 
+/// Files the regions around `op` up to the function's.
+static void markRegionsAround(Operation *op,
+                              llvm::DenseSet<Region *> &regions) {
+  for (Region *region = op->getParentRegion(); region;
+       region = region->getParentRegion())
+    if (!regions.insert(region).second)
+      return; // and those around it, by an op found earlier
+}
+
 /// One walk over every op answers the questions asked of the whole
-/// function: whether it holds both cores, which units access memory
-/// (FixedPoint.cpp, settledForAll), which regions hold an access
-/// (checkStructure) and which loops move an access's bytes
-/// (FixedPoint.cpp, mayLeaveEarly).
-bool SyncChecker::holdsBothCores() {
-  if (mixed)
-    return *mixed;
+/// function: whether it holds both cores, which units access memory, which
+/// regions hold an access and which loops move an access's bytes.
+const SyncChecker::Survey &SyncChecker::survey() {
+  if (surveyed)
+    return *surveyed;
+  Survey &found = surveyed.emplace();
   unsigned seen = kNoCore;
   std::array<bool, kNumUnits> accessing;
   accessing.fill(false);
@@ -68,10 +76,11 @@ bool SyncChecker::holdsBothCores() {
     // What the walk will ask of the op as a leaf is known here (leafKindOf).
     OpFacts &facts = factsOf(op);
     if (facts.memory) {
-      markRegionsAround(op);
+      markRegionsAround(op, found.regionsWithAccess);
       // An scf.for whose iterations move the op's bytes (FixedPoint.cpp).
       for (Value iv : touchCache.movesWith(op))
-        movingLoops.insert(cast<BlockArgument>(iv).getOwner()->getParentOp());
+        found.movingLoops.insert(
+            cast<BlockArgument>(iv).getOwner()->getParentOp());
     }
     std::optional<Pipe> pipe;
     if (settled && isa<CallOpInterface>(op)) {
@@ -99,21 +108,11 @@ bool SyncChecker::holdsBothCores() {
     if (cores != kBothCores)
       seen |= cores;
   });
-  // Asked for every access of every page swept: only the units that
-  // access, not all fourteen.
-  accessUnits.emplace();
   for (unsigned q = 0; q < kNumUnits; ++q)
     if (accessing[q])
-      accessUnits->push_back(q);
-  mixed = seen == kBothCores;
-  return *mixed;
-}
-
-void SyncChecker::markRegionsAround(Operation *op) {
-  for (Region *region = op->getParentRegion(); region;
-       region = region->getParentRegion())
-    if (!regionsWithAccess.insert(region).second)
-      return; // and those around it, by an op found earlier
+      found.accessUnits.push_back(q);
+  found.bothCores = seen == kBothCores;
+  return found;
 }
 
 SmallVector<unsigned, 2> SyncChecker::unitBases(unsigned cores) {

@@ -144,9 +144,7 @@ bool SyncChecker::mayLeaveEarly(Operation &loop) {
   auto [known, first] = leavesEarly.try_emplace(&loop, false);
   if (!first)
     return known->second;
-  // The loops whose iterations move some access's bytes are found by
-  // holdsBothCores' walk of every op.
-  bool allowed = mayWalkQuickly() && !movingLoops.contains(&loop);
+  bool allowed = mayWalkQuickly() && !survey().movingLoops.contains(&loop);
   leavesEarly[&loop] = allowed;
   return allowed;
 }
@@ -159,10 +157,7 @@ bool SyncChecker::noRiskierThan(const PathState &later,
 
 bool SyncChecker::settledForAll(const PathState &state, unsigned unit,
                                 int64_t seq) {
-  // Filled by the walk that found the function holds one core (Cores.cpp).
-  if (!accessUnits)
-    holdsBothCores();
-  for (unsigned q : *accessUnits) {
+  for (unsigned q : survey().accessUnits) {
     if (q == unit && !needsBarrier(static_cast<Pipe>(q % kNumPipes)))
       continue;
     if (!state.known[q][unit].contains(seq))
@@ -173,14 +168,13 @@ bool SyncChecker::settledForAll(const PathState &state, unsigned unit,
 
 std::array<int64_t, kNumUnits>
 SyncChecker::settledPrefixes(const PathState &state) {
-  if (!accessUnits)
-    holdsBothCores();
+  ArrayRef<unsigned> accessUnits = survey().accessUnits;
   std::array<int64_t, kNumUnits> prefixes{};
   for (unsigned p = 0, e = liveUnits(); p < e; ++p) {
     // Numbers start at 1: a first interval that begins there or before
     // holds them up to its end.
     int64_t prefix = std::numeric_limits<int64_t>::max();
-    for (unsigned q : *accessUnits) {
+    for (unsigned q : accessUnits) {
       if (q == p && !needsBarrier(static_cast<Pipe>(q % kNumPipes)))
         continue;
       ArrayRef<IntervalSet::Interval> known = state.known[q][p].getIntervals();

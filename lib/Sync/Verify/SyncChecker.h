@@ -235,7 +235,7 @@ private:
   };
   LeafInfo leafKindOf(Operation &op, bool memory);
   /// What is asked of an op at each visit, found once: whether it touches
-  /// memory, and what it is as a leaf (filled by holdsBothCores' walk of
+  /// memory, and what it is as a leaf (filled by the survey's walk of
   /// every op, or at the op's first visit).
   struct OpFacts {
     bool memory = false;
@@ -269,11 +269,25 @@ private:
               const Touch &touch, int64_t begin, int64_t end);
   void setFlag(SetFlagOp set, unsigned base, PathState &state);
   void waitFlag(WaitFlagOp wait, unsigned base, PathState &state);
-  /// Cores.cpp: the units of a function of both cores.
-  bool holdsBothCores();
-  /// Files the regions around `op`, which touches memory, up to the
-  /// function's (checkStructure).
-  void markRegionsAround(Operation *op);
+  /// What one walk over every op of the function finds, asked of the
+  /// whole function by several checks (Cores.cpp).
+  struct Survey {
+    /// Whether the function holds ops of both cores.
+    bool bothCores = false;
+    /// The units some access runs on: settledForAll and settledPrefixes
+    /// ask these, not all fourteen.
+    SmallVector<unsigned, kNumUnits> accessUnits;
+    /// The regions that hold an op that touches memory, at any depth
+    /// (checkStructure).
+    llvm::DenseSet<Region *> regionsWithAccess;
+    /// The scf.for loops some access's bytes move with (TouchCache;
+    /// mayLeaveEarly).
+    llvm::DenseSet<Operation *> movingLoops;
+  };
+  /// The survey, walked at the first call. The walk also fills each op's
+  /// facts (factsOf), which the checking walk asks next.
+  const Survey &survey();
+  bool holdsBothCores() { return survey().bothCores; }
   SmallVector<unsigned, 2> unitBases(unsigned cores);
   std::optional<unsigned> accessUnit(Operation *op, Pipe pipe, unsigned cores);
   std::string unitText(unsigned unit);
@@ -312,24 +326,16 @@ private:
   /// Per op asked (never a flag or a barrier), its facts: one map, not one
   /// per question.
   llvm::DenseMap<Operation *, OpFacts> opFacts;
-  /// The regions that hold an op that touches memory, at any depth, found
-  /// by holdsBothCores' walk of every op.
-  llvm::DenseSet<Region *> regionsWithAccess;
-  /// The scf.for loops some access's bytes move with (TouchCache), found
-  /// by the same walk.
-  llvm::DenseSet<Operation *> movingLoops;
+  std::optional<Survey> surveyed;
   /// Per touches of the cache (one op in some loop iterations) that passed
   /// the target's rules, where the access runs.
   llvm::DenseMap<const Touch *, Site> sites;
-  std::optional<bool> mixed;
   bool quick = false;
   /// The state that began the current iteration of each loop the walk is
   /// in, innermost last.
   std::vector<PathState> iterationStarts;
   /// Per loop asked, whether a quick walk may leave it early.
   llvm::DenseMap<Operation *, bool> leavesEarly;
-  /// The units some access of the function runs on (a quick walk's).
-  std::optional<SmallVector<unsigned, kNumUnits>> accessUnits;
   bool failedAny = false;
   unsigned checked = 0;
   llvm::DenseSet<std::pair<Operation *, Operation *>> reported;
