@@ -6,9 +6,9 @@
 
 #include "DsaPlan/Sync/Insert/SettledCalls.h"
 #include "DsaPlan/Dialect/DsaPlan/DsaPlanOps.h"
+#include "DsaPlan/Support/RegionWalk.h"
 #include "DsaPlan/Sync/Insert/Plan.h"
 
-#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 
 #include <set>
@@ -24,20 +24,24 @@ using Flag = std::tuple<Pipe, Pipe, int64_t>;
 /// The flags raised and not yet consumed at a point (on some path to it).
 using InFlight = std::set<Flag>;
 
-/// Finds the flags in flight at each settled call. Regions that run one at
-/// most start from the same state and merge by union; a region that may run
-/// again (a loop body) is walked until what reaches its start is stable.
-class InFlightWalk {
+/// Finds the flags in flight at each settled call, on any path to it: the
+/// walker's paths merge by union.
+///
+///   set_flag <mte3 -> v>, 0        {} -> {<mte3 -> v, 0>}
+///   scf.if %c {
+///     wait_flag <mte3 -> v>, 0     -> {}
+///   }                              -> {<mte3 -> v, 0>} (the path without)
+///   call @f() {dsaplan.settled}    <mte3 -> v, 0> is in flight here
+///
+/// A set only adds its flag and a wait only removes it, so what a loop's
+/// body does to the flags is the same from any state reached at the body's
+/// start after the first iteration: two iterations meet every state a later
+/// one could.
+class InFlightWalk : public RegionWalkClient<InFlight> {
 public:
-  void walkBlock(Block &block, InFlight &state) {
-    for (Operation &op : block)
-      walkOp(op, state);
-  }
+  static constexpr unsigned kLoopIterations = 2;
 
-  llvm::MapVector<Operation *, InFlight> atCalls;
-
-private:
-  void walkOp(Operation &op, InFlight &state) {
+  WalkStep step(Operation &op, InFlight &state) {
     if (auto set = dyn_cast<SetFlagOp>(op))
       state.insert({set.getSrc(), set.getDst(), set.getEvent()});
     else if (auto wait = dyn_cast<WaitFlagOp>(op))
@@ -45,36 +49,19 @@ private:
     else if (op.hasAttr(DsaPlanDialect::getSettledAttrName()))
       atCalls[&op].insert(state.begin(), state.end());
     else if (op.getNumRegions())
-      walkRegions(op, state);
+      return WalkStep::Enter;
+    return WalkStep::Done;
   }
 
-  void walkRegions(Operation &op, InFlight &state) {
-    auto branch = dyn_cast<RegionBranchOpInterface>(op);
-    bool repeats = !branch || branch.hasLoop();
-    InFlight entry = state, exit;
-    // A loop: the body's end flows back to its start; three rounds reach
-    // the fixpoint of a union that only grows over a finite set of flags
-    // often enough for the kernels here, and more are harmless.
-    for (int round = 0; round < (repeats ? 4 : 1); ++round) {
-      exit = entry;
-      InFlight flow = entry;
-      for (Region &region : op.getRegions()) {
-        InFlight inRegion = repeats ? flow : entry;
-        for (Block &block : region)
-          walkBlock(block, inRegion);
-        if (repeats)
-          flow = inRegion;
-        exit.insert(inRegion.begin(), inRegion.end());
-      }
-      if (!repeats)
-        break;
-      size_t before = entry.size();
-      entry.insert(exit.begin(), exit.end());
-      if (entry.size() == before)
-        break;
-    }
-    state = exit;
+  std::optional<InFlight> merge(ArrayRef<InFlight> exits, Operation *) {
+    InFlight merged;
+    for (const InFlight &exit : exits)
+      merged.insert(exit.begin(), exit.end());
+    return merged;
   }
+
+  /// The flags in flight at each settled call, calls in walk order.
+  llvm::MapVector<Operation *, InFlight> atCalls;
 };
 
 /// Consumes `flag` before `call` (and the barrier_all before it) and raises
@@ -98,7 +85,8 @@ unsigned mlir::dsaplan::parkFlagsAtSettledCalls(func::FuncOp func) {
     return 0;
   InFlightWalk walk;
   InFlight state;
-  walk.walkBlock(func.getBody().front(), state);
+  RegionWalker<InFlightWalk, InFlight>(walk, InFlightWalk::kLoopIterations)
+      .walkBlock(func.getBody().front(), state);
   unsigned parked = 0;
   for (auto &[call, flags] : walk.atCalls)
     for (const Flag &flag : flags) {
