@@ -249,7 +249,7 @@ LogicalResult DsaPlanAssignOffsetsPass::placeFunction(
   // Exported problems and solutions name the function the same way.
   pp.problem.document.instance = reportInstanceName(func);
   if (objective == PlacementObjective::Waits)
-    addReusePenalties(func, pp, costModel);
+    addReusePenalties(func, pp, target, costModel);
 
   if (!exportProblem.empty() &&
       failed(writeFunctionFile(

@@ -191,7 +191,7 @@ struct DsaPlanInsertSyncPass
     // of this pass's input.
     std::optional<SyncPictures> pictures;
     if (!reportDir.empty())
-      pictures.emplace(func);
+      pictures.emplace(func, target);
     ProgramOrder order(func);
     SyncRequirements requirements;
     if (failed(collectSyncRequirements(func, target, mode, order,

@@ -230,7 +230,7 @@ std::optional<int64_t> placeWith(func::FuncOp func,
   solver::SolveOptions options;
   options.algorithm = solver::Algorithm::MultiStart;
   if (costs) {
-    addReusePenalties(copy, *problem, *costs);
+    addReusePenalties(copy, *problem, target, *costs);
     options.algorithm = solver::Algorithm::Auto;
   }
   solver::Solution solution = solver::solve(problem->problem, options);
@@ -361,7 +361,7 @@ struct DsaPlanMultiBufferPass
           candidate.depth || !candidate.refusal.empty() ||
                   llvm::popcount(candidate.pipes) < 2
               ? 0
-              : getOneSlotWait(func, candidate.alloc, costModel));
+              : getOneSlotWait(func, candidate.alloc, target, costModel));
     auto waitsOf = [&](ArrayRef<int64_t> choice) -> std::optional<int64_t> {
       std::optional<int64_t> reuseCost =
           placeWith(func, candidates, choice, target, &costModel);

@@ -223,12 +223,11 @@ void addTileAccess(SmallVectorImpl<TileAccess> &accesses, TileAccess access) {
 /// as the sync pass sees it: the same access model).
 SmallVector<SmallVector<TileAccess, 4>>
 accessesPerAlloc(func::FuncOp func, ArrayRef<AllocOp> allocs,
-                 const CostModel &costs) {
+                 const TargetDescription &target, const CostModel &costs) {
   llvm::DenseMap<Operation *, size_t> indexOf;
   for (size_t index = 0; index < allocs.size(); ++index)
     indexOf[AllocOp(allocs[index]).getOperation()] = index;
   SmallVector<SmallVector<TileAccess, 4>> result(allocs.size());
-  TargetDescription target = TargetDescription::getForOp(func);
   func.walk([&](Operation *op) {
     std::optional<Pipe> pipe = getOpPipe(op);
     if (!pipe)
@@ -315,6 +314,7 @@ ReuseWait reusePenalty(const solver::Buffer &first, AllocOp firstAlloc,
 } // namespace
 
 void mlir::dsaplan::addReusePenalties(func::FuncOp func, PlacementProblem &pp,
+                                      const TargetDescription &target,
                                       const CostModel &costs) {
   pp.problem.objective = solver::Objective::ReuseCost;
   const std::vector<solver::Buffer> &buffers = pp.problem.buffers;
@@ -327,7 +327,7 @@ void mlir::dsaplan::addReusePenalties(func::FuncOp func, PlacementProblem &pp,
                    }))
     return;
   SmallVector<SmallVector<TileAccess, 4>> accesses =
-      accessesPerAlloc(func, pp.allocs, costs);
+      accessesPerAlloc(func, pp.allocs, target, costs);
   for (size_t a = 0; a < buffers.size(); ++a) {
     // A pool past the limit gets no penalties: skip its pairs whole, not
     // one by one (10,000 tiles are 50 million pairs).
@@ -349,8 +349,9 @@ void mlir::dsaplan::addReusePenalties(func::FuncOp func, PlacementProblem &pp,
 }
 
 int64_t mlir::dsaplan::getOneSlotWait(func::FuncOp func, AllocOp alloc,
+                                      const TargetDescription &target,
                                       const CostModel &costs) {
   SmallVector<SmallVector<TileAccess, 4>> accesses =
-      accessesPerAlloc(func, {alloc}, costs);
+      accessesPerAlloc(func, {alloc}, target, costs);
   return reuseWait(accesses.front(), accesses.front()).cycles;
 }

@@ -51,6 +51,7 @@ inline constexpr size_t kMaxPenalisedAllocs = 256;
 /// a barrier; both orders when one loop body allocates both. Pairs live
 /// together get none: they never share bytes.
 void addReusePenalties(func::FuncOp func, PlacementProblem &pp,
+                       const TargetDescription &target,
                        const CostModel &costs);
 
 /// The wait of a tile allocated in a loop body that keeps one slot: the
@@ -63,6 +64,7 @@ void addReusePenalties(func::FuncOp func, PlacementProblem &pp,
 ///   %x = dsaplan.alloc   // MTE2 writes it (544 cycles), V reads it (less)
 ///   // one slot: the pipes of two iterations wait on each other: 544
 int64_t getOneSlotWait(func::FuncOp func, AllocOp alloc,
+                       const TargetDescription &target,
                        const CostModel &costs);
 
 /// Builds the problem of `func`: every dsaplan.alloc must carry a live range;

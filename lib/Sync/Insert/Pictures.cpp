@@ -134,9 +134,10 @@ std::string tileName(Operation *tile) {
 /// each pool.
 class PictureBuilder {
 public:
-  PictureBuilder(func::FuncOp func, const BufferLifetimes &lifetimes,
-                 const ExecutionOrder &order)
-      : func(func), points(lifetimes.getPoints()), order(order) {}
+  PictureBuilder(func::FuncOp func, const TargetDescription &target,
+                 const BufferLifetimes &lifetimes, const ExecutionOrder &order)
+      : func(func), target(target), points(lifetimes.getPoints()),
+        order(order) {}
 
   void addTile(Operation *tile, const BufferLifetimes &lifetimes);
   /// The peak and its lower bound of each pool, once every tile is in.
@@ -163,6 +164,7 @@ private:
                  SmallVectorImpl<size_t> &drawn);
 
   func::FuncOp func;
+  const TargetDescription &target;
   const ProgramPoints &points;
   const ExecutionOrder &order;
   solver::Problem problem;
@@ -179,7 +181,7 @@ void PictureBuilder::addTile(Operation *tile,
   if (!pool) {
     pool = problem.pools.size();
     problem.pools.push_back(
-        getSpacePool(space, TargetDescription::getForOp(func)));
+        getSpacePool(space, target));
     extras.emplace_back();
   }
   solver::Buffer buffer;
@@ -366,8 +368,8 @@ LogicalResult PictureBuilder::write(StringRef dir) const {
 
 } // namespace
 
-SyncPictures::SyncPictures(func::FuncOp func)
-    : func(func), lifetimes(func) {
+SyncPictures::SyncPictures(func::FuncOp func, const TargetDescription &target)
+    : func(func), target(target), lifetimes(func) {
   func.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (!isTileOp(op))
       return;
@@ -381,7 +383,7 @@ LogicalResult SyncPictures::write(StringRef dir) const {
   if (tiles.empty())
     return success();
   ExecutionOrder order(func);
-  PictureBuilder picture(func, lifetimes, order);
+  PictureBuilder picture(func, target, lifetimes, order);
   for (Operation *tile : tiles)
     picture.addTile(tile, lifetimes);
   picture.finishPools();

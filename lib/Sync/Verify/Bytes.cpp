@@ -38,16 +38,17 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 
-/// The op a byte range is computed at (its data layout and target), the
-/// element sizes already looked up there, when the caller keeps them, and
-/// the table GM ranges number their unknown terms in.
+/// The op a byte range is computed at (its data layout), the target of its
+/// function, the element sizes already looked up there, when the caller
+/// keeps them, and the table GM ranges number their unknown terms in.
 struct Anchor {
-  Anchor(Operation *op, ElementSizes *sizes = nullptr,
-         UnknownTermsTable *terms = nullptr)
-      : op(op), sizes(sizes), terms(terms) {}
+  Anchor(Operation *op, const TargetDescription &target,
+         ElementSizes *sizes = nullptr, UnknownTermsTable *terms = nullptr)
+      : op(op), target(target), sizes(sizes), terms(terms) {}
   /// Another op of the same computation.
-  Anchor at(Operation *other) const { return {other, sizes, terms}; }
+  Anchor at(Operation *other) const { return {other, target, sizes, terms}; }
   Operation *op;
+  const TargetDescription &target;
   ElementSizes *sizes;
   UnknownTermsTable *terms;
 };
@@ -116,9 +117,9 @@ Bytes whole(MemorySpace space, const TargetDescription &target) {
   return {static_cast<int>(space), nullptr, 0, target.getSpace(space).capacity};
 }
 
-/// Every byte of `space` on the target of `anchor`'s module.
+/// Every byte of `space` on the target of `anchor`'s function.
 Bytes whole(MemorySpace space, Anchor anchor) {
-  return whole(space, TargetDescription::getForOp(anchor.op));
+  return whole(space, anchor.target);
 }
 
 Bytes bytesOfValue(Value value, MemorySpace space, Anchor anchor);
@@ -645,14 +646,15 @@ void verify::countIteration(Operation &op, LoopIterations &iterations) {
     ++iterations[loop.getInductionVar()];
 }
 
-Touches verify::touchesOf(Operation *op, const LoopIterations &iterations,
+Touches verify::touchesOf(Operation *op, const TargetDescription &target,
+                          const LoopIterations &iterations,
                           ElementSizes *sizes, OnChipRuns *known,
                           const EffectList *effectsOfOp,
                           UnknownTermsTable *terms) {
   Touches touches;
   // Without a table of the caller's, the numbers compare within this call.
   UnknownTermsTable local;
-  Anchor anchor(op, sizes, terms ? terms : &local);
+  Anchor anchor(op, target, sizes, terms ? terms : &local);
   // The runs of an on-chip value depend on the value alone (and the
   // target of the function, which all its ops share).
   auto onChipRuns = [&](Value value) -> std::optional<SmallVector<Bytes, 1>> {
@@ -742,7 +744,8 @@ bool verify::isMemoryOp(Operation *op, EffectList *kept) {
   return true;
 }
 
-std::optional<Bytes> verify::exactTileBytes(Value value) {
+std::optional<Bytes> verify::exactTileBytes(Value value,
+                                            const TargetDescription &target) {
   auto space = dsaplanSpaceOf(value);
   Operation *def = value.getDefiningOp();
   if (!space || !def || !isa<AllocOp, memref::ViewOp>(def))
@@ -750,9 +753,8 @@ std::optional<Bytes> verify::exactTileBytes(Value value) {
   if (auto view = dyn_cast<memref::ViewOp>(def))
     if (!isa_and_nonnull<ArenaOp>(view.getSource().getDefiningOp()))
       return std::nullopt;
-  Bytes bytes = bytesOfValue(value, *space, def);
-  if (bytes.space < 0 || bytes.end - bytes.begin ==
-                             whole(*space, def).end)
+  Bytes bytes = bytesOfValue(value, *space, {def, target});
+  if (bytes.space < 0 || bytes.end - bytes.begin == whole(*space, target).end)
     return std::nullopt;
   return bytes;
 }
@@ -763,7 +765,7 @@ SmallVector<Touch> verify::settledCallTouches(Operation *call, Pipe pipe,
   SmallVector<Touch> touches;
   for (Value operand : call->getOperands())
     if (isa<BaseMemRefType>(operand.getType()) && !dsaplanSpaceOf(operand))
-      for (const Bytes &run : gmRunsOfValue(operand, {call, nullptr, &terms},
+      for (const Bytes &run : gmRunsOfValue(operand, {call, target, nullptr, &terms},
                                             LoopIterations()))
         for (bool write : {false, true})
           touches.push_back({run, write});

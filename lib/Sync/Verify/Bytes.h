@@ -127,13 +127,15 @@ private:
 using OnChipRuns =
     llvm::DenseMap<Value, std::optional<SmallVector<Bytes, 1>>>;
 
-/// The memory `op` reads and writes, from its operands and effects, in the
-/// loop iterations `iterations` (GM offsets that move with a loop); element
-/// sizes are taken from `sizes` and on-chip runs from `known` (the ops of
-/// one function) when given, and its effects from `effectsOfOp` (what
-/// isMemoryOp kept) when given. Unknown terms are numbered in `terms`: the
-/// ranges of two calls compare only when both gave the same table.
-Touches touchesOf(Operation *op, const LoopIterations &iterations,
+/// The memory `op` (of a function of `target`) reads and writes, from its
+/// operands and effects, in the loop iterations `iterations` (GM offsets
+/// that move with a loop); element sizes are taken from `sizes` and on-chip
+/// runs from `known` (the ops of one function) when given, and its effects
+/// from `effectsOfOp` (what isMemoryOp kept) when given. Unknown terms are
+/// numbered in `terms`: the ranges of two calls compare only when both gave
+/// the same table.
+Touches touchesOf(Operation *op, const TargetDescription &target,
+                  const LoopIterations &iterations,
                   ElementSizes *sizes = nullptr, OnChipRuns *known = nullptr,
                   const EffectList *effectsOfOp = nullptr,
                   UnknownTermsTable *terms = nullptr);
@@ -147,6 +149,8 @@ Touches touchesOf(Operation *op, const LoopIterations &iterations,
 ///   scf.for %i ... { memref.copy %gm, %v }       // one entry
 class TouchCache {
 public:
+  /// For the ops of a function of `target`.
+  explicit TouchCache(const TargetDescription &target) : target(target) {}
   /// Valid until the next call.
   ArrayRef<Touch> get(Operation *op, const LoopIterations &iterations);
   /// The induction variables of the scf.for loops `op`'s touches may
@@ -178,6 +182,7 @@ private:
   llvm::DenseMap<Operation *, EffectList> effects;
   Operation *lastOp = nullptr;
   EffectList lastEffects;
+  const TargetDescription &target;
   ElementSizes sizes;
   OnChipRuns onChipRuns;
   UnknownTermsTable terms;
@@ -219,7 +224,8 @@ private:
 /// The bytes of `value` when it is a whole placed tile: a placed
 /// dsaplan.alloc, or a static view of an arena. Other values (subviews,
 /// block arguments, choices) are only known to lie somewhere.
-std::optional<Bytes> exactTileBytes(Value value);
+std::optional<Bytes> exactTileBytes(Value value,
+                                    const TargetDescription &target);
 
 /// What a settled call may touch on `pipe`: every byte of every space the
 /// target lets the pipe reach, and all of each GM operand, read and written

@@ -101,12 +101,12 @@ bool MachineRules::checkOverlap(Operation *op, Pipe pipe) const {
   for (const MemoryEffects::EffectInstance &read : instances) {
     if (!isa<MemoryEffects::Read>(read.getEffect()) || !read.getValue())
       continue;
-    std::optional<Bytes> a = exactTileBytes(read.getValue());
+    std::optional<Bytes> a = exactTileBytes(read.getValue(), target);
     for (const MemoryEffects::EffectInstance &write : instances) {
       if (!a || !isa<MemoryEffects::Write>(write.getEffect()) ||
           !write.getValue())
         continue;
-      std::optional<Bytes> b = exactTileBytes(write.getValue());
+      std::optional<Bytes> b = exactTileBytes(write.getValue(), target);
       if (!b || !a->sameMemory(*b) || a->end <= b->begin ||
           b->end <= a->begin ||
           (a->begin == b->begin &&
@@ -147,7 +147,7 @@ unsigned MachineRules::coresOfFunction() {
       return;
     if (std::optional<Pipe> pipe = getOpPipe(op))
       if (isMemoryOp(op))
-        cores |= coresOf(*pipe, touchesOf(op, LoopIterations()));
+        cores |= coresOf(*pipe, touchesOf(op, target, LoopIterations()));
   });
   functionCores = cores ? cores : kBothCores;
   return *functionCores;

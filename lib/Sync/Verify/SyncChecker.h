@@ -179,7 +179,8 @@ public:
   /// its verdict is the full walk's, its diagnostics are not to be shown.
   SyncChecker(func::FuncOp func, const TargetDescription &target,
               bool quick = false)
-      : func(func), target(target), rules(func, target), quick(quick) {}
+      : func(func), target(target), rules(func, target), touchCache(target),
+        quick(quick) {}
   bool run(unsigned &checked);
   bool checkStructure();
   /// Whether a quick walk may leave any loop early: a function of one core

@@ -147,7 +147,7 @@ ArrayRef<Touch> TouchCache::get(Operation *op,
   } else if (auto it = effects.find(op); it != effects.end()) {
     kept = &it->second;
   }
-  entries.push_back({std::move(key), touchesOf(op, iterations, &sizes,
+  entries.push_back({std::move(key), touchesOf(op, target, iterations, &sizes,
                                                &onChipRuns, kept, &terms)});
   known.entries.push_back(&entries.back());
   // An op whose bytes move with no loop has one entry: its effects are

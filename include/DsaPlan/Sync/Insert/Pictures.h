@@ -28,6 +28,7 @@
 #define DSAPLAN_SYNC_INSERT_PICTURES_H
 
 #include "DsaPlan/Analysis/BufferLifetimes.h"
+#include "DsaPlan/Dialect/DsaPlan/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -37,12 +38,12 @@ namespace dsaplan {
 /// The memory maps of one function: numbered, and its tiles' live ranges
 /// taken, before the syncs go in; drawn, with the syncs, once they are in.
 ///
-///   SyncPictures pictures(func);   // insert-sync's input
+///   SyncPictures pictures(func, target);   // insert-sync's input
 ///   ... insert the syncs ...
 ///   pictures.write(dir);           // arrows between the numbered accesses
 class SyncPictures {
 public:
-  explicit SyncPictures(func::FuncOp func);
+  SyncPictures(func::FuncOp func, const TargetDescription &target);
 
   /// Writes `dir/<function>.<space>.svg` for each space with tiles: the
   /// tiles at their offsets over their live ranges, an arrow per flag pair
@@ -57,6 +58,7 @@ private:
   /// Mutable as MLIR's op handles are: walking the function does not
   /// change it.
   mutable func::FuncOp func;
+  TargetDescription target;
   BufferLifetimes lifetimes;
   /// The ops that define placed tiles (isTileOp, with a known offset), in
   /// program order.
