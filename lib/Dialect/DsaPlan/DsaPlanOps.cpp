@@ -395,9 +395,9 @@ LogicalResult CrossCoreSetOp::verify() {
     return failure();
   TargetDescription target = TargetDescription::getForOp(*this);
   Pipe pipe = getPipe();
-  if (pipe == Pipe::s)
-    return emitOpError() << "a cross-core set cannot be issued on pipe s on "
-                         << target.getName()
+  if (!target.signalsCrossCore(pipe))
+    return emitOpError() << "a cross-core set cannot be issued on pipe "
+                         << stringifyPipe(pipe) << " on " << target.getName()
                          << " (it fires when its pipe's earlier work is done: "
                             "name the pipe that did it)";
   if (!target.runsOn(pipe, getCore()))

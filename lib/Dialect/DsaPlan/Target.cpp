@@ -91,7 +91,9 @@ constexpr CrossCoreDescription k950CrossCore{11, 15, 0b10111, 2};
 /// (M) and writes results out of L0C to GM or L1 (FIX); the vector core
 /// moves GM into UB (MTE2), computes in UB (V) and stores UB to GM (MTE3).
 constexpr std::array<PipeDescription, kNumPipes> k910bPipes = {{
-    {kBothCores, kGm | kUb, kGm | kUb, false},   // s: in order, no barrier
+    // s: runs in order (no barrier) and signals no other core
+    {kBothCores, kGm | kUb, kGm | kUb, /*needsBarrier=*/false,
+     /*signalsCrossCore=*/false},
     {kVectorCore, kUb, kUb},                     // v
     {kCubeCore, kL0a | kL0b | kBt | kL0c, kL0c}, // m: accumulates in l0c
     {kCubeCore, kL1, kL0a | kL0b | kBt},         // mte1

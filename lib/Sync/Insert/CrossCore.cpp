@@ -88,9 +88,10 @@ LogicalResult CrossCorePlanner::addPair(const SyncDependency &dep) {
     diag.attachNote(earlier.op->getLoc()) << "the earlier access";
     return diag;
   };
-  if (earlier.pipe == Pipe::s)
-    return refuse("a cross-core set cannot be issued on pipe s: give the "
-                  "access a pipe that can signal");
+  if (!target.signalsCrossCore(earlier.pipe))
+    return refuse(Twine("a cross-core set cannot be issued on pipe ") +
+                  stringifyPipe(earlier.pipe) +
+                  ": give the access a pipe that can signal");
   CrossCorePair pair;
   pair.from = coreOfMask(getAccessCores(earlier, target));
   pair.to = coreOfMask(getAccessCores(later, target));

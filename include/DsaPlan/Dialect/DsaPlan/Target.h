@@ -151,6 +151,10 @@ struct PipeDescription {
   /// finished, so that two dependent instructions of it need a
   /// pipe_barrier between them (false: it runs them in order).
   bool needsBarrier = true;
+  /// Whether a cross-core set may be issued on the pipe: it fires when the
+  /// pipe's earlier work is done, so the pipe must be one that does work
+  /// the other core waits for (the scalar pipe does not).
+  bool signalsCrossCore = true;
 };
 
 /// A target: one SpaceDescription per memory space.
@@ -189,6 +193,11 @@ public:
   /// Whether a dependency between two instructions of `pipe` needs a
   /// pipe_barrier (PipeDescription::needsBarrier).
   bool needsBarrier(Pipe pipe) const { return getPipe(pipe).needsBarrier; }
+  /// Whether a cross-core set may be issued on `pipe`
+  /// (PipeDescription::signalsCrossCore).
+  bool signalsCrossCore(Pipe pipe) const {
+    return getPipe(pipe).signalsCrossCore;
+  }
   /// The event ids of the flags from `src` to `dst`: 0 to this minus one.
   int64_t getNumEventIds(Pipe src, Pipe dst) const {
     (void)src, (void)dst; // the same for every pair on the built-in chips
