@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The one walker the analyses and the sync checks share (the live ranges,
-// the sync dependencies, the inserter's OrderChecker and the verifier's
-// SyncChecker). A client keeps its own state and says what an op does to
+// the sync dependencies, the inserter's cover and OrderChecker, and the
+// verifier's SyncChecker). A client keeps its own state and says what an op does to
 // it; the walker follows the regions the way RegionBranchOpInterface says
 // control flows through them, and hands the states of the paths that leave
 // an op to the client to merge:
@@ -40,6 +40,9 @@
 //   bool enterBlock(Block &, State &, Block::iterator &begin,
 //                   Block::iterator &end);  // narrow the ops walked, or
 //                                           // skip the block (false)
+//   void leaveBlock(Block &, State &);      // after the last op walked of
+//                                           // a block entered (not when
+//                                           // the walk stopped in it)
 //   void beginIteration(Operation &loop, unsigned iteration, State &);
 //   bool repeatsIteration(Operation &loop, unsigned iteration,
 //                         const State &);   // opt-in: end the loop early
@@ -110,6 +113,7 @@ template <typename State> struct RegionWalkClient {
   bool enterBlock(Block &, State &, Block::iterator &, Block::iterator &) {
     return true;
   }
+  void leaveBlock(Block &, State &) {}
   void beginIteration(Operation &, unsigned, State &) {}
   bool repeatsIteration(Operation &, unsigned, const State &) { return false; }
   void endLoop(Operation &) {}
@@ -131,6 +135,7 @@ public:
     for (Operation &op : llvm::make_range(begin, end))
       if (!walkOp(op, state))
         return false;
+    client.leaveBlock(block, state);
     return true;
   }
 
