@@ -62,6 +62,10 @@
 // lib/Sync/Verify/FixedPoint.cpp) answers repeatsIteration: asked before
 // each iteration after the first, true leaves the loop there, as if that
 // were its last. The default (false) unrolls every iteration.
+// A client that sums up each block on its own (the cover: every block
+// runs from its own clock, lib/Sync/Insert/Cover.cpp) reads a block's end
+// in leaveBlock, called after its last op, inner blocks before the block
+// holding them.
 // A client that never reads its state after a walk that stopped sets
 // kMovesLastExit: the state itself becomes an op's last exit (the merge
 // replaces it) instead of a copy of it; a walk that stops may leave it

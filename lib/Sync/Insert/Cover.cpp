@@ -189,6 +189,9 @@ struct BlockCover {
 /// BlockCovers instead of a state that flows along the paths.
 struct NoPathState {};
 
+/// Walks the function's blocks (each once, by RegionWalker), meeting each
+/// block's forward requirements and, at the end of a loop body, those
+/// around its back edge.
 class SyncCover : public RegionWalkClient<NoPathState> {
 public:
   SyncCover(const ProgramOrder &order, const SyncRequirements &requirements)
@@ -211,14 +214,18 @@ public:
                   Block::iterator &);
   WalkStep step(Operation &op, NoPathState &);
   void leaveBlock(Block &block, NoPathState &);
+  /// Nothing to merge: what an op's blocks knew at their ends reaches its
+  /// block in leaveEnteredOp.
   std::optional<NoPathState> merge(ArrayRef<NoPathState>, Operation *) {
     return NoPathState();
   }
+  /// The exits are empty: a branch's or a loop's fit on the stack.
   static constexpr unsigned kInlineExits = 4;
 
 private:
-  /// Whether the cover walks the blocks of `op` (an op with regions that is
-  /// not itself an access, such as a linalg op with its body).
+  /// Whether the cover walks the blocks of `op`: an op with regions that is
+  /// not itself an access (an scf.if, a loop; not a linalg op, whose body
+  /// is part of its access).
   bool coversRegionsOf(Operation *op) const {
     return op->getNumRegions() && !requirements.accessIndex.count(op);
   }
@@ -269,13 +276,16 @@ bool SyncCover::enterBlock(Block &block, NoPathState &, Block::iterator &,
   return true;
 }
 
-/// Meets the requirements whose consumer is the op at gap `next` (each op
-/// of the block has its gap: the numbering skips none), then steps over
-/// the op or goes into its regions.
+/// Meets the requirements whose consumer is the op at gap `next`, then
+/// steps over the op or goes into its regions. The gaps are those of the
+/// ops ProgramOrder numbered: an op created since (the cross-core syncs,
+/// created before the cover) is not one of them, and the cover passes it
+/// by as if it were not there.
 WalkStep SyncCover::step(Operation &op, NoPathState &) {
   BlockCover &cover = covers.back();
+  if (cover.next == cover.ops.size() || cover.ops[cover.next] != &op)
+    return WalkStep::Done;
   Gap gap = cover.next++;
-  assert(cover.ops[gap] == &op && "the cover walks the ops ProgramOrder has");
   arriveAt(cover, gap);
   if (stepOverInputSync(&op, gap, cover.knowledge, cover.flags) ||
       !coversRegionsOf(&op))
@@ -332,11 +342,14 @@ void SyncCover::arriveAt(BlockCover &cover, Gap gap) {
     meetForward(cover, reqs[next], gap);
 }
 
-/// After the walker went through the blocks of the op entered
-/// (every block of every region, once; the regions of the structured ops
-/// are single blocks): what their ends knew becomes what the pipes know
-/// after the op. Not in merge(): the walker merges the paths of a branch
-/// or a loop, not those of an op it walks in sequence.
+/// After the walker went through the blocks of the op entered, what their
+/// ends knew becomes what the pipes know after the op. Those are all its
+/// blocks, once each (as the cover's own recursion walked them): the walker
+/// goes into a branch's or a loop's entry blocks, and the regions of the
+/// registered branches and loops (scf, affine) hold one block; any other
+/// op's blocks it walks one after the other. Not done in merge(), which
+/// the walker calls after a branch or a loop but not after an op it walks
+/// in sequence (scf.execute_region).
 void SyncCover::leaveEnteredOp(BlockCover &cover) {
   Operation *op = cover.entered;
   cover.entered = nullptr;
@@ -344,6 +357,9 @@ void SyncCover::leaveEnteredOp(BlockCover &cover) {
   stepOverNested(op, cover.enteredGap, cover.knowledge, &cover.undrained);
 }
 
+/// Meets `req` at `gap`, unless its consumer's pipe knows already that its
+/// producer finished: with a barrier (one pipe) or a pair whose set
+/// follows the producer.
 void SyncCover::meetForward(BlockCover &cover, const Requirement &req,
                             Gap gap) {
   Knowledge &knowledge = cover.knowledge;
