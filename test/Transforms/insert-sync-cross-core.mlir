@@ -99,3 +99,36 @@ func.func @implied(%ws: memref<2x64xf32> {llvm.noalias}) {
   memref.copy %s0, %x0 {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32, strided<[1]>> to memref<64xf32, #dsaplan.space<ub>>
   return
 }
+
+// -----
+
+// The cross-core pair is created before the intra-core cover runs, which
+// passes its set and wait by: the gaps it counts are those of the input's
+// ops. Counted with them, the input's barrier would seem to follow the
+// fill and order it before the exp (no barrier between them).
+// CHECK-LABEL: func.func @input_sync_after_cross_core_pair
+// CHECK:      dsaplan.cross_core_set cube <fix>, mode 2, id 0
+// CHECK-NEXT: dsaplan.cross_core_wait vector, mode 2, id 0
+// CHECK:      dsaplan.pipe_barrier <v>
+// CHECK-NEXT: linalg.fill {dsaplan.pipe = #dsaplan.pipe<v>}
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: dsaplan.pipe_barrier <v>
+// CHECK-NEXT: linalg.exp
+func.func @input_sync_after_cross_core_pair(%ws: memref<64xf32> {llvm.noalias}) {
+  %l0c = dsaplan.arena <l0c> : memref<131072xi8, #dsaplan.space<l0c>>
+  %ub = dsaplan.arena <ub> : memref<196608xi8, #dsaplan.space<ub>>
+  %c0 = arith.constant 0 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.view %l0c[%c0][] : memref<131072xi8, #dsaplan.space<l0c>> to memref<64xf32, #dsaplan.space<l0c>>  // l0c [0, 256)
+  %x = memref.view %ub[%c0][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>      // ub [0, 256)
+  %y = memref.view %ub[%c256][] : memref<196608xi8, #dsaplan.space<ub>> to memref<64xf32, #dsaplan.space<ub>>    // ub [256, 512)
+  linalg.fill {dsaplan.pipe = #dsaplan.pipe<m>} ins(%zero : f32) outs(%acc : memref<64xf32, #dsaplan.space<l0c>>)
+  memref.copy %acc, %ws {dsaplan.pipe = #dsaplan.pipe<fix>} : memref<64xf32, #dsaplan.space<l0c>> to memref<64xf32>   // cross-core set after this
+  memref.copy %ws, %x {dsaplan.pipe = #dsaplan.pipe<mte2>} : memref<64xf32> to memref<64xf32, #dsaplan.space<ub>>     // and wait before this
+  dsaplan.pipe_barrier <v>
+  linalg.fill {dsaplan.pipe = #dsaplan.pipe<v>} ins(%zero : f32) outs(%y : memref<64xf32, #dsaplan.space<ub>>)
+  %unused = arith.addi %c0, %c256 : index
+  linalg.exp {dsaplan.pipe = #dsaplan.pipe<v>} ins(%y : memref<64xf32, #dsaplan.space<ub>>) outs(%y : memref<64xf32, #dsaplan.space<ub>>)  // RAW after the fill: a barrier
+  return
+}

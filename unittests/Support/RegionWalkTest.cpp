@@ -42,9 +42,12 @@ public:
     iterations.push_back(iteration);
   }
   void endLoop(Operation &) { ++loops; }
+  void leaveBlock(Block &, std::string &trace) { blockEnds.push_back(trace); }
 
   SmallVector<unsigned> iterations;
   unsigned loops = 0;
+  /// The trace at the end of each block walked, in the order they ended.
+  SmallVector<std::string> blockEnds;
 };
 
 class RegionWalkTest : public ::testing::Test {
@@ -180,6 +183,30 @@ TEST_F(RegionWalkTest, NestedLoopsUnrollEachLevel) {
     })mlir", 2);
   EXPECT_EQ(trace, "[|[a|]|[[a|]a|[a|]]]");
   EXPECT_EQ(client.loops, 1u);
+}
+
+TEST_F(RegionWalkTest, LeaveBlockFollowsEachBlocksLastOp) {
+  std::string trace = walk(R"mlir(
+    func.func @f(%n: index, %c: i1) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      "t.op"() {tag = "a"} : () -> ()
+      scf.for %i = %c0 to %n step %c1 {
+        scf.if %c {
+          "t.op"() {tag = "t"} : () -> ()
+        } else {
+          "t.op"() {tag = "e"} : () -> ()
+        }
+        "t.op"() {tag = "b"} : () -> ()
+      }
+      "t.op"() {tag = "z"} : () -> ()
+      return
+    })mlir", 1);
+  EXPECT_EQ(trace, "[a|[at|ae]b]z");
+  // Inner blocks end before the block holding them, each with its own
+  // path's state; the function's block ends last, after its last op.
+  EXPECT_EQ(client.blockEnds, (SmallVector<std::string>{
+                                  "at", "ae", "[at|ae]b", "[a|[at|ae]b]z"}));
 }
 
 } // namespace

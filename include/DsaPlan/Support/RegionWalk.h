@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The one walker the analyses and the sync checks share (the live ranges,
-// the sync dependencies, the inserter's OrderChecker and the verifier's
-// SyncChecker). A client keeps its own state and says what an op does to
+// the sync dependencies, the inserter's cover and OrderChecker, and the
+// verifier's SyncChecker). A client keeps its own state and says what an op does to
 // it; the walker follows the regions the way RegionBranchOpInterface says
 // control flows through them, and hands the states of the paths that leave
 // an op to the client to merge:
@@ -40,6 +40,9 @@
 //   bool enterBlock(Block &, State &, Block::iterator &begin,
 //                   Block::iterator &end);  // narrow the ops walked, or
 //                                           // skip the block (false)
+//   void leaveBlock(Block &, State &);      // after the last op walked of
+//                                           // a block entered (not when
+//                                           // the walk stopped in it)
 //   void beginIteration(Operation &loop, unsigned iteration, State &);
 //   bool repeatsIteration(Operation &loop, unsigned iteration,
 //                         const State &);   // opt-in: end the loop early
@@ -59,6 +62,10 @@
 // lib/Sync/Verify/FixedPoint.cpp) answers repeatsIteration: asked before
 // each iteration after the first, true leaves the loop there, as if that
 // were its last. The default (false) unrolls every iteration.
+// A client that sums up each block on its own (the cover: every block
+// runs from its own clock, lib/Sync/Insert/Cover.cpp) reads a block's end
+// in leaveBlock, called after its last op, inner blocks before the block
+// holding them.
 // A client that never reads its state after a walk that stopped sets
 // kMovesLastExit: the state itself becomes an op's last exit (the merge
 // replaces it) instead of a copy of it; a walk that stops may leave it
@@ -110,6 +117,7 @@ template <typename State> struct RegionWalkClient {
   bool enterBlock(Block &, State &, Block::iterator &, Block::iterator &) {
     return true;
   }
+  void leaveBlock(Block &, State &) {}
   void beginIteration(Operation &, unsigned, State &) {}
   bool repeatsIteration(Operation &, unsigned, const State &) { return false; }
   void endLoop(Operation &) {}
@@ -131,6 +139,7 @@ public:
     for (Operation &op : llvm::make_range(begin, end))
       if (!walkOp(op, state))
         return false;
+    client.leaveBlock(block, state);
     return true;
   }
 

@@ -22,7 +22,13 @@
 // through the branches of a nested scf.if, or through single ops inside a
 // nested loop, escape it (pruning makes up for what that costs).
 //
-// An scf.for body is walked a second time as the next iteration; a
+// The blocks are walked by the shared RegionWalker (RegionWalk.h), each
+// block once, each from its own clock: an op with regions changes what its
+// block knows only through what the ends of its blocks knew (exitCovers)
+// and through the drains of its loop pairs, so the cover keeps a stack of
+// block walks (BlockCover) rather than a state along the paths.
+//
+// An scf.for body is scanned a second time as the next iteration; a
 // requirement around the back edge that nothing orders gets a loop pair:
 // set after its producer (and before the loop, for the first iteration),
 // waited before its consumer (and after the loop, for the last). Each
@@ -147,30 +153,94 @@ using InputFlags = std::map<std::tuple<Pipe, Pipe, int64_t>, Payload>;
 /// there without the drains (the waits after the loop of its pairs).
 using UndrainedKnowledge = std::map<Gap, Knowledge>;
 
-class SyncCover {
+/// The cover's walk of one block, from its own clock: what the pipes know
+/// at the next gap, what they knew at each gap passed, and the waits and
+/// barriers put at each gap (the next iteration of a loop body runs them
+/// again).
+struct BlockCover {
+  BlockCover(Block *block, ArrayRef<Operation *> ops,
+             ArrayRef<Requirement> requirements)
+      : block(block), ops(ops), requirements(requirements),
+        history(ops.size() + 1), inserted(ops.size() + 1) {}
+
+  Block *block;
+  ArrayRef<Operation *> ops;
+  /// The block's forward requirements, by consumer; `nextRequirement` is
+  /// the first not yet met.
+  ArrayRef<Requirement> requirements;
+  size_t nextRequirement = 0;
+  /// The gap of the next op walked.
+  Gap next = 0;
+  Knowledge knowledge;
+  std::vector<Knowledge> history;
+  std::vector<SmallVector<Inserted, 2>> inserted;
+  InputFlags flags;
+  UndrainedKnowledge undrained;
+  /// The op at gap `enteredGap` when the walker went into its regions:
+  /// after them, it changes the knowledge by what their blocks' ends knew
+  /// (`nestedCovers`, as in SyncCover::exitCovers).
+  Operation *entered = nullptr;
+  Gap enteredGap = 0;
+  std::array<unsigned, kNumPipes> nestedCovers;
+};
+
+/// The walker's state, unused: each block starts from its own clock rather
+/// than from what was known before its op, so the cover keeps a stack of
+/// BlockCovers instead of a state that flows along the paths.
+struct NoPathState {};
+
+/// Walks the function's blocks (each once, by RegionWalker), meeting each
+/// block's forward requirements and, at the end of a loop body, those
+/// around its back edge.
+class SyncCover : public RegionWalkClient<NoPathState> {
 public:
   SyncCover(const ProgramOrder &order, const SyncRequirements &requirements)
       : order(order), requirements(requirements) {}
 
   SyncDecisions run(func::FuncOp func) {
-    coverBlock(&func.getBody().front());
+    // Each block once, in order; loops too: the next iteration of a loop
+    // body is coverBackEdges' (a scan of the body's own ops, see there).
+    NoPathState none;
+    RegionWalker<SyncCover, NoPathState>(*this, /*loopIterations=*/1)
+        .walkBlock(func.getBody().front(), none);
     return std::move(decisions);
   }
 
+  //===--------------------------------------------------------------------===//
+  // The walker's hooks
+  //===--------------------------------------------------------------------===//
+
+  bool enterBlock(Block &block, NoPathState &, Block::iterator &,
+                  Block::iterator &);
+  WalkStep step(Operation &op, NoPathState &);
+  void leaveBlock(Block &block, NoPathState &);
+  /// Nothing to merge: what an op's blocks knew at their ends reaches its
+  /// block in leaveEnteredOp.
+  std::optional<NoPathState> merge(ArrayRef<NoPathState>, Operation *) {
+    return NoPathState();
+  }
+  /// The exits are empty: a branch's or a loop's fit on the stack.
+  static constexpr unsigned kInlineExits = 4;
+
 private:
-  Knowledge coverBlock(Block *block);
-  void meetForward(Block *block, const Requirement &req, Gap gap,
-                   Knowledge &knowledge, ArrayRef<Knowledge> history,
-                   const UndrainedKnowledge &undrained,
-                   SmallVectorImpl<Inserted> &inserted);
+  /// Whether the cover walks the blocks of `op`: an op with regions that is
+  /// not itself an access (an scf.if, a loop; not a linalg op, whose body
+  /// is part of its access).
+  bool coversRegionsOf(Operation *op) const {
+    return op->getNumRegions() && !requirements.accessIndex.count(op);
+  }
+  void arriveAt(BlockCover &cover, Gap gap);
+  void leaveEnteredOp(BlockCover &cover);
+  void meetForward(BlockCover &cover, const Requirement &req, Gap gap);
   void coverBackEdges(Block *body, Operation *loop, const Knowledge &atEnd,
                       ArrayRef<Knowledge> firstHistory,
                       ArrayRef<SmallVector<Inserted, 2>> inserted);
   Gap placeLoopPair(SmallVector<FlagPair, 1> &pairs, const Requirement &req,
                     Gap wait);
-  void stepOver(Operation *op, Gap gap, Knowledge &knowledge,
-                InputFlags &flags, bool coverNested,
-                std::optional<Knowledge> *undrained = nullptr);
+  bool stepOverInputSync(Operation *op, Gap gap, Knowledge &knowledge,
+                         InputFlags &flags);
+  void stepOverNested(Operation *op, Gap gap, Knowledge &knowledge,
+                      UndrainedKnowledge *undrained);
   /// Whether the cover gave `loop` pairs around its back edge (of its body
   /// or of a block of a branch in it), whose waits after it are drains.
   bool hasDrains(Operation *loop) const;
@@ -182,6 +252,8 @@ private:
   const SyncRequirements &requirements;
   SyncDecisions decisions;
   unsigned numDecisions = 0;
+  /// The blocks being walked, innermost last.
+  std::vector<BlockCover> covers;
   /// For each loop pair: the pipes all of whose accesses in the body its
   /// set follows (what the wait after the loop learns about the loop).
   std::map<LoopKey, SmallVector<unsigned, 1>> drainCovers;
@@ -190,86 +262,145 @@ private:
   DenseMap<Operation *, std::array<unsigned, kNumPipes>> exitCovers;
 };
 
+//===----------------------------------------------------------------------===//
+// The walk: each block forward from its own clock
+//===----------------------------------------------------------------------===//
 
-/// Walks `block` forward, meeting its forward requirements; then, for an
-/// scf.for body, walks it once more as the next iteration for the
-/// requirements around the back edge. Returns what the pipes know at its
-/// end.
-Knowledge SyncCover::coverBlock(Block *block) {
-  ArrayRef<Operation *> blockOps = order.opsOf(block);
-  Gap end = blockOps.size();
-  auto found = requirements.forward.find(order.blockId(block));
+bool SyncCover::enterBlock(Block &block, NoPathState &, Block::iterator &,
+                           Block::iterator &) {
+  auto found = requirements.forward.find(order.blockId(&block));
   ArrayRef<Requirement> reqs;
   if (found != requirements.forward.end())
     reqs = found->second;
-  std::vector<Knowledge> history(end + 1);
-  std::vector<SmallVector<Inserted, 2>> inserted(end + 1);
-  InputFlags flags;
-  Knowledge knowledge;
-  UndrainedKnowledge undrained;
-  size_t next = 0;
-  for (Gap gap = 0; gap <= end; ++gap) {
-    history[gap] = knowledge;
-    for (; next < reqs.size() && reqs[next].before == gap; ++next)
-      meetForward(block, reqs[next], gap, knowledge, history, undrained,
-                  inserted[gap]);
-    if (gap == end)
-      break;
-    std::optional<Knowledge> withoutDrains;
-    stepOver(blockOps[gap], gap, knowledge, flags, /*coverNested=*/true,
-             &withoutDrains);
-    if (withoutDrains)
-      undrained.emplace(gap + 1, *withoutDrains);
-  }
-  Operation *parent = block->getParentOp();
-  if (isa<scf::ForOp, scf::WhileOp>(parent) && loopBody(parent) == block &&
-      requirements.backEdge.count(order.position(parent)))
-    coverBackEdges(block, parent, knowledge, history, inserted);
-  else if (requirements.branchBackEdge.count(order.blockId(block)))
-    coverBackEdges(block, enclosingLoop(block), knowledge, history, inserted);
-  return knowledge;
+  covers.emplace_back(&block, order.opsOf(&block), reqs);
+  return true;
 }
 
-void SyncCover::meetForward(Block *block, const Requirement &req, Gap gap,
-                              Knowledge &knowledge,
-                              ArrayRef<Knowledge> history,
-                              const UndrainedKnowledge &undrained,
-                              SmallVectorImpl<Inserted> &inserted) {
+/// Meets the requirements whose consumer is the op at gap `next`, then
+/// steps over the op or goes into its regions. The gaps are those of the
+/// ops ProgramOrder numbered: an op created since (the cross-core syncs,
+/// created before the cover) is not one of them, and the cover passes it
+/// by as if it were not there.
+WalkStep SyncCover::step(Operation &op, NoPathState &) {
+  BlockCover &cover = covers.back();
+  if (cover.next == cover.ops.size() || cover.ops[cover.next] != &op)
+    return WalkStep::Done;
+  Gap gap = cover.next++;
+  arriveAt(cover, gap);
+  if (stepOverInputSync(&op, gap, cover.knowledge, cover.flags) ||
+      !coversRegionsOf(&op))
+    return WalkStep::Done;
+  cover.entered = &op;
+  cover.enteredGap = gap;
+  cover.nestedCovers.fill((1u << kNumPipes) - 1);
+  return WalkStep::Enter;
+}
+
+/// The requirements at the block's end; then, for an scf.for body (or a
+/// block of a branch in a loop), the body once more as the next iteration
+/// for the requirements around the back edge. What the pipes know at the
+/// end goes to the op holding the block.
+void SyncCover::leaveBlock(Block &block, NoPathState &) {
+  BlockCover &cover = covers.back();
+  assert(cover.block == &block && cover.next == cover.ops.size() &&
+         "the walker ends the block it entered, after its last op");
+  arriveAt(cover, cover.ops.size());
+  Operation *parent = block.getParentOp();
+  if (isa<scf::ForOp, scf::WhileOp>(parent) && loopBody(parent) == &block &&
+      requirements.backEdge.count(order.position(parent)))
+    coverBackEdges(&block, parent, cover.knowledge, cover.history,
+                   cover.inserted);
+  else if (requirements.branchBackEdge.count(order.blockId(&block)))
+    coverBackEdges(&block, enclosingLoop(&block), cover.knowledge,
+                   cover.history, cover.inserted);
+  if (covers.size() > 1) {
+    // Syncs inside an op order what is inside it: a pipe that knows, at the
+    // end of each of its blocks, that all of the block's accesses of a pipe
+    // finished, knows it after the op (a branch or a loop that does not run
+    // has none to wait for).
+    BlockCover &holder = covers[covers.size() - 2];
+    assert(holder.entered == parent && "a nested block of the entered op");
+    std::array<int32_t, kNumPipes> last = lastIndices(&block);
+    for (unsigned q = 0; q < kNumPipes; ++q)
+      for (unsigned r = 0; r < kNumPipes; ++r)
+        if (cover.knowledge.of[q].current[r] < last[r] + 2)
+          holder.nestedCovers[q] &= ~(1u << r);
+  }
+  covers.pop_back();
+}
+
+/// Reaching `gap`: the op before it, if the walker went into its regions,
+/// is left now; then what is known is recorded and the requirements whose
+/// consumer is at the gap are met.
+void SyncCover::arriveAt(BlockCover &cover, Gap gap) {
+  if (cover.entered)
+    leaveEnteredOp(cover);
+  cover.history[gap] = cover.knowledge;
+  ArrayRef<Requirement> reqs = cover.requirements;
+  for (size_t &next = cover.nextRequirement;
+       next < reqs.size() && reqs[next].before == gap; ++next)
+    meetForward(cover, reqs[next], gap);
+}
+
+/// After the walker went through the blocks of the op entered, what their
+/// ends knew becomes what the pipes know after the op. Those are all its
+/// blocks, once each (as the cover's own recursion walked them): the walker
+/// goes into a branch's or a loop's entry blocks, and the regions of the
+/// registered branches and loops (scf, affine) hold one block; any other
+/// op's blocks it walks one after the other. Not done in merge(), which
+/// the walker calls after a branch or a loop but not after an op it walks
+/// in sequence (scf.execute_region).
+void SyncCover::leaveEnteredOp(BlockCover &cover) {
+  Operation *op = cover.entered;
+  cover.entered = nullptr;
+  exitCovers[op] = cover.nestedCovers;
+  stepOverNested(op, cover.enteredGap, cover.knowledge, &cover.undrained);
+}
+
+/// Meets `req` at `gap`, unless its consumer's pipe knows already that its
+/// producer finished: with a barrier (one pipe) or a pair whose set
+/// follows the producer.
+void SyncCover::meetForward(BlockCover &cover, const Requirement &req,
+                            Gap gap) {
+  Knowledge &knowledge = cover.knowledge;
   if (knowledge.knows(req.dst, req.src, req.after, /*previous=*/false))
     return;
+  unsigned blockId = order.blockId(cover.block);
   if (req.src == req.dst) {
-    decisions.barriers[{order.blockId(block), req.src}].push_back({gap, gap, numDecisions++});
+    decisions.barriers[{blockId, req.src}].push_back({gap, gap, numDecisions++});
     knowledge.barrier(req.src, gap);
-    inserted.push_back({req.src, req.dst, gap, /*barrier=*/true});
+    cover.inserted[gap].push_back({req.src, req.dst, gap, /*barrier=*/true});
     return;
   }
   // The set right after the producer; a set at this very gap follows the
   // waits made so far.
   Gap set = req.after + 1;
-  const Knowledge &atSet = set == gap ? knowledge : history[set];
+  const Knowledge &atSet = set == gap ? knowledge : cover.history[set];
   Payload payload = atSet.capture(req.src, set);
   FlagPair pair{set, gap, numDecisions++};
   // Right after a loop, the set goes ahead of the loop's drains (and of the
   // waits made at this gap) when it hands over the same without them: a
   // drain would hold its pipe, and the set, until the drained pipe is done.
-  auto atLoopExit = undrained.find(set);
-  pair.setAheadOfDrains = atLoopExit != undrained.end() &&
+  auto atLoopExit = cover.undrained.find(set);
+  pair.setAheadOfDrains = atLoopExit != cover.undrained.end() &&
                           atLoopExit->second.capture(req.src, set) == payload;
-  decisions.pairs[{order.blockId(block), req.src, req.dst}].push_back(pair);
+  decisions.pairs[{blockId, req.src, req.dst}].push_back(pair);
   knowledge.receive(req.dst, payload);
-  inserted.push_back({req.src, req.dst, set, /*barrier=*/false});
+  cover.inserted[gap].push_back({req.src, req.dst, set, /*barrier=*/false});
 }
 
-/// What one op does to the knowledge: syncs of the input, and around a
-/// nested loop its own flag pairs (set before it, waited after it). For a
-/// loop with drains, `undrained` gets the knowledge after it without them.
-void SyncCover::stepOver(Operation *op, Gap gap, Knowledge &knowledge,
-                         InputFlags &flags, bool coverNested,
-                         std::optional<Knowledge> *undrained) {
+//===----------------------------------------------------------------------===//
+// What one op does to the knowledge
+//===----------------------------------------------------------------------===//
+
+/// A sync of the input: a set_flag hands its wait what its pipe knows, a
+/// barrier finishes its pipes' streams up to the gap. False for other ops.
+bool SyncCover::stepOverInputSync(Operation *op, Gap gap,
+                                  Knowledge &knowledge, InputFlags &flags) {
   if (auto set = dyn_cast<SetFlagOp>(op)) {
     flags[{set.getSrc(), set.getDst(), set.getEvent()}] =
         knowledge.capture(set.getSrc(), gap);
-    return;
+    return true;
   }
   if (auto wait = dyn_cast<WaitFlagOp>(op)) {
     auto it = flags.find({wait.getSrc(), wait.getDst(), wait.getEvent()});
@@ -277,40 +408,29 @@ void SyncCover::stepOver(Operation *op, Gap gap, Knowledge &knowledge,
       knowledge.receive(wait.getDst(), it->second);
       flags.erase(it);
     }
-    return;
+    return true;
   }
   if (auto barrier = dyn_cast<PipeBarrierOp>(op)) {
     knowledge.barrier(barrier.getPipe(), gap);
-    return;
+    return true;
   }
   if (isa<BarrierAllOp>(op)) {
     knowledge.barrierAll(gap);
-    return;
+    return true;
   }
-  if (op->getNumRegions() == 0 || requirements.accessIndex.count(op))
-    return;
+  return false;
+}
+
+/// An op whose blocks the cover walked: what their ends knew
+/// (exitCovers[op]), and around a nested loop its own flag pairs (set
+/// before it, waited after it). For a loop with drains, `undrained` gets
+/// the knowledge after it without them.
+void SyncCover::stepOverNested(Operation *op, Gap gap, Knowledge &knowledge,
+                               UndrainedKnowledge *undrained) {
   // What the pipes knew before the op: a loop's drain pair hands over what
   // its pipe knew at its set, before the loop or inside it, never what the
   // pipe learns from the loop's exit.
   const Knowledge beforeOp = knowledge;
-  // Syncs inside the op order what is inside it: a pipe that knows, at the
-  // end of each of its blocks, that all of the block's accesses of a pipe
-  // finished, knows it after the op (a branch or a loop that does not run
-  // has none to wait for).
-  if (coverNested) {
-    std::array<unsigned, kNumPipes> covers;
-    covers.fill((1u << kNumPipes) - 1);
-    for (Region &region : op->getRegions())
-      for (Block &nested : region) {
-        Knowledge atEnd = coverBlock(&nested);
-        std::array<int32_t, kNumPipes> last = lastIndices(&nested);
-        for (unsigned q = 0; q < kNumPipes; ++q)
-          for (unsigned r = 0; r < kNumPipes; ++r)
-            if (atEnd.of[q].current[r] < last[r] + 2)
-              covers[q] &= ~(1u << r);
-      }
-    exitCovers[op] = covers;
-  }
   // Where the op may leave without running a block to its end (a loop, an
   // scf.if without else), that path keeps only what was known before it.
   bool mayRunNoBlock = isLoopOp(op) || mayRunNoRegion(op);
@@ -325,7 +445,7 @@ void SyncCover::stepOver(Operation *op, Gap gap, Knowledge &knowledge,
   if (!isa<scf::ForOp>(op))
     return;
   if (undrained && hasDrains(op))
-    *undrained = knowledge;
+    undrained->emplace(gap + 1, knowledge);
   // The wait after the loop receives the set before it (zero iterations)
   // or the body's last set, which follows every access of the pipes it
   // covers: then those accesses of the loop are known finished too.
@@ -381,6 +501,10 @@ std::array<int32_t, kNumPipes> SyncCover::lastIndices(Block *block) const {
 /// its pipes (set after the last producer, waited before the first
 /// consumer; set before the loop for the first iteration, waited after it
 /// for the last) or a barrier before the consumer.
+///
+/// A scan of the body's own ops, not a walk of control flow: an op with
+/// regions counts by what the first walk learnt of its blocks (exitCovers)
+/// and is not gone into again.
 void SyncCover::coverBackEdges(Block *body, Operation *loop,
                                  const Knowledge &atEnd,
                                  ArrayRef<Knowledge> firstHistory,
@@ -428,8 +552,11 @@ void SyncCover::coverBackEdges(Block *body, Operation *loop,
                                      .capture(req.src, set)
                                      .nextIteration());
     }
-    if (gap < end)
-      stepOver(blockOps[gap], gap, knowledge, flags, /*coverNested=*/false);
+    if (gap == end)
+      break;
+    Operation *op = blockOps[gap];
+    if (!stepOverInputSync(op, gap, knowledge, flags) && coversRegionsOf(op))
+      stepOverNested(op, gap, knowledge, /*undrained=*/nullptr);
   }
   // The wait after the loop learns from a branch's pairs nothing of the
   // body's accesses: the branch may not have run in the last iterations.
