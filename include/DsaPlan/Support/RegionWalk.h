@@ -5,11 +5,12 @@
 //===----------------------------------------------------------------------===//
 //
 // The one walker the analyses and the sync checks share (the live ranges,
-// the sync dependencies, the inserter's cover and OrderChecker, and the
-// verifier's SyncChecker). A client keeps its own state and says what an op does to
-// it; the walker follows the regions the way RegionBranchOpInterface says
-// control flows through them, and hands the states of the paths that leave
-// an op to the client to merge:
+// the sync dependencies, the inserter's cover, OrderChecker and the flags
+// in flight at settled calls, and the verifier's SyncChecker). A client
+// keeps its own state and says what an op does to it; the walker follows
+// the regions the way RegionBranchOpInterface says control flows through
+// them, and hands the states of the paths that leave an op to the client
+// to merge:
 //
 //   getControlKind(op)   how control runs the op's regions
 //     OneOf              exactly one region runs, or none where the op may
