@@ -180,8 +180,7 @@ void PictureBuilder::addTile(Operation *tile,
   std::optional<size_t> pool = poolOf(space);
   if (!pool) {
     pool = problem.pools.size();
-    problem.pools.push_back(
-        getSpacePool(space, target));
+    problem.pools.push_back(getSpacePool(space, target));
     extras.emplace_back();
   }
   solver::Buffer buffer;

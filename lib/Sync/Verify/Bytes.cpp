@@ -765,8 +765,9 @@ SmallVector<Touch> verify::settledCallTouches(Operation *call, Pipe pipe,
   SmallVector<Touch> touches;
   for (Value operand : call->getOperands())
     if (isa<BaseMemRefType>(operand.getType()) && !dsaplanSpaceOf(operand))
-      for (const Bytes &run : gmRunsOfValue(operand, {call, target, nullptr, &terms},
-                                            LoopIterations()))
+      for (const Bytes &run :
+           gmRunsOfValue(operand, {call, target, nullptr, &terms},
+                         LoopIterations()))
         for (bool write : {false, true})
           touches.push_back({run, write});
   for (MemorySpace space : allMemorySpaces())
