@@ -15,25 +15,27 @@
 //    pipe already knows through syncs of the input or decided earlier.
 // 3. SyncEventIds: an event id for each pair.
 // 4. SyncCodegen: the ops, each decision a group.
-// 5. SyncPruning: the one-bit flag repair (a set never overruns the
-//    previous set of its flag), then, within a budget, dropping the groups
-//    the others imply, so that no inserted sync can go without leaving a
-//    dependency unordered.
+// 5. The one-bit flag repair (EventIds.cpp: a set never overruns the
+//    previous set of its flag), then, within a budget, tidySyncs
+//    (Pruning.h): dropping the groups the others imply, so that no inserted
+//    sync can go without leaving a dependency unordered, and moving loop
+//    pairs out of outer loops and pre-sets up.
+// 6. With report-dir, the syncs as JSON (Report.h) and the memory maps
+//    with the syncs drawn in (Pictures.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "DsaPlan/Analysis/SupportedStructure.h"
 #include "DsaPlan/Transforms/Passes.h"
-#include "DsaPlan/Support/ReportFiles.h"
 #include "DsaPlan/Sync/Insert/CrossCore.h"
 #include "DsaPlan/Sync/Insert/Pictures.h"
 #include "DsaPlan/Sync/Insert/Plan.h"
 #include "DsaPlan/Sync/Insert/Pruning.h"
+#include "DsaPlan/Sync/Insert/Report.h"
 #include "DsaPlan/Sync/Insert/SettledCalls.h"
 
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
 
 #define DEBUG_TYPE "dsaplan-insert-sync"
 
@@ -49,53 +51,6 @@ using namespace mlir::dsaplan;
 using namespace mlir::dsaplan::sync;
 
 namespace {
-
-/// What pruning did.
-struct PruneCounts {
-  unsigned dropped = 0;
-  int64_t steps = 0;
-  bool complete = true;
-};
-
-/// The dependencies as pairs of ops, for the path-wise checks.
-std::vector<Dependency> dependencyPairs(const SyncRequirements &requirements) {
-  std::vector<Dependency> pairs;
-  for (const SyncDependency &dep : requirements.dependencies) {
-    Operation *earlier = requirements.accesses[dep.earlier].op;
-    Operation *later = requirements.accesses[dep.later].op;
-    if (pairs.empty() || pairs.back().earlier != earlier ||
-        pairs.back().later != later)
-      pairs.push_back({earlier, later});
-  }
-  return pairs;
-}
-
-/// Drops the groups the others imply (pruneSyncGroups). Its steps are those
-/// `check` walked since `stepsBefore`.
-PruneCounts pruneImplied(IncrementalCheck &check, InsertedSyncs &syncs,
-                         int64_t stepsBefore) {
-  PruneCounts counts;
-  PruneResult result = pruneSyncGroups(check, syncs.groups);
-  counts.steps = check.steps() - stepsBefore;
-  counts.complete = result.complete;
-  // In one pass: erasing each dropped group from the vectors moved every
-  // group after it (20,000 groups, 79 dropped, at 10k allocations).
-  size_t kept = 0;
-  for (size_t i = 0; i < syncs.groups.size(); ++i) {
-    if (result.erased[i]) {
-      ++counts.dropped;
-      continue;
-    }
-    if (kept != i) {
-      syncs.groups[kept] = std::move(syncs.groups[i]);
-      syncs.kinds[kept] = syncs.kinds[i];
-    }
-    ++kept;
-  }
-  syncs.groups.resize(kept);
-  syncs.kinds.resize(kept);
-  return counts;
-}
 
 /// Groups whose flags the repair replaced by barrier_all count as such.
 void markBarrierAllGroups(InsertedSyncs &syncs) {
@@ -140,46 +95,6 @@ struct DsaPlanInsertSyncPass
     : public mlir::dsaplan::impl::DsaPlanInsertSyncBase<DsaPlanInsertSyncPass> {
   using Base::Base;
 
-  /// `<function>.syncs.json`: every sync of the function, in program order,
-  /// with the location of the access it belongs to; and the memory maps of
-  /// `pictures`, with those syncs.
-  LogicalResult writeSyncReport(const SyncPictures &pictures) {
-    llvm::json::Array syncs;
-    getOperation().walk([&](Operation *op) {
-      llvm::json::Object entry;
-      if (auto set = dyn_cast<SetFlagOp>(op))
-        entry = llvm::json::Object{{"op", "set_flag"},
-                                   {"src", stringifyPipe(set.getSrc())},
-                                   {"dst", stringifyPipe(set.getDst())},
-                                   {"event", set.getEvent()}};
-      else if (auto wait = dyn_cast<WaitFlagOp>(op))
-        entry = llvm::json::Object{{"op", "wait_flag"},
-                                   {"src", stringifyPipe(wait.getSrc())},
-                                   {"dst", stringifyPipe(wait.getDst())},
-                                   {"event", wait.getEvent()}};
-      else if (auto barrier = dyn_cast<PipeBarrierOp>(op))
-        entry = llvm::json::Object{{"op", "pipe_barrier"},
-                                   {"pipe", stringifyPipe(barrier.getPipe())}};
-      else if (isa<BarrierAllOp>(op))
-        entry = llvm::json::Object{{"op", "barrier_all"}};
-      else
-        return;
-      entry["location"] = locationText(op->getLoc());
-      syncs.push_back(std::move(entry));
-    });
-    // docs/schemas/syncs.json is the schema of this version.
-    llvm::json::Object report{{"schema_version", 1},
-                              {"function", getOperation().getSymName()},
-                              {"syncs", std::move(syncs)}};
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(report))) << "\n";
-    if (failed(writeFunctionFile(getOperation(), reportDir, ".syncs.json",
-                                 text)))
-      return failure();
-    return pictures.write(reportDir);
-  }
-
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (func.isExternal())
@@ -221,34 +136,12 @@ struct DsaPlanInsertSyncPass
                             << " rounds walking " << repairs.steps
                             << " ops\n");
     markBarrierAllGroups(syncs);
-    PruneCounts pruned;
-    unsigned hoisted = 0, earlier = 0;
-    if (pruneBudget > 0 && !syncs.groups.empty()) {
-      DependencyIndex dependencies(func, target,
-                                   dependencyPairs(requirements));
-      // One check for every job below: each walks from its change on.
-      IncrementalCheck check(func, target, dependencies, pruneBudget);
-      // The first walk, of the whole function, counts as the pruning's.
-      pruned = pruneImplied(check, syncs, 0);
-      // On the pruned syncs, so that a pair pruning would drop is not moved
-      // first; a move can make other syncs redundant, so prune again after.
-      if (pruned.complete) {
-        hoisted = hoistLoopPairs(check, syncs.groups);
-        if (hoisted && !check.exhausted()) {
-          PruneCounts again = pruneImplied(check, syncs, check.steps());
-          pruned.dropped += again.dropped;
-          pruned.steps += again.steps;
-          pruned.complete = again.complete;
-        }
-      }
-      // On the final syncs: a pre-set that fires sooner orders less, so it
-      // makes no other sync redundant.
-      if (pruned.complete && !check.exhausted())
-        earlier = movePresetsEarlier(check, syncs.groups);
-    }
+    TidyCounts pruned =
+        tidySyncs(func, target, requirements, syncs, pruneBudget);
+    unsigned hoisted = pruned.hoisted;
     LLVM_DEBUG(llvm::dbgs() << "hoisting: " << hoisted
                             << " loop pairs out of outer loops\n");
-    numEarlyPresets += earlier;
+    numEarlyPresets += pruned.earlier;
     LLVM_DEBUG(llvm::dbgs() << "pruning: " << pruned.dropped << " dropped, "
                             << pruned.steps << " ops walked"
                             << (pruned.complete ? "" : " (budget spent)")
@@ -278,7 +171,8 @@ struct DsaPlanInsertSyncPass
     unsigned conflicts =
         summary ? countConflictingPairs(func, requirements.accesses, mode) : 0;
     numConflicts += conflicts;
-    if (pictures && failed(writeSyncReport(*pictures)))
+    if (pictures && (failed(writeSyncList(func, reportDir)) ||
+                     failed(pictures->write(reportDir))))
       return signalPassFailure();
     // Pass statistics are compiled out of release LLVM builds: the remark is
     // how a driver reads the counts.

@@ -189,6 +189,30 @@ unsigned hoistLoopPairs(IncrementalCheck &check,
 unsigned movePresetsEarlier(IncrementalCheck &check,
                             ArrayRef<SyncGroup> groups);
 
+/// What the jobs after codegen did (tidySyncs).
+struct TidyCounts {
+  /// Groups dropped as implied by the others, and the ops their checks
+  /// walked.
+  unsigned dropped = 0;
+  int64_t steps = 0;
+  /// False when the budget ran out before every group was checked.
+  bool complete = true;
+  /// Loop pairs set and drained outside their outer loops
+  /// (hoistLoopPairs), and pre-sets moved up (movePresetsEarlier).
+  unsigned hoisted = 0;
+  unsigned earlier = 0;
+};
+
+/// The jobs after codegen, on one IncrementalCheck of `budget` steps over
+/// `requirements`' dependencies: drops the groups of `syncs` the others
+/// imply (pruneSyncGroups; `syncs` keeps the rest, in order), moves loop
+/// pairs out of outer loops and prunes again, then moves pre-sets up. Each
+/// job runs only while the one before finished within the budget. Nothing
+/// to do without groups or with a budget of 0.
+TidyCounts tidySyncs(func::FuncOp func, const TargetDescription &target,
+                     const sync::SyncRequirements &requirements,
+                     sync::InsertedSyncs &syncs, int64_t budget);
+
 } // namespace dsaplan
 } // namespace mlir
 
