@@ -18,8 +18,12 @@
 //                         input's own syncs have in flight
 //   Codegen.cpp       the set_flag/wait_flag/pipe_barrier ops, each
 //                         decision a group
-//   Pruning.cpp       one-bit flag repair and pruning of the groups
-//   Pictures.cpp      reports
+//   EventIds.cpp      (again, on the ops) the one-bit flag repair: no set
+//                         overruns the previous set of its flag
+//   Pruning.cpp       the groups the others imply dropped, loop pairs
+//                         hoisted, pre-sets moved up (tidySyncs)
+//   Report.cpp,       the syncs as JSON and the memory maps with the
+//   Pictures.cpp          syncs drawn in
 //
 // Every container here is keyed or ordered by program position, never by
 // pointer, so that the result does not depend on the heap layout.
