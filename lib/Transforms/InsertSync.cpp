@@ -138,8 +138,7 @@ struct DsaPlanInsertSyncPass
     markBarrierAllGroups(syncs);
     TidyCounts pruned =
         tidySyncs(func, target, requirements, syncs, pruneBudget);
-    unsigned hoisted = pruned.hoisted;
-    LLVM_DEBUG(llvm::dbgs() << "hoisting: " << hoisted
+    LLVM_DEBUG(llvm::dbgs() << "hoisting: " << pruned.hoisted
                             << " loop pairs out of outer loops\n");
     numEarlyPresets += pruned.earlier;
     LLVM_DEBUG(llvm::dbgs() << "pruning: " << pruned.dropped << " dropped, "
@@ -190,7 +189,7 @@ struct DsaPlanInsertSyncPass
           << " dropped as implied by the others (" << pruned.steps
           << " ops walked"
           << (pruned.complete ? "" : ", stopped by prune-budget") << ")"
-          << (hoisted ? "; " + std::to_string(hoisted) +
+          << (pruned.hoisted ? "; " + std::to_string(pruned.hoisted) +
                             " loop pairs set and drained outside their outer "
                             "loops"
                       : std::string());

@@ -117,11 +117,6 @@ Bytes whole(MemorySpace space, const TargetDescription &target) {
   return {static_cast<int>(space), nullptr, 0, target.getSpace(space).capacity};
 }
 
-/// Every byte of `space` on the target of `anchor`'s function.
-Bytes whole(MemorySpace space, Anchor anchor) {
-  return whole(space, anchor.target);
-}
-
 Bytes bytesOfValue(Value value, MemorySpace space, Anchor anchor);
 SmallVector<Bytes, 1> runsOfValue(Value value, MemorySpace space,
                                   Anchor anchor);
@@ -282,7 +277,7 @@ runsOfViewOfChoice(Value value, MemorySpace space, Anchor anchor) {
     return std::nullopt;
   SmallVector<Value> held = heldValues(root);
   if (held.empty())
-    return SmallVector<Bytes, 1>{whole(space, anchor)};
+    return SmallVector<Bytes, 1>{whole(space, anchor.target)};
   SmallVector<Bytes, 1> runs;
   for (Value tile : held) {
     SmallVector<Bytes, 1> part =
@@ -322,7 +317,7 @@ SmallVector<Bytes, 1> runsOfValue(Value value, MemorySpace space,
   }
   SmallVector<Value> held = heldValues(root);
   if (held.empty())
-    return {whole(space, anchor)};
+    return {whole(space, anchor.target)};
   SmallVector<Bytes, 1> runs;
   for (Value tile : held)
     llvm::append_range(runs, sub ? runsOfSubview(sub, tile, space, anchor)
@@ -365,7 +360,7 @@ Bytes bytesOfValue(Value value, MemorySpace space, Anchor anchor) {
     if (element > 0 && (shift = constantIntOf(view.getByteShift())))
       return {static_cast<int>(space), nullptr, *shift,
               *shift + view.getType().getNumElements() * element};
-    return whole(space, anchor);
+    return whole(space, anchor.target);
   }
   if (Value source = sourceOfView(value)) {
     // A subview's source through a cast, a reshape or a transpose (or a
@@ -377,7 +372,7 @@ Bytes bytesOfValue(Value value, MemorySpace space, Anchor anchor) {
     hull.end = runs.back().end;
     return hull;
   }
-  return whole(space, anchor);
+  return whole(space, anchor.target);
 }
 
 //===----------------------------------------------------------------------===//
